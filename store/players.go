@@ -1,0 +1,309 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"go.etcd.io/bbolt"
+)
+
+const (
+	// A SHA256 fingerprint is 50 bytes; the bound only stops absurd keys.
+	maxFingerprintLen = 128
+	maxKeyTypeLen     = 64
+)
+
+// Player is a keyed player's identity record.
+type Player struct {
+	Fingerprint string // "SHA256:…" of the SSH key; the identity
+	Name        string // display name, lower-case, unique
+	KeyType     string // e.g. "ssh-ed25519"
+	FirstSeen   time.Time
+	LastSeen    time.Time
+	Role        string // "" or "moderator"
+}
+
+// playerRecord is the stored form under players/<fingerprint>. The
+// fingerprint is the key, so it is not repeated in the value.
+type playerRecord struct {
+	V         int       `json:"v"`
+	Name      string    `json:"name"`
+	KeyType   string    `json:"key_type,omitempty"`
+	FirstSeen time.Time `json:"first_seen"`
+	LastSeen  time.Time `json:"last_seen"`
+	Role      string    `json:"role,omitempty"`
+}
+
+func (r playerRecord) player(fp string) Player {
+	return Player{
+		Fingerprint: fp,
+		Name:        r.Name,
+		KeyType:     r.KeyType,
+		FirstSeen:   r.FirstSeen,
+		LastSeen:    r.LastSeen,
+		Role:        r.Role,
+	}
+}
+
+// Login records a keyed player's visit. On first sight it creates the player
+// and reports created; afterwards it only moves LastSeen, never the name.
+//
+// A new player's name is the first free one of: the SSH user name if it is a
+// valid name; a form derived from it (only [a-z0-9_-], at most 11
+// characters) then with -2, -3, …; player-xxxx (hex from the fingerprint)
+// then with -2, -3, …. A reserved user name such as "root" goes straight to
+// player-xxxx. See nameCandidates.
+//
+// Picking the name and claiming it happen in one write transaction, so
+// concurrent first logins can never end up sharing a name.
+func (s *Store) Login(fingerprint, keyType, sshUser string) (p Player, created bool, err error) {
+	if err := checkFingerprint(fingerprint); err != nil {
+		return Player{}, false, fmt.Errorf("store: login: %w", err)
+	}
+	// UTC, and no monotonic reading, so what Login returns equals what a
+	// later read decodes.
+	now := s.now().UTC()
+	err = s.db.Update(func(tx *bbolt.Tx) error {
+		players, names, err := playerBuckets(tx)
+		if err != nil {
+			return err
+		}
+		key := []byte(fingerprint)
+		if raw := players.Get(key); raw != nil {
+			rec, err := decodePlayer(raw)
+			if err != nil {
+				return err
+			}
+			rec.LastSeen = now
+			if err := putPlayer(players, key, rec); err != nil {
+				return err
+			}
+			p, created = rec.player(fingerprint), false
+			return nil
+		}
+		name, err := freeName(names, sshUser, fingerprint)
+		if err != nil {
+			return err
+		}
+		rec := playerRecord{
+			V:         recordVersion,
+			Name:      name,
+			KeyType:   cleanKeyType(keyType),
+			FirstSeen: now,
+			LastSeen:  now,
+		}
+		if err := names.Put([]byte(name), key); err != nil {
+			return fmt.Errorf("index name: %w", err)
+		}
+		if err := putPlayer(players, key, rec); err != nil {
+			return err
+		}
+		p, created = rec.player(fingerprint), true
+		return nil
+	})
+	if err != nil {
+		return Player{}, false, fmt.Errorf("store: login %s: %w", fingerprint, err)
+	}
+	return p, created, nil
+}
+
+func freeName(names *bbolt.Bucket, sshUser, fingerprint string) (string, error) {
+	for n := range nameCandidates(sshUser, fingerprint) {
+		if names.Get([]byte(n)) == nil {
+			return n, nil
+		}
+	}
+	return "", fmt.Errorf("no free name for %s", fallbackName(fingerprint))
+}
+
+// PlayerByFingerprint returns the player with that key, or ErrNotFound.
+func (s *Store) PlayerByFingerprint(fp string) (Player, error) {
+	var p Player
+	err := s.db.View(func(tx *bbolt.Tx) error {
+		players, _, err := playerBuckets(tx)
+		if err != nil {
+			return err
+		}
+		p, err = getPlayer(players, fp)
+		return err
+	})
+	if err != nil {
+		return Player{}, fmt.Errorf("store: player by fingerprint: %w", err)
+	}
+	return p, nil
+}
+
+// PlayerByName returns the player holding name, compared case-insensitively,
+// or ErrNotFound.
+func (s *Store) PlayerByName(name string) (Player, error) {
+	if len(name) > maxNameInput {
+		return Player{}, fmt.Errorf("store: player by name: %w", ErrNotFound)
+	}
+	n := NormalizeName(name)
+	var p Player
+	err := s.db.View(func(tx *bbolt.Tx) error {
+		players, names, err := playerBuckets(tx)
+		if err != nil {
+			return err
+		}
+		fp := names.Get([]byte(n))
+		if fp == nil {
+			return fmt.Errorf("name %q: %w", n, ErrNotFound)
+		}
+		p, err = getPlayer(players, string(fp))
+		if err != nil {
+			return fmt.Errorf("name %q: index points at a missing player: %w", n, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return Player{}, fmt.Errorf("store: player by name: %w", err)
+	}
+	return p, nil
+}
+
+// Rename gives the player with fingerprint fp the name newName (normalised).
+// An invalid name returns ValidateName's error unwrapped, so its message can
+// be shown to the player; a name held by someone else returns an error
+// matching ErrNameTaken; an unknown fp, ErrNotFound. The old name is freed.
+func (s *Store) Rename(fp, newName string) (Player, error) {
+	if err := ValidateName(newName); err != nil {
+		return Player{}, err
+	}
+	n := NormalizeName(newName)
+	var p Player
+	err := s.db.Update(func(tx *bbolt.Tx) error {
+		players, names, err := playerBuckets(tx)
+		if err != nil {
+			return err
+		}
+		key := []byte(fp)
+		raw := players.Get(key)
+		if raw == nil {
+			return fmt.Errorf("fingerprint %q: %w", fp, ErrNotFound)
+		}
+		rec, err := decodePlayer(raw)
+		if err != nil {
+			return err
+		}
+		if rec.Name == n {
+			p = rec.player(fp)
+			return nil
+		}
+		if holder := names.Get([]byte(n)); holder != nil && string(holder) != fp {
+			return fmt.Errorf("%q: %w", n, ErrNameTaken)
+		}
+		// Only drop the old entry if it is really ours, so a damaged index
+		// is never made worse by deleting someone else's name.
+		if holder := names.Get([]byte(rec.Name)); holder != nil && string(holder) == fp {
+			if err := names.Delete([]byte(rec.Name)); err != nil {
+				return fmt.Errorf("free old name: %w", err)
+			}
+		}
+		if err := names.Put([]byte(n), key); err != nil {
+			return fmt.Errorf("index name: %w", err)
+		}
+		rec.Name = n
+		if err := putPlayer(players, key, rec); err != nil {
+			return err
+		}
+		p = rec.player(fp)
+		return nil
+	})
+	if err != nil {
+		return Player{}, fmt.Errorf("store: rename to %q: %w", n, err)
+	}
+	return p, nil
+}
+
+// CountPlayers reports how many keyed players the store knows.
+func (s *Store) CountPlayers() (int, error) {
+	var n int
+	err := s.db.View(func(tx *bbolt.Tx) error {
+		players, _, err := playerBuckets(tx)
+		if err != nil {
+			return err
+		}
+		n = players.Stats().KeyN
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("store: count players: %w", err)
+	}
+	return n, nil
+}
+
+func playerBuckets(tx *bbolt.Tx) (players, names *bbolt.Bucket, err error) {
+	players = tx.Bucket([]byte(bucketPlayers))
+	names = tx.Bucket([]byte(bucketNames))
+	if players == nil || names == nil {
+		// Open's migrations create both, so this means the file was
+		// altered behind our back.
+		return nil, nil, fmt.Errorf("bucket %s or %s missing", bucketPlayers, bucketNames)
+	}
+	return players, names, nil
+}
+
+func getPlayer(players *bbolt.Bucket, fp string) (Player, error) {
+	raw := players.Get([]byte(fp))
+	if raw == nil {
+		return Player{}, fmt.Errorf("fingerprint %q: %w", fp, ErrNotFound)
+	}
+	rec, err := decodePlayer(raw)
+	if err != nil {
+		return Player{}, err
+	}
+	return rec.player(fp), nil
+}
+
+// decodePlayer copies everything it keeps out of raw (json.Unmarshal
+// allocates its strings), which matters because raw is bbolt's memory and
+// is only valid until the transaction ends.
+func decodePlayer(raw []byte) (playerRecord, error) {
+	var rec playerRecord
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		return playerRecord{}, fmt.Errorf("decode player: %w", err)
+	}
+	if rec.V != recordVersion {
+		return playerRecord{}, fmt.Errorf("decode player: unknown record version %d", rec.V)
+	}
+	return rec, nil
+}
+
+func putPlayer(players *bbolt.Bucket, key []byte, rec playerRecord) error {
+	raw, err := json.Marshal(rec)
+	if err != nil {
+		return fmt.Errorf("encode player: %w", err)
+	}
+	if err := players.Put(key, raw); err != nil {
+		return fmt.Errorf("write player: %w", err)
+	}
+	return nil
+}
+
+// checkFingerprint refuses keys that cannot be a fingerprint, so nothing
+// odd becomes a bbolt key or reaches a log line through an error message.
+func checkFingerprint(fp string) error {
+	if fp == "" || len(fp) > maxFingerprintLen {
+		return fmt.Errorf("invalid fingerprint: length %d", len(fp))
+	}
+	for i := 0; i < len(fp); i++ {
+		if c := fp[i]; c <= ' ' || c > '~' {
+			return fmt.Errorf("invalid fingerprint: byte 0x%02x at %d", c, i)
+		}
+	}
+	return nil
+}
+
+// cleanKeyType keeps only printable ASCII: key type names are ASCII, and the
+// value comes from the client's side of the handshake.
+func cleanKeyType(kt string) string {
+	b := make([]byte, 0, min(len(kt), maxKeyTypeLen))
+	for i := 0; i < len(kt) && len(b) < maxKeyTypeLen; i++ {
+		if c := kt[i]; c > ' ' && c <= '~' {
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}

@@ -1,0 +1,195 @@
+// Package store owns termarena's on-disk state: one bbolt file holding the
+// buckets, the JSON encoding of every record, the schema version and the
+// migrations that move a file from one version to the next, the player
+// identity records (SSH key fingerprint → display name) with their name
+// index, and consistent backups.
+//
+// Every record is JSON carrying "v" so a later migration can tell old shapes
+// from new ones. Nothing here is written per game tick: each exported write
+// is one small transaction triggered by an event such as a login.
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"go.etcd.io/bbolt"
+)
+
+// Errors callers are expected to test for with errors.Is.
+var (
+	// ErrInUse means another handle (in this or another process) holds the
+	// data file's lock. Two writers on one bbolt file would corrupt it, so
+	// admin tasks must go through the running server instead.
+	ErrInUse = errors.New("data dir is in use by another termarena process")
+	// ErrNotFound means no record matched the fingerprint or name.
+	ErrNotFound = errors.New("not found")
+	// ErrNameTaken means another player already holds the name.
+	ErrNameTaken = errors.New("name is taken")
+	// ErrInvalidName is matched by every error ValidateName returns.
+	ErrInvalidName = errors.New("invalid name")
+	// ErrSchemaTooNew means the file was written by a newer build. Opening it
+	// with this one could silently drop or mangle fields it does not know.
+	ErrSchemaTooNew = errors.New("data file schema is newer than this build supports")
+)
+
+// Bucket names. Later packages add their own buckets through DB and a
+// migration step; these are the ones this package reads and writes.
+const (
+	bucketMeta    = "meta"
+	bucketPlayers = "players"
+	bucketNames   = "names"
+
+	metaKeySchema = "schema"
+
+	// recordVersion is the "v" written into every JSON value this package
+	// stores; decoding refuses anything else so a shape change cannot be
+	// misread silently.
+	recordVersion = 1
+
+	defaultTimeout = 2 * time.Second
+)
+
+// Options tune Open. The zero value is ready to use.
+type Options struct {
+	// Timeout bounds the wait for the data file's lock. Zero means 2s; a
+	// negative value tries exactly once. A lock still held after it yields an
+	// error wrapping ErrInUse rather than a hang.
+	Timeout time.Duration
+	// Now is the clock for FirstSeen/LastSeen; nil means time.Now.
+	Now func() time.Time
+}
+
+// Store is an open data file. Its methods are safe for concurrent use.
+type Store struct {
+	db   *bbolt.DB
+	path string
+	now  func() time.Time
+}
+
+// Open opens or creates the bbolt file at path with mode 0600 and brings its
+// schema up to date. The directory must already exist.
+func Open(path string, opts Options) (*Store, error) {
+	return openWith(path, opts, migrations())
+}
+
+// openWith is Open with an explicit migration list, so tests can add steps
+// without any package-level state to mutate.
+func openWith(path string, opts Options, steps []migration) (*Store, error) {
+	if err := checkMigrations(steps); err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	timeout := opts.Timeout
+	if timeout == 0 {
+		timeout = defaultTimeout
+	}
+	db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: timeout})
+	if err != nil {
+		if errors.Is(err, bbolt.ErrTimeout) {
+			return nil, fmt.Errorf("store: open %s: lock not acquired within %s: %w", path, timeout, ErrInUse)
+		}
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	if err := migrate(db, steps); err != nil {
+		_ = db.Close() // the migration error is the one worth reporting
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	return &Store{db: db, path: path, now: now}, nil
+}
+
+// Close releases the file and its lock.
+func (s *Store) Close() error {
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("store: close %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// Path is the data file's path as given to Open.
+func (s *Store) Path() string { return s.path }
+
+// DB exposes the handle so later packages can keep their own buckets in the
+// same file (and the same transactions) instead of opening a second one,
+// which the file lock forbids anyway.
+func (s *Store) DB() *bbolt.DB { return s.db }
+
+// SchemaVersion reports the schema version recorded in the file.
+func (s *Store) SchemaVersion() (int, error) {
+	var v int
+	err := s.db.View(func(tx *bbolt.Tx) error {
+		var err error
+		v, err = readSchema(tx)
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("store: schema version: %w", err)
+	}
+	return v, nil
+}
+
+// Backup writes a consistent snapshot of the whole file to w and reports the
+// bytes written. The snapshot is a valid bbolt file that Open accepts.
+//
+// It holds a read transaction until w has taken every byte. While that lasts,
+// a write that needs to grow the file waits for it, so a caller streaming to
+// a slow peer (an SSH client) should spool to a local file first.
+func (s *Store) Backup(w io.Writer) (int64, error) {
+	var n int64
+	err := s.db.View(func(tx *bbolt.Tx) error {
+		var err error
+		n, err = tx.WriteTo(w)
+		return err
+	})
+	if err != nil {
+		return n, fmt.Errorf("store: backup: %w", err)
+	}
+	return n, nil
+}
+
+// metaRecord is the value under meta/schema.
+type metaRecord struct {
+	V      int `json:"v"`
+	Schema int `json:"schema"`
+}
+
+// readSchema returns 0 for a file no migration has touched yet.
+func readSchema(tx *bbolt.Tx) (int, error) {
+	b := tx.Bucket([]byte(bucketMeta))
+	if b == nil {
+		return 0, nil
+	}
+	raw := b.Get([]byte(metaKeySchema))
+	if raw == nil {
+		return 0, nil
+	}
+	var m metaRecord
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return 0, fmt.Errorf("decode %s/%s: %w", bucketMeta, metaKeySchema, err)
+	}
+	if m.V != recordVersion {
+		return 0, fmt.Errorf("decode %s/%s: unknown record version %d", bucketMeta, metaKeySchema, m.V)
+	}
+	return m.Schema, nil
+}
+
+func writeSchema(tx *bbolt.Tx, version int) error {
+	b, err := tx.CreateBucketIfNotExists([]byte(bucketMeta))
+	if err != nil {
+		return fmt.Errorf("create bucket %s: %w", bucketMeta, err)
+	}
+	raw, err := json.Marshal(metaRecord{V: recordVersion, Schema: version})
+	if err != nil {
+		return fmt.Errorf("encode schema version: %w", err)
+	}
+	if err := b.Put([]byte(metaKeySchema), raw); err != nil {
+		return fmt.Errorf("write schema version: %w", err)
+	}
+	return nil
+}
