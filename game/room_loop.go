@@ -1,0 +1,614 @@
+package game
+
+import (
+	"context"
+	"slices"
+	"time"
+)
+
+// roomLoop is the state only the Run goroutine touches; no locks, by design.
+type roomLoop struct {
+	r     *Room
+	timer Timer // the room's single wake-up: next tick, or the idle deadline
+
+	phase   Phase
+	game    Game
+	seed    uint64
+	seats   []seat
+	state   any     // last Game.Snapshot(), republished until the game changes
+	result  *Result // set in Finished
+	roster  []Player
+	started bool // the match left its first countdown (MatchStarted fired)
+	paused  bool // some seat is in grace
+	pubSeq  uint64
+
+	// Fixed timestep: tick n is due at anchor + n/TickRate, computed exactly
+	// (no accumulated rounding), and re-anchored only after a stall.
+	anchor   time.Duration
+	next     uint64
+	gameTick uint64
+
+	countdownEnd time.Duration
+
+	idleAt    time.Duration
+	idleArmed bool // nobody has joined yet
+
+	rateStart time.Duration
+	rateN     uint64
+
+	applied []Input // reused every tick
+}
+
+type seat struct {
+	Seat
+	inGrace    bool
+	graceUntil time.Duration
+	ack        uint32
+	thisTick   int // inputs consumed this tick, against MaxInputsPerTick
+}
+
+func (l *roomLoop) init(r *Room, g Game, seed uint64) {
+	l.r = r
+	l.game = g
+	l.seed = seed
+	l.seats = make([]seat, g.Slots())
+	l.state = g.Snapshot()
+	l.applied = make([]Input, 0, len(l.seats)*r.cfg.MaxInputsPerTick)
+	now := r.clock.Now()
+	// The timer exists before Run so that a FakeClock advanced before Run
+	// gets going still fires it, and waits for Run to handle it.
+	if r.cfg.IdleTimeout > 0 {
+		l.idleAt, l.idleArmed = now+r.cfg.IdleTimeout, true
+		l.timer = r.clock.NewTimer(r.cfg.IdleTimeout)
+	} else {
+		l.timer = r.clock.NewTimer(time.Hour)
+		l.timer.Stop()
+	}
+	l.publish(now)
+}
+
+func (l *roomLoop) run(ctx context.Context) error {
+	r := l.r
+	// A control call is answered only at the end of its turn, once the
+	// timer is re-armed for the state it created: a caller that goes on to
+	// advance a FakeClock then finds the room's next deadline already set.
+	var reply chan<- ctlResp
+	var resp ctlResp
+	for {
+		l.runDue()
+		if l.phase != Closed {
+			// Re-arming every turn is also what tells a FakeClock that
+			// this turn is done.
+			if at, ok := l.nextWake(); ok {
+				l.timer.Reset(at - r.clock.Now())
+			} else {
+				l.timer.Stop()
+			}
+		}
+		if reply != nil {
+			reply <- resp // buffered: never blocks
+			reply = nil
+		}
+		if l.phase == Closed {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			l.dispose(r.clock.Now())
+			return ctx.Err()
+		case req := <-r.ctl:
+			reply, resp = req.reply, l.handle(req)
+		case <-l.timer.C():
+		}
+	}
+}
+
+func (l *roomLoop) running() bool { return l.phase == Countdown || l.phase == Playing }
+
+func (l *roomLoop) nextWake() (time.Duration, bool) {
+	switch {
+	case l.running():
+		return l.due(l.next), true
+	case l.idleArmed:
+		return l.idleAt, true
+	}
+	return 0, false
+}
+
+// due is anchor + n·(1s/rate) without overflow or drift for any n.
+func (l *roomLoop) due(n uint64) time.Duration {
+	rate := uint64(l.r.cfg.TickRate)
+	sec := uint64(time.Second)
+	return l.anchor + time.Duration((n/rate)*sec+(n%rate)*sec/rate)
+}
+
+// lastDue is the largest n with due(n) <= now.
+func (l *roomLoop) lastDue(now time.Duration) uint64 {
+	if now < l.anchor {
+		return 0
+	}
+	rate := uint64(l.r.cfg.TickRate)
+	el := uint64(now - l.anchor)
+	sec := uint64(time.Second)
+	n := (el/sec)*rate + (el%sec)*rate/sec
+	for l.due(n+1) <= now {
+		n++
+	}
+	for n > 0 && l.due(n) > now {
+		n--
+	}
+	return n
+}
+
+// runDue does whatever is due by now: the idle deadline and overdue ticks.
+// Ticks never run early; after a stall at most MaxCatchUp run back to back
+// and the rest are dropped, so a slow host degrades to a slower game instead
+// of a death spiral of ever more catch-up work.
+func (l *roomLoop) runDue() {
+	r := l.r
+	now := r.clock.Now()
+	if l.idleArmed && now >= l.idleAt {
+		l.idleArmed = false
+		if l.seatedCount() == 0 {
+			l.dispose(now)
+			return
+		}
+	}
+	for ran := 0; l.running(); ran++ {
+		due := l.due(l.next)
+		if due > now {
+			return
+		}
+		if ran == r.cfg.MaxCatchUp {
+			r.stats.dropped.Add(l.lastDue(now) - l.next + 1)
+			l.anchor, l.next = now, 1
+			return
+		}
+		r.stats.observeLateness(now - due)
+		l.next++
+		l.tick(due, now)
+		now = r.clock.Now()
+	}
+}
+
+// tick runs one loop tick. Game-visible time (countdown, grace) uses the
+// tick's due time t, not the moment it ran, so lateness does not change what
+// happens.
+func (l *roomLoop) tick(t, now time.Duration) {
+	r := l.r
+	r.stats.ticks.Add(1)
+	l.measureRate(now)
+
+	for i := range l.seats {
+		if l.seats[i].inGrace && t >= l.seats[i].graceUntil {
+			l.leave(i, t)
+			if !l.running() {
+				if l.phase != Closed {
+					l.publish(t)
+				}
+				return
+			}
+		}
+	}
+
+	if l.phase == Countdown && !l.paused && t >= l.countdownEnd {
+		l.phase = Playing
+		if !l.started {
+			l.started = true
+			if h := r.hooks.MatchStarted; h != nil {
+				h(r.id, l.seed, l.seatsCopy())
+			}
+		}
+	}
+
+	step := l.phase == Playing && !l.paused
+	l.drain(step)
+	if step {
+		l.game.Step(l.applied)
+		l.gameTick++
+		l.state = l.game.Snapshot()
+		if h := r.hooks.Ticked; h != nil {
+			h(l.gameTick, l.applied, l.game)
+		}
+		if res, ok := l.game.Result(); ok {
+			l.finish(res)
+		}
+	}
+	l.publish(t)
+}
+
+func (l *roomLoop) measureRate(now time.Duration) {
+	l.rateN++
+	if el := now - l.rateStart; el >= time.Second {
+		l.r.stats.setRate(float64(l.rateN) / el.Seconds())
+		l.rateStart, l.rateN = now, 0
+	}
+}
+
+// drain takes at most what was queued when the tick began, so senders that
+// keep the channel full cannot keep the tick from finishing.
+func (l *roomLoop) drain(step bool) {
+	r := l.r
+	l.applied = l.applied[:0]
+	for i := range l.seats {
+		l.seats[i].thisTick = 0
+	}
+	for n := len(r.inputs); n > 0; n-- {
+		sub := <-r.inputs
+		i := l.seatOf(sub.id)
+		if i < 0 {
+			r.stats.inputsRejected.Add(1)
+			continue
+		}
+		s := &l.seats[i]
+		if sub.in.Slot != i {
+			s.Misbehaved++
+			r.stats.inputsRejected.Add(1)
+			continue
+		}
+		if !s.Connected {
+			// Queued before the drop; the paddle stays frozen in grace.
+			continue
+		}
+		s.ack = sub.in.Seq
+		if s.thisTick >= r.cfg.MaxInputsPerTick {
+			r.stats.inputsDropped.Add(1)
+			continue
+		}
+		s.thisTick++
+		if step {
+			l.applied = append(l.applied, sub.in)
+		}
+	}
+}
+
+func (l *roomLoop) handle(req ctlReq) ctlResp {
+	now := l.r.clock.Now()
+	resp := ctlResp{slot: -1}
+	switch req.kind {
+	case ctlJoin:
+		resp.slot, resp.err = l.join(req.player, req.slot, now)
+	case ctlLeave, ctlDisconnect, ctlReady:
+		i := l.seatOf(req.player.ID)
+		if i < 0 {
+			resp.err = ErrNotSeated
+			break
+		}
+		switch req.kind {
+		case ctlLeave:
+			l.leave(i, now)
+		case ctlDisconnect:
+			l.disconnect(i, now)
+		case ctlReady:
+			resp.err = l.setReady(i, req.ready, now)
+		}
+	}
+	if resp.err == nil && l.phase != Closed {
+		l.publish(now)
+	}
+	return resp
+}
+
+func (l *roomLoop) join(p Player, slot int, now time.Duration) (int, error) {
+	cfg := &l.r.cfg
+	if p.ID == "" {
+		return -1, ErrEmptyID
+	}
+	if i := l.seatOf(p.ID); i >= 0 {
+		s := &l.seats[i]
+		s.Player = p
+		if !s.Connected {
+			s.Connected = true
+			s.ack = 0
+		}
+		if s.inGrace {
+			s.inGrace = false
+			l.updatePause(now)
+		}
+		return i, nil
+	}
+	if cfg.AutoStart && len(cfg.Expected) > 0 && !slices.Contains(cfg.Expected, p.ID) {
+		return -1, ErrNotExpected
+	}
+	live := l.running()
+	if live && !cfg.AllowLateJoin {
+		return -1, ErrStarted
+	}
+	free := l.freeSlots()
+	switch {
+	case slot == -1:
+		if len(free) == 0 {
+			return -1, ErrRoomFull
+		}
+		slot = free[0]
+	case slot < 0 || slot >= len(l.seats):
+		return -1, ErrInvalidSlot
+	case l.seats[slot].Taken:
+		return -1, &SlotTakenError{Slot: slot, Free: free}
+	}
+	if live {
+		if err := l.game.Join(slot); err != nil {
+			return -1, err
+		}
+		l.state = l.game.Snapshot()
+	}
+	l.seats[slot] = seat{Seat: Seat{Player: p, Taken: true, Connected: true}}
+	l.idleArmed = false
+	if live {
+		l.setRoster(slot, p)
+	}
+	l.maybeStart(now)
+	return slot, nil
+}
+
+// leave frees seat i for good and works out what that means for the match.
+func (l *roomLoop) leave(i int, t time.Duration) {
+	l.seats[i] = seat{}
+	switch {
+	case l.running() && l.started:
+		l.game.Leave(i)
+		l.state = l.game.Snapshot()
+		if res, ok := l.game.Result(); ok {
+			l.finish(res)
+		} else {
+			l.updatePause(t)
+		}
+	case l.running():
+		// Nothing has been played yet, so nobody forfeits: back to waiting.
+		l.cancel(t)
+	default:
+		// Those who remain may all be ready already.
+		l.maybeStart(t)
+	}
+	if l.phase != Closed && l.seatedCount() == 0 {
+		l.dispose(t)
+	}
+}
+
+func (l *roomLoop) disconnect(i int, now time.Duration) {
+	s := &l.seats[i]
+	if !l.running() || l.r.cfg.Grace < 0 {
+		l.leave(i, now)
+		return
+	}
+	if s.inGrace {
+		return
+	}
+	s.Connected = false
+	s.inGrace = true
+	s.graceUntil = now + l.r.cfg.Grace
+	l.updatePause(now)
+}
+
+func (l *roomLoop) setReady(i int, ready bool, now time.Duration) error {
+	if l.running() {
+		return ErrStarted
+	}
+	l.seats[i].Ready = ready
+	l.maybeStart(now)
+	return nil
+}
+
+// updatePause pauses while anyone is in grace. Play resumes through a fresh
+// countdown: the player who just came back needs a moment to find the ball.
+func (l *roomLoop) updatePause(t time.Duration) {
+	p := false
+	for i := range l.seats {
+		p = p || l.seats[i].inGrace
+	}
+	if l.paused && !p && l.running() {
+		l.phase = Countdown
+		l.countdownEnd = t + l.r.cfg.Countdown
+	}
+	l.paused = p
+}
+
+func (l *roomLoop) maybeStart(now time.Duration) {
+	cfg := &l.r.cfg
+	n := l.seatedCount()
+	if n < cfg.MinPlayers {
+		return
+	}
+	switch l.phase {
+	case Waiting:
+		if cfg.AutoStart {
+			for _, id := range cfg.Expected {
+				if l.seatOf(id) < 0 {
+					return
+				}
+			}
+		} else if !l.allReady() {
+			return
+		}
+	case Finished:
+		if !l.allReady() {
+			return
+		}
+		l.seed = NextSeed(l.seed)
+		l.game = l.r.factory(l.seed)
+	default:
+		return
+	}
+	l.start(now)
+}
+
+// start begins a match's countdown on a game nobody has joined yet.
+func (l *roomLoop) start(now time.Duration) {
+	l.roster = make([]Player, len(l.seats))
+	for i := range l.seats {
+		if !l.seats[i].Taken {
+			continue
+		}
+		if err := l.game.Join(i); err != nil {
+			// A fresh game refusing a valid free slot is a Game bug; the
+			// seat is dropped rather than left unplayable.
+			l.seats[i] = seat{}
+			continue
+		}
+		l.roster[i] = l.seats[i].Player
+	}
+	l.state = l.game.Snapshot()
+	l.phase = Countdown
+	l.started, l.paused = false, false
+	l.result = nil
+	l.gameTick = 0
+	l.anchor, l.next = now, 1
+	l.countdownEnd = now + l.r.cfg.Countdown
+	l.rateStart, l.rateN = now, 0
+	l.r.accepting.Store(true)
+}
+
+// cancel returns a match that has not started to Waiting, with a pristine
+// game of the same seed (the old one has had Join and Leave calls).
+func (l *roomLoop) cancel(t time.Duration) {
+	l.phase = Waiting
+	l.stopRunning()
+	l.game = l.r.factory(l.seed)
+	l.state = l.game.Snapshot()
+	l.roster = nil
+	for i := range l.seats {
+		if !l.seats[i].Connected {
+			l.seats[i] = seat{} // in Waiting a disconnect is a leave
+		}
+		l.seats[i].Ready = false
+	}
+	l.maybeStart(t)
+}
+
+func (l *roomLoop) finish(res Result) {
+	r := l.r
+	l.phase = Finished
+	l.stopRunning()
+	own := cloneResult(res)
+	l.result = &own
+	ended := make([]Seat, len(l.seats))
+	for i, p := range l.roster {
+		if p.ID == "" {
+			continue
+		}
+		s := &l.seats[i]
+		ended[i] = Seat{Player: p, Taken: true, Connected: s.Taken && s.Player.ID == p.ID && s.Connected, Misbehaved: s.Misbehaved}
+	}
+	for i := range l.seats {
+		if !l.seats[i].Connected {
+			l.seats[i] = seat{} // in Finished a disconnect is a leave
+		}
+		l.seats[i].Ready = false
+	}
+	if h := r.hooks.MatchEnded; h != nil {
+		h(r.id, cloneResult(res), ended, l.gameTick)
+	}
+}
+
+func (l *roomLoop) stopRunning() {
+	l.paused = false
+	l.r.accepting.Store(false)
+	l.r.stats.setRate(0)
+}
+
+func (l *roomLoop) dispose(t time.Duration) {
+	if l.phase == Closed {
+		return
+	}
+	l.phase = Closed
+	l.idleArmed = false
+	l.stopRunning()
+	l.publish(t)
+}
+
+func (l *roomLoop) publish(t time.Duration) {
+	p := new(published)
+	f := &p.frame
+	n := len(l.seats)
+	if n <= len(p.seats) {
+		f.Seats, f.Acks = p.seats[:n:n], p.acks[:n:n]
+	} else {
+		f.Seats, f.Acks = make([]Seat, n), make([]uint32, n)
+	}
+	l.pubSeq++
+	f.Room = l.r.id
+	f.Seq = l.pubSeq
+	f.Tick = l.gameTick
+	f.TickRate = l.r.cfg.TickRate
+	f.Phase = l.phase
+	f.State = l.state
+	f.Result = l.result
+	f.Seed = l.seed
+	f.Paused = l.paused
+	f.Roster = l.roster
+	if l.phase == Countdown && !l.paused {
+		f.Left = max(l.countdownEnd-t, 0)
+	}
+	for i := range l.seats {
+		s := &l.seats[i]
+		f.Seats[i] = s.Seat
+		if s.inGrace {
+			f.Seats[i].GraceLeft = max(s.graceUntil-t, 0)
+		}
+		f.Acks[i] = s.ack
+	}
+	l.r.mail.publish(p)
+}
+
+// setRoster replaces rather than edits the roster: published frames share it.
+func (l *roomLoop) setRoster(slot int, p Player) {
+	ro := make([]Player, len(l.seats))
+	copy(ro, l.roster)
+	ro[slot] = p
+	l.roster = ro
+}
+
+// seatOf is a linear scan: rooms have at most a handful of seats.
+func (l *roomLoop) seatOf(id PlayerID) int {
+	for i := range l.seats {
+		if l.seats[i].Taken && l.seats[i].Player.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+func (l *roomLoop) seatedCount() int {
+	n := 0
+	for i := range l.seats {
+		if l.seats[i].Taken {
+			n++
+		}
+	}
+	return n
+}
+
+func (l *roomLoop) allReady() bool {
+	for i := range l.seats {
+		if l.seats[i].Taken && !l.seats[i].Ready {
+			return false
+		}
+	}
+	return true
+}
+
+func (l *roomLoop) freeSlots() []int {
+	var free []int
+	for i := range l.seats {
+		if !l.seats[i].Taken {
+			free = append(free, i)
+		}
+	}
+	return free
+}
+
+func (l *roomLoop) seatsCopy() []Seat {
+	out := make([]Seat, len(l.seats))
+	for i := range l.seats {
+		out[i] = l.seats[i].Seat
+	}
+	return out
+}
+
+// cloneResult keeps the room's copy safe from a Game that reuses its slices.
+func cloneResult(r Result) Result {
+	r.Placements = slices.Clone(r.Placements)
+	r.Places = slices.Clone(r.Places)
+	r.Scores = slices.Clone(r.Scores)
+	return r
+}
