@@ -1,0 +1,296 @@
+// Package screen owns one session's picture of its terminal: a packed grid
+// of cells for what the terminal shows now (front) and what the next frame
+// should show (back), and the bytes that turn one into the other.
+//
+// It exists because re-rendering and re-diffing a whole styled string every
+// frame (what a Bubble Tea View does) costs milliseconds per frame, while a
+// game frame usually changes a few dozen cells. Work here is proportional to
+// the cells touched since the last Render, not to the screen size.
+package screen
+
+import (
+	"image/color"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Style indexes a Palette.
+type Style uint8
+
+// Cell is one terminal cell: a single-width rune and its style.
+type Cell struct {
+	R rune
+	S Style
+}
+
+var blank = Cell{R: ' '}
+
+// Spec describes a style in full colour; a Palette downsamples it for the
+// session's colour profile.
+type Spec struct {
+	FG, BG color.Color // nil = terminal default
+	Bold   bool
+}
+
+// Palette holds the SGR sequence of every style for one colour profile.
+type Palette struct {
+	sgr   []string
+	canon []uint8 // styles with identical SGR share a canonical id
+}
+
+// NewPalette renders specs for profile p. Style i is specs[i]; style 0
+// should be the plain default (it is what cleared cells use).
+func NewPalette(p colorprofile.Profile, specs []Spec) *Palette {
+	pal := &Palette{sgr: make([]string, len(specs)), canon: make([]uint8, len(specs))}
+	seen := map[string]uint8{}
+	for i, sp := range specs {
+		seq := "\x1b[0"
+		if sp.Bold {
+			seq += ";1"
+		}
+		seq += colorParam(p, sp.FG, false) + colorParam(p, sp.BG, true) + "m"
+		pal.sgr[i] = seq
+		id, ok := seen[seq]
+		if !ok {
+			id = uint8(len(seen))
+			seen[seq] = id
+		}
+		pal.canon[i] = id
+	}
+	return pal
+}
+
+func colorParam(p colorprofile.Profile, c color.Color, bg bool) string {
+	if c == nil {
+		return ""
+	}
+	switch cc := p.Convert(c).(type) {
+	case nil:
+		return ""
+	case ansi.BasicColor:
+		n := int(cc)
+		base := 30
+		if n >= 8 {
+			base, n = 90, n-8
+		}
+		if bg {
+			base += 10
+		}
+		return ";" + strconv.Itoa(base+n)
+	case ansi.IndexedColor:
+		if bg {
+			return ";48;5;" + strconv.Itoa(int(cc))
+		}
+		return ";38;5;" + strconv.Itoa(int(cc))
+	default:
+		r, g, b, _ := cc.RGBA()
+		pre := ";38;2;"
+		if bg {
+			pre = ";48;2;"
+		}
+		return pre + strconv.Itoa(int(r>>8)) + ";" + strconv.Itoa(int(g>>8)) + ";" + strconv.Itoa(int(b>>8))
+	}
+}
+
+// Screen is a session's cell grid. It is not safe for concurrent use: one
+// goroutine (the session's frame loop) owns it.
+type Screen struct {
+	w, h  int
+	front []Cell
+	back  []Cell
+	mark  []uint32 // generation in which a cell was last queued as dirty
+	gen   uint32
+	dirty []int32
+	full  bool
+	pal   *Palette
+	out   []byte
+}
+
+// New returns a w×h screen whose first Render repaints everything.
+func New(w, h int, pal *Palette) *Screen {
+	s := &Screen{pal: pal}
+	s.Resize(w, h)
+	return s
+}
+
+// Size reports the grid size.
+func (s *Screen) Size() (w, h int) { return s.w, s.h }
+
+// SetPalette switches colour profile; everything is repainted.
+func (s *Screen) SetPalette(p *Palette) { s.pal = p; s.full = true }
+
+// Resize changes the grid; the back buffer is cleared and the next Render
+// repaints the whole terminal.
+func (s *Screen) Resize(w, h int) {
+	w, h = max(w, 0), max(h, 0)
+	n := w * h
+	s.w, s.h = w, h
+	if cap(s.back) >= n {
+		s.back, s.front, s.mark = s.back[:n], s.front[:n], s.mark[:n]
+	} else {
+		s.back, s.front, s.mark = make([]Cell, n), make([]Cell, n), make([]uint32, n)
+	}
+	clear(s.mark)
+	for i := range s.back {
+		s.back[i] = blank
+	}
+	s.dirty = s.dirty[:0]
+	s.full = true
+}
+
+// Invalidate says the terminal's content is unknown (someone else drew on
+// it): the next Render repaints everything.
+func (s *Screen) Invalidate() { s.full = true }
+
+// Get returns the back-buffer cell at x, y (blank outside the grid).
+func (s *Screen) Get(x, y int) Cell {
+	if x < 0 || y < 0 || x >= s.w || y >= s.h {
+		return blank
+	}
+	return s.back[y*s.w+x]
+}
+
+// Set puts r in style st at x, y of the next frame. Out-of-grid writes are
+// ignored so callers can draw without clipping. Runes that would not occupy
+// exactly one cell are replaced: one cell per rune is what keeps the grid
+// and the terminal in step.
+func (s *Screen) Set(x, y int, r rune, st Style) {
+	if x < 0 || y < 0 || x >= s.w || y >= s.h {
+		return
+	}
+	if r < 0x20 || (r >= 0x7f && r < 0xa0) || r > 0xffff || isWide(r) {
+		r = '?'
+	}
+	i := y*s.w + x
+	c := Cell{r, st}
+	if s.back[i] == c {
+		return
+	}
+	s.back[i] = c
+	if s.mark[i] != s.gen+1 {
+		s.mark[i] = s.gen + 1
+		s.dirty = append(s.dirty, int32(i))
+	}
+}
+
+// Text writes str from x, y in style st, one rune per cell, clipped to the
+// row; it returns how many cells it used.
+func (s *Screen) Text(x, y int, str string, st Style) int {
+	n := 0
+	for _, r := range str {
+		s.Set(x+n, y, r, st)
+		n++
+	}
+	return n
+}
+
+// Fill sets every cell of the rectangle.
+func (s *Screen) Fill(x, y, w, h int, r rune, st Style) {
+	for yy := y; yy < y+h; yy++ {
+		for xx := x; xx < x+w; xx++ {
+			s.Set(xx, yy, r, st)
+		}
+	}
+}
+
+// Clear blanks the back buffer (changed cells only are sent).
+func (s *Screen) Clear() {
+	for i := range s.back {
+		if s.back[i] != blank {
+			s.back[i] = blank
+			if s.mark[i] != s.gen+1 {
+				s.mark[i] = s.gen + 1
+				s.dirty = append(s.dirty, int32(i))
+			}
+		}
+	}
+}
+
+// Render returns the bytes that make the terminal show the back buffer, or
+// nil when nothing changed. The slice is reused by the next Render.
+//
+// The frame is wrapped in save/restore cursor (DECSC/DECRC) so that another
+// renderer sharing the terminal (Bubble Tea's, for menus) keeps a correct
+// idea of where its cursor and attributes are.
+func (s *Screen) Render() []byte {
+	out := s.out[:0]
+	opened := false
+	cx, cy, cur := -1, -1, -1
+	if s.full {
+		s.full = false
+		opened = true
+		out = append(out, "\x1b7\x1b[0m\x1b[H\x1b[2J"...)
+		cx, cy = 0, 0
+		for i := range s.front {
+			s.front[i] = blank
+		}
+		s.dirty = s.dirty[:0]
+		for i, c := range s.back {
+			if c != blank {
+				s.dirty = append(s.dirty, int32(i))
+			}
+		}
+	} else {
+		slices.Sort(s.dirty)
+	}
+	s.gen++
+	for _, di := range s.dirty {
+		i := int(di)
+		c := s.back[i]
+		if c == s.front[i] {
+			continue
+		}
+		if !opened {
+			out = append(out, "\x1b7"...)
+			opened = true
+		}
+		y, x := i/s.w, i%s.w
+		switch {
+		case cy == y && cx == x:
+		case cy == y && x > cx && cx >= 0:
+			out = append(out, "\x1b["...)
+			if d := x - cx; d > 1 {
+				out = strconv.AppendInt(out, int64(d), 10)
+			}
+			out = append(out, 'C')
+		default:
+			out = append(out, "\x1b["...)
+			out = strconv.AppendInt(out, int64(y+1), 10)
+			if x > 0 {
+				out = append(out, ';')
+				out = strconv.AppendInt(out, int64(x+1), 10)
+			}
+			out = append(out, 'H')
+		}
+		if id := int(s.pal.canon[c.S]); id != cur {
+			out = append(out, s.pal.sgr[c.S]...)
+			cur = id
+		}
+		out = utf8.AppendRune(out, c.R)
+		s.front[i] = c
+		cx, cy = x+1, y
+		if cx >= s.w {
+			cx, cy = -1, -1 // pending wrap: position unknown
+		}
+	}
+	s.dirty = s.dirty[:0]
+	s.out = out
+	if !opened {
+		return nil
+	}
+	s.out = append(out, "\x1b8"...)
+	return s.out
+}
+
+// isWide reports runes that take two cells in common terminals (CJK, most
+// emoji). Game screens only draw from a fixed glyph set and sanitised ASCII
+// names, so a coarse range check is enough here.
+func isWide(r rune) bool {
+	return (r >= 0x1100 && r <= 0x115f) || (r >= 0x2e80 && r <= 0xa4cf) || (r >= 0xac00 && r <= 0xd7a3) ||
+		(r >= 0xf900 && r <= 0xfaff) || (r >= 0xfe30 && r <= 0xfe4f) || (r >= 0xff00 && r <= 0xff60) ||
+		(r >= 0xffe0 && r <= 0xffe6)
+}
