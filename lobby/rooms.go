@@ -1,0 +1,202 @@
+package lobby
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/game/pong"
+)
+
+// ErrNoRoom is returned when a room name or join code matches nothing live.
+var ErrNoRoom = errors.New("no such room")
+
+// RoomsConfig tunes the casual rooms players create.
+type RoomsConfig struct {
+	Room game.RoomConfig // tick rate, grace, countdown…
+	// Pong adjusts a mode's default config (operators and tests: shorter
+	// matches, other board sizes). Nil means pong.DefaultConfig.
+	Pong func(pong.Mode) pong.Config
+	// MaxRooms bounds live rooms so a script cannot create them forever.
+	MaxRooms int
+}
+
+// Room is a live room as the lobby knows it.
+type Room struct {
+	*game.Room
+	Mode    pong.Mode
+	Private bool
+	Code    string // join code of a private room
+	Created time.Time
+}
+
+// Rooms is the registry of live rooms. Each room runs on its own goroutine
+// (game.Room.Run) under the server's context and leaves the registry when it
+// ends.
+type Rooms struct {
+	ctx context.Context
+	cfg RoomsConfig
+
+	mu      sync.Mutex
+	seq     int
+	byID    map[string]*Room
+	byCode  map[string]*Room
+	changed chan struct{}
+}
+
+// NewRooms returns an empty registry whose rooms live until ctx ends.
+func NewRooms(ctx context.Context, cfg RoomsConfig) *Rooms {
+	if cfg.MaxRooms <= 0 {
+		cfg.MaxRooms = 1000
+	}
+	if cfg.Pong == nil {
+		cfg.Pong = pong.DefaultConfig
+	}
+	return &Rooms{ctx: ctx, cfg: cfg, byID: map[string]*Room{}, byCode: map[string]*Room{}, changed: make(chan struct{})}
+}
+
+// codeAlphabet leaves out look-alikes (0/o, 1/l/i) so codes survive being
+// read aloud or typed from a screenshot.
+const codeAlphabet = "abcdefghjkmnpqrstuvwxyz23456789"
+
+func newCode() string {
+	var b [5]byte
+	_, _ = rand.Read(b[:])
+	for i := range b {
+		b[i] = codeAlphabet[int(b[i])%len(codeAlphabet)]
+	}
+	return string(b[:])
+}
+
+func newSeed() uint64 {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return binary.LittleEndian.Uint64(b[:])
+}
+
+// Create starts a casual room for mode. A private room is not listed and is
+// joined by its code.
+func (rs *Rooms) Create(mode pong.Mode, private bool) (*Room, error) {
+	pc := rs.cfg.Pong(mode)
+	pc.Mode = mode
+	if err := pc.Validate(); err != nil {
+		return nil, fmt.Errorf("lobby: room config: %w", err)
+	}
+	rc := rs.cfg.Room
+	rc.AllowLateJoin = true
+	if pc.TickRate > 0 && rc.TickRate == 0 {
+		rc.TickRate = pc.TickRate
+	}
+	rs.mu.Lock()
+	if len(rs.byID) >= rs.cfg.MaxRooms {
+		rs.mu.Unlock()
+		return nil, fmt.Errorf("lobby: the server has its maximum of %d rooms; join one instead", rs.cfg.MaxRooms)
+	}
+	rs.seq++
+	id := fmt.Sprintf("r%d", rs.seq)
+	r := &Room{
+		Room: game.NewRoom(id, rc, func(seed uint64) game.Game { return pong.New(pc, seed) }, newSeed()),
+		Mode: mode, Private: private, Created: time.Now(),
+	}
+	if private {
+		for {
+			r.Code = newCode()
+			if rs.byCode[r.Code] == nil {
+				break
+			}
+		}
+		rs.byCode[r.Code] = r
+	}
+	rs.byID[id] = r
+	rs.signalLocked()
+	rs.mu.Unlock()
+
+	go func() {
+		_ = r.Run(rs.ctx)
+		rs.mu.Lock()
+		delete(rs.byID, id)
+		if r.Code != "" {
+			delete(rs.byCode, r.Code)
+		}
+		rs.signalLocked()
+		rs.mu.Unlock()
+	}()
+	return r, nil
+}
+
+func (rs *Rooms) signalLocked() {
+	close(rs.changed)
+	rs.changed = make(chan struct{})
+}
+
+// Find returns the live room named ref: a public room by id ("r7") or any
+// room by its join code. A private room is never found by id, so ids cannot
+// be walked to reach private rooms.
+func (rs *Rooms) Find(ref string) (*Room, error) {
+	ref = strings.ToLower(strings.TrimSpace(ref))
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if r := rs.byCode[ref]; r != nil {
+		return r, nil
+	}
+	if r := rs.byID[ref]; r != nil && !r.Private {
+		return r, nil
+	}
+	return nil, ErrNoRoom
+}
+
+// List returns the public rooms, oldest first, and a channel closed when the
+// set of rooms changes.
+func (rs *Rooms) List() ([]*Room, <-chan struct{}) {
+	rs.mu.Lock()
+	out := make([]*Room, 0, len(rs.byID))
+	for _, r := range rs.byID {
+		if !r.Private {
+			out = append(out, r)
+		}
+	}
+	ch := rs.changed
+	rs.mu.Unlock()
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].Created.Before(out[j].Created) || (out[i].Created.Equal(out[j].Created) && out[i].ID() < out[j].ID())
+	})
+	return out, ch
+}
+
+// Count is the number of live rooms, private ones included.
+func (rs *Rooms) Count() int {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	return len(rs.byID)
+}
+
+// Holding returns the room, public or private, where player id holds a seat
+// it dropped and may still reclaim (grace running), so a reconnecting
+// player goes straight back to their match.
+func (rs *Rooms) Holding(id game.PlayerID) (*Room, bool) {
+	rs.mu.Lock()
+	rooms := make([]*Room, 0, len(rs.byID))
+	for _, r := range rs.byID {
+		rooms = append(rooms, r)
+	}
+	rs.mu.Unlock()
+	for _, r := range rooms {
+		fr, _ := r.Latest()
+		if fr == nil {
+			continue
+		}
+		for _, s := range fr.Seats {
+			if s.Taken && !s.Connected && s.Player.ID == id {
+				return r, true
+			}
+		}
+	}
+	return nil, false
+}
