@@ -1,0 +1,290 @@
+package tui
+
+import (
+	"image/color"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/termarena/termarena/game/pong"
+	"github.com/termarena/termarena/screen"
+)
+
+// Board pixels: one board unit is one column across and one half-row down,
+// drawn with half-block glyphs so a cell shows two pixels stacked.
+const (
+	pxNone uint8 = iota
+	pxWall
+	pxSide0 // pxSide0+slot for the four sides
+	pxSide1
+	pxSide2
+	pxSide3
+	pxBall
+	numPx
+)
+
+// Text styles follow the half-block styles in the game palette.
+const (
+	stDefault screen.Style = 0
+	stText    screen.Style = 1 + screen.Style(numPx)*screen.Style(numPx) + iota
+	stDim
+	stBold
+	stWarn
+	stAccent
+	stGood
+	stSide0 // stSide0+slot: a player's name in their side's colour
+	stSide1
+	stSide2
+	stSide3
+	numStyles
+)
+
+// sideColors are the four sides' colours, used for paddles and names alike.
+var sideColors = [4]color.Color{
+	lipgloss.Color("#EF4444"), // left: red
+	lipgloss.Color("#3B82F6"), // right: blue
+	lipgloss.Color("#22C55E"), // top: green
+	lipgloss.Color("#EAB308"), // bottom: yellow
+}
+
+func pxColor(p uint8) color.Color {
+	switch {
+	case p == pxWall:
+		return lipgloss.Color("#6B7280")
+	case p >= pxSide0 && p <= pxSide3:
+		return sideColors[p-pxSide0]
+	case p == pxBall:
+		return lipgloss.Color("#F9FAFB")
+	}
+	return nil
+}
+
+// gamePalette builds every style the game screen uses for one profile.
+func gamePalette(p colorprofile.Profile) *screen.Palette {
+	specs := make([]screen.Spec, numStyles)
+	for t := range numPx {
+		for b := range numPx {
+			specs[halfStyle(t, b)] = screen.Spec{FG: pxColor(t), BG: pxColor(b)}
+		}
+	}
+	specs[stText] = screen.Spec{FG: colText}
+	specs[stDim] = screen.Spec{FG: colDim}
+	specs[stBold] = screen.Spec{FG: colText, Bold: true}
+	specs[stWarn] = screen.Spec{FG: colWarn, Bold: true}
+	specs[stAccent] = screen.Spec{FG: colAccent, Bold: true}
+	specs[stGood] = screen.Spec{FG: colGood, Bold: true}
+	for i, c := range sideColors {
+		specs[stSide0+screen.Style(i)] = screen.Spec{FG: c, Bold: true}
+	}
+	return screen.NewPalette(p, specs)
+}
+
+func halfStyle(top, bottom uint8) screen.Style {
+	return 1 + screen.Style(top)*screen.Style(numPx) + screen.Style(bottom)
+}
+
+// halfCell turns a cell's two pixels into a glyph and style.
+func halfCell(top, bottom uint8) (rune, screen.Style) {
+	switch {
+	case top == pxNone && bottom == pxNone:
+		return ' ', stDefault
+	case top == bottom:
+		return '█', halfStyle(top, pxNone)
+	case bottom == pxNone:
+		return '▀', halfStyle(top, pxNone)
+	case top == pxNone:
+		return '▄', halfStyle(bottom, pxNone)
+	}
+	return '▀', halfStyle(top, bottom)
+}
+
+// prect is a rectangle of board pixels [x0,x1)×[y0,y1) in one colour.
+type prect struct {
+	x0, y0, x1, y1 int32
+	c              uint8
+}
+
+func (r prect) contains(x, y int32) bool { return x >= r.x0 && x < r.x1 && y >= r.y0 && y < r.y1 }
+
+// board maps a Pong board onto the screen and repaints only the cells that
+// moving objects leave or enter.
+type board struct {
+	// layout
+	w, h   int32 // board in units
+	num    int32 // pixels per unit = num/den (integer maths keeps frames stable)
+	den    int32
+	pw, ph int32 // board in pixels
+	col0   int   // screen column of pixel x=0
+	py0    int   // global half-row of pixel y=0
+
+	walls []prect // static: walls and corners
+	dyn   []prect // moving: paddles and the ball, as last drawn
+	next  []prect
+}
+
+// layout fits a w×h-unit board in the screen area of cols × rows cells
+// starting at row top. It keeps proportions, never scales below 1:1 (a
+// smaller board would make the ball skip cells), and centres the board.
+func (b *board) layout(cols, rows, top int, w, h int32) bool {
+	b.w, b.h = w, h
+	// Largest num/den (den fixed at 4: quarter steps) with w·s ≤ cols and
+	// h·s ≤ 2·rows.
+	b.den = 4
+	b.num = min(int32(cols)*b.den/w, int32(2*rows)*b.den/h)
+	if b.num < b.den {
+		return false
+	}
+	b.pw, b.ph = b.units(w), b.units(h)
+	b.col0 = (cols - int(b.pw)) / 2
+	b.py0 = 2*top + (2*rows-int(b.ph))/2
+	b.dyn = b.dyn[:0]
+	return true
+}
+
+// units converts board units to pixels.
+func (b *board) units(u int32) int32 { return u * b.num / b.den }
+
+// sub converts sub-units to pixels.
+func (b *board) sub(v int32) int32 {
+	return int32(int64(v) * int64(b.num) / (int64(b.den) * int64(pong.Sub)))
+}
+
+// setWalls computes the static layer from which sides are walls.
+func (b *board) setWalls(s *pong.Snapshot) bool {
+	var walls [8]prect
+	n := 0
+	one := max(b.units(1), 1)
+	// Corners always belong to the walls.
+	walls[n] = prect{0, 0, one, one, pxWall}
+	walls[n+1] = prect{b.pw - one, 0, b.pw, one, pxWall}
+	walls[n+2] = prect{0, b.ph - one, one, b.ph, pxWall}
+	walls[n+3] = prect{b.pw - one, b.ph - one, b.pw, b.ph, pxWall}
+	n += 4
+	for side := range 4 {
+		if s.Paddles[side].Present {
+			continue
+		}
+		switch side {
+		case pong.Left:
+			walls[n] = prect{0, 0, one, b.ph, pxWall}
+		case pong.Right:
+			walls[n] = prect{b.pw - one, 0, b.pw, b.ph, pxWall}
+		case pong.Top:
+			walls[n] = prect{0, 0, b.pw, one, pxWall}
+		case pong.Bottom:
+			walls[n] = prect{0, b.ph - one, b.pw, b.ph, pxWall}
+		}
+		n++
+	}
+	if equalRects(b.walls, walls[:n]) {
+		return false
+	}
+	b.walls = append(b.walls[:0], walls[:n]...)
+	return true
+}
+
+func equalRects(a, b []prect) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// paddleRect is a paddle's pixels given its centre along its side.
+func (b *board) paddleRect(side int, pos, length int32) prect {
+	one := max(b.units(1), 1)
+	a, z := b.sub(pos-length/2), b.sub(pos+length/2)
+	c := pxSide0 + uint8(side)
+	switch side {
+	case pong.Left:
+		return prect{0, a, one, z, c}
+	case pong.Right:
+		return prect{b.pw - one, a, b.pw, z, c}
+	case pong.Top:
+		return prect{a, 0, z, one, c}
+	}
+	return prect{a, b.ph - one, z, b.ph, c}
+}
+
+// ballRect is the ball's pixels given its centre.
+func (b *board) ballRect(x, y int32) prect {
+	x0, y0 := b.sub(x-pong.Sub/2), b.sub(y-pong.Sub/2)
+	one := max(b.units(1), 1)
+	return prect{x0, y0, x0 + one, y0 + one, pxBall}
+}
+
+// pixel is the colour at board pixel x, y: ball over paddles over walls.
+func (b *board) pixel(x, y int32) uint8 {
+	if x < 0 || y < 0 || x >= b.pw || y >= b.ph {
+		return pxNone
+	}
+	for i := len(b.dyn) - 1; i >= 0; i-- { // the ball is last: it wins
+		if b.dyn[i].contains(x, y) {
+			return b.dyn[i].c
+		}
+	}
+	for _, r := range b.walls {
+		if r.contains(x, y) {
+			return r.c
+		}
+	}
+	return pxNone
+}
+
+// paintCell recomposes the screen cell holding global half-row gy at
+// column col.
+func (b *board) paintCell(s *screen.Screen, col, row int) {
+	x := int32(col - b.col0)
+	top := int32(2*row - b.py0)
+	r, st := halfCell(b.pixel(x, top), b.pixel(x, top+1))
+	s.Set(col, row, r, st)
+}
+
+// paintRect repaints every cell a pixel rectangle touches.
+func (b *board) paintRect(s *screen.Screen, r prect) {
+	if r.x1 <= r.x0 || r.y1 <= r.y0 {
+		return
+	}
+	r0 := (b.py0 + int(r.y0)) / 2
+	r1 := (b.py0 + int(r.y1) - 1) / 2
+	for row := r0; row <= r1; row++ {
+		for x := r.x0; x < r.x1; x++ {
+			b.paintCell(s, b.col0+int(x), row)
+		}
+	}
+}
+
+// paintAll repaints the whole board area.
+func (b *board) paintAll(s *screen.Screen) {
+	b.paintRect(s, prect{0, 0, b.pw, b.ph, 0})
+}
+
+// move replaces the dynamic objects with next and repaints only the cells
+// that an object left or entered.
+func (b *board) move(s *screen.Screen, next []prect) {
+	old := b.dyn
+	b.dyn = append(b.next[:0], next...)
+	b.next = old
+	for i, r := range b.dyn {
+		if i < len(old) && old[i] == r {
+			continue
+		}
+		if i < len(old) {
+			b.paintRect(s, old[i])
+		}
+		b.paintRect(s, r)
+	}
+	for i := len(b.dyn); i < len(old); i++ {
+		b.paintRect(s, old[i])
+	}
+}
+
+// cellRect is the screen cell rectangle the board occupies.
+func (b *board) cellRect() (col, row, cols, rows int) {
+	return b.col0, b.py0 / 2, int(b.pw), (b.py0+int(b.ph)+1)/2 - b.py0/2
+}

@@ -1,0 +1,579 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/game/pong"
+	"github.com/termarena/termarena/lobby"
+)
+
+// Online is the live player count the lobby shows; the channel is closed
+// when the count changes.
+type Online interface {
+	Online() (int, <-chan struct{})
+}
+
+// LobbyDeps is what the lobby needs from the server.
+type LobbyDeps struct {
+	Ctx    context.Context // the session's context: watchers end with it
+	Player game.Player
+	Online Online
+	Rooms  *lobby.Rooms
+	// Commands lists the plain commands for the help screen.
+	Commands []string
+	// Join names a room to enter at once (`ssh -t host join r3 [side]`).
+	Join     string
+	JoinSide int // -1 = any free side
+	// Session output and pacing for the game screen.
+	Out     FrameWriter
+	Profile colorprofile.Profile
+	FPS     int
+	RTT     func() time.Duration
+}
+
+type lobbyState int
+
+const (
+	stLobby lobbyState = iota
+	stCreate
+	stCode
+	stRoom
+)
+
+// inRoom is the room a session sits in, and its view goroutine.
+type inRoom struct {
+	room   *lobby.Room
+	slot   int
+	view   *RoomView
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// Lobby is the session's Bubble Tea model: the lobby shell, and the room
+// screen whose frames a RoomView draws.
+type Lobby struct {
+	d        LobbyDeps
+	w, h     int
+	online   int
+	state    lobbyState
+	help     bool
+	notice   string
+	final    bool
+	quitting bool
+
+	rooms   []*lobby.Room
+	sel     int
+	mode    pong.Mode
+	private bool
+	code    string
+	in      *inRoom
+}
+
+// Lobby layout needs this much room; below it the too-small screen shows.
+const (
+	lobbyMinW = 40
+	lobbyMinH = 12
+)
+
+type (
+	onlineMsg struct {
+		n  int
+		ch <-chan struct{}
+	}
+	roomsMsg struct {
+		rooms []*lobby.Room
+		ch    <-chan struct{}
+	}
+	refreshMsg     struct{}
+	roomEndedMsg   struct{ room *lobby.Room }
+	viewStoppedMsg struct{}
+)
+
+// NewLobby returns the lobby model.
+func NewLobby(d LobbyDeps) *Lobby {
+	n, _ := d.Online.Online()
+	m := &Lobby{d: d, online: n, w: 80, h: 24}
+	if d.Rooms != nil {
+		m.rooms, _ = d.Rooms.List()
+	}
+	return m
+}
+
+// FinalNotice is the text to print after the program ends, so a player who
+// was disconnected by the server sees why on their normal screen.
+func (m *Lobby) FinalNotice() string {
+	if m.final {
+		return m.notice
+	}
+	return ""
+}
+
+// Detach is called when the session ends without the player leaving: the
+// seat is kept for the room's grace period so the same key can come back.
+func (m *Lobby) Detach(ctx context.Context) {
+	if m.in == nil {
+		return
+	}
+	m.in.cancel()
+	<-m.in.done
+	_ = m.in.room.Disconnect(ctx, m.d.Player.ID)
+	m.in = nil
+}
+
+func (m *Lobby) Init() tea.Cmd {
+	// Start from the count as it is now (the session registered itself
+	// after the model was built), then follow changes.
+	o := m.d.Online
+	cmds := []tea.Cmd{func() tea.Msg { n, ch := o.Online(); return onlineMsg{n, ch} }, refresh()}
+	if m.d.Rooms != nil {
+		_, rch := m.d.Rooms.List()
+		cmds = append(cmds, m.watchRooms(rch))
+	}
+	if m.d.Join != "" {
+		cmds = append(cmds, func() tea.Msg { return joinMsg{m.d.Join, m.d.JoinSide, nil} })
+	} else if m.d.Rooms != nil && !m.d.Player.Guest {
+		// A player whose connection dropped mid-match goes straight back.
+		if r, ok := m.d.Rooms.Holding(m.d.Player.ID); ok {
+			cmds = append(cmds, func() tea.Msg { return joinMsg{"", -1, r} })
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+type joinMsg struct {
+	ref  string
+	side int
+	room *lobby.Room
+}
+
+func refresh() tea.Cmd {
+	return tea.Tick(time.Second, func(time.Time) tea.Msg { return refreshMsg{} })
+}
+
+func (m *Lobby) watchOnline(ch <-chan struct{}) tea.Cmd {
+	ctx, o := m.d.Ctx, m.d.Online
+	return func() tea.Msg {
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return nil
+		}
+		n, next := o.Online()
+		return onlineMsg{n, next}
+	}
+}
+
+func (m *Lobby) watchRooms(ch <-chan struct{}) tea.Cmd {
+	ctx, rs := m.d.Ctx, m.d.Rooms
+	return func() tea.Msg {
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return nil
+		}
+		rooms, next := rs.List()
+		return roomsMsg{rooms, next}
+	}
+}
+
+func (m *Lobby) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.w, m.h = msg.Width, msg.Height
+		if m.in != nil {
+			m.in.view.Resize(msg.Width, msg.Height)
+		}
+		return m, nil
+	case tea.ColorProfileMsg:
+		m.d.Profile = msg.Profile
+		if m.in != nil {
+			m.in.view.SetProfile(msg.Profile)
+		}
+		return m, nil
+	case onlineMsg:
+		m.online = msg.n
+		return m, m.watchOnline(msg.ch)
+	case roomsMsg:
+		m.rooms = msg.rooms
+		m.sel = min(m.sel, max(len(m.rooms)-1, 0))
+		return m, m.watchRooms(msg.ch)
+	case refreshMsg:
+		return m, refresh() // re-render the room list's live state
+	case NoticeMsg:
+		m.notice, m.final = msg.Text, msg.Final
+		if msg.Final {
+			m.quitting = true
+			return m, tea.Quit
+		}
+		return m, nil
+	case joinMsg:
+		return m, m.join(msg)
+	case roomEndedMsg:
+		if m.in != nil && m.in.room == msg.room {
+			return m, m.leaveRoom(false, "The room closed.")
+		}
+		return m, nil
+	case viewStoppedMsg:
+		return m, tea.ClearScreen
+	case tea.KeyPressMsg:
+		return m, m.key(msg)
+	case tea.KeyReleaseMsg:
+		if m.in != nil {
+			if dir := m.dirFor(msg.String()); dir != 0 {
+				m.in.view.Key(dir, true, false)
+			}
+		}
+	}
+	return m, nil
+}
+
+func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
+	s := k.String()
+	if s == "ctrl+c" {
+		m.quitting = true
+		if m.in != nil {
+			return tea.Sequence(m.leaveRoom(true, ""), tea.Quit)
+		}
+		return tea.Quit
+	}
+	switch m.state {
+	case stRoom:
+		switch s {
+		case "q", "esc":
+			return m.leaveRoom(true, "")
+		case "r":
+			fr, _ := m.in.room.Latest()
+			ready := false
+			if fr != nil && m.in.slot < len(fr.Seats) {
+				ready = fr.Seats[m.in.slot].Ready
+			}
+			_ = m.in.room.SetReady(m.d.Ctx, m.d.Player.ID, !ready)
+		default:
+			if dir := m.dirFor(s); dir != 0 {
+				m.in.view.Key(dir, false, k.IsRepeat)
+			}
+		}
+		return nil
+	case stCreate:
+		switch s {
+		case "esc":
+			m.state = stLobby
+		case "1":
+			m.mode = pong.OneVOne
+		case "2":
+			m.mode = pong.TwoVTwo
+		case "4", "f":
+			m.mode = pong.FFA4
+		case "p":
+			m.private = !m.private
+		case "enter":
+			r, err := m.d.Rooms.Create(m.mode, m.private)
+			if err != nil {
+				m.notice = err.Error()
+				m.state = stLobby
+				return nil
+			}
+			return m.join(joinMsg{room: r, side: -1})
+		}
+		return nil
+	case stCode:
+		switch {
+		case s == "esc":
+			m.state = stLobby
+		case s == "enter":
+			code := m.code
+			m.code, m.state = "", stLobby
+			return m.join(joinMsg{ref: code, side: -1})
+		case s == "backspace":
+			if r := []rune(m.code); len(r) > 0 {
+				m.code = string(r[:len(r)-1])
+			}
+		case len(k.Text) == 1 && isCodeChar(k.Text[0]) && len(m.code) < 12:
+			m.code += strings.ToLower(k.Text)
+		}
+		return nil
+	}
+	switch s {
+	case "q":
+		m.quitting = true
+		return tea.Quit
+	case "?":
+		m.help = !m.help
+	case "esc":
+		m.help = false
+		m.notice = ""
+	case "up", "k":
+		m.sel = max(m.sel-1, 0)
+	case "down", "j":
+		m.sel = min(m.sel+1, max(len(m.rooms)-1, 0))
+	case "c":
+		if m.d.Rooms != nil {
+			m.state, m.notice = stCreate, ""
+		}
+	case "J", "/":
+		if m.d.Rooms != nil {
+			m.state, m.code, m.notice = stCode, "", ""
+		}
+	case "enter":
+		if m.sel < len(m.rooms) {
+			return m.join(joinMsg{room: m.rooms[m.sel], side: -1})
+		}
+	}
+	return nil
+}
+
+func isCodeChar(b byte) bool {
+	return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9')
+}
+
+// dirFor maps a key to this seat's paddle direction: vertical paddles use
+// w/s and ↑/↓, horizontal ones a/d and ←/→.
+func (m *Lobby) dirFor(key string) int8 {
+	if m.in == nil {
+		return 0
+	}
+	vertical := m.in.slot == pong.Left || m.in.slot == pong.Right
+	switch key {
+	case "w", "up":
+		if vertical {
+			return -1
+		}
+	case "s", "down":
+		if vertical {
+			return 1
+		}
+	case "a", "left":
+		if !vertical {
+			return -1
+		}
+	case "d", "right":
+		if !vertical {
+			return 1
+		}
+	}
+	return 0
+}
+
+var sideNames = []string{"left", "right", "top", "bottom"}
+
+// join seats the player in a room and starts the room view.
+func (m *Lobby) join(j joinMsg) tea.Cmd {
+	if m.d.Rooms == nil || m.in != nil {
+		return nil
+	}
+	r := j.room
+	if r == nil {
+		var err error
+		if r, err = m.d.Rooms.Find(j.ref); err != nil {
+			m.notice = fmt.Sprintf("No room %q is open. Pick one from the list or create one (c).", j.ref)
+			return nil
+		}
+	}
+	slot, err := r.Join(m.d.Ctx, m.d.Player, j.side)
+	if err != nil {
+		var taken *game.SlotTakenError
+		switch {
+		case errors.As(err, &taken):
+			var free []string
+			for _, f := range taken.Free {
+				if f < len(sideNames) {
+					free = append(free, sideNames[f])
+				}
+			}
+			m.notice = fmt.Sprintf("The %s side is taken in %s; free: %s.", sideNames[taken.Slot%4], r.ID(), strings.Join(free, ", "))
+		case errors.Is(err, game.ErrRoomFull):
+			m.notice = fmt.Sprintf("Room %s is full.", r.ID())
+		default:
+			m.notice = fmt.Sprintf("Could not join %s: %v", r.ID(), err)
+		}
+		return nil
+	}
+	title := fmt.Sprintf("%s · %s · casual", r.ID(), r.Mode)
+	if r.Private {
+		title = fmt.Sprintf("%s · %s · private · code %s", r.ID(), r.Mode, r.Code)
+	}
+	vctx, cancel := context.WithCancel(m.d.Ctx)
+	view := NewRoomView(RoomViewConfig{
+		Room: r, Me: m.d.Player.ID, Slot: slot, Title: title, Out: m.d.Out,
+		Profile: m.d.Profile, FPS: m.d.FPS, Width: m.w, Height: m.h, RTT: m.d.RTT,
+	})
+	in := &inRoom{room: r, slot: slot, view: view, cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(in.done)
+		view.Run(vctx)
+	}()
+	m.in, m.state, m.notice, m.help = in, stRoom, "", false
+	return func() tea.Msg {
+		select {
+		case <-r.Done():
+			return roomEndedMsg{r}
+		case <-vctx.Done():
+			return nil
+		}
+	}
+}
+
+// leaveRoom stops the view and, when the player chose to, gives up the
+// seat. The lobby is repainted once the view has stopped drawing.
+func (m *Lobby) leaveRoom(leave bool, notice string) tea.Cmd {
+	in := m.in
+	if in == nil {
+		return nil
+	}
+	m.in, m.state, m.notice = nil, stLobby, notice
+	in.cancel()
+	if leave {
+		_ = in.room.Leave(m.d.Ctx, m.d.Player.ID)
+	}
+	return func() tea.Msg {
+		<-in.done
+		return viewStoppedMsg{}
+	}
+}
+
+func (m *Lobby) View() tea.View {
+	if m.state == stRoom {
+		// The RoomView draws this screen; Bubble Tea keeps input and
+		// lifecycle. A constant view keeps its renderer quiet. Not an empty
+		// one: Bubble Tea v2.0.10 treats empty content as a zero-height
+		// frame whose bounds never match its buffer, and erases the screen
+		// on every flush.
+		v := tea.NewView(" ")
+		v.AltScreen = true
+		v.WindowTitle = "termarena"
+		v.KeyboardEnhancements.ReportEventTypes = true
+		return v
+	}
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.WindowTitle = "termarena"
+	return v
+}
+
+func (m *Lobby) render() string {
+	if m.w < lobbyMinW || m.h < lobbyMinH {
+		return tooSmall(m.w, m.h, lobbyMinW, lobbyMinH)
+	}
+	title := lipgloss.NewStyle().Bold(true).Foreground(colAccent).Render("t e r m a r e n a")
+	var b strings.Builder
+	b.WriteString(title + "\n\n")
+	b.WriteString(style(colText).Render("Welcome, ") + lipgloss.NewStyle().Bold(true).Foreground(colGood).Render(m.d.Player.Name) + style(colText).Render("!") + "\n")
+	if m.d.Player.Guest {
+		b.WriteString(style(colDim).Render("You are a guest: connect with an SSH key to keep your name.") + "\n")
+	}
+	players := "players"
+	if m.online == 1 {
+		players = "player"
+	}
+	b.WriteString("\n" + style(colText).Render(fmt.Sprintf("● %d %s online", m.online, players)) + "\n")
+	if m.d.Rooms != nil {
+		b.WriteString("\n" + m.renderRooms())
+	}
+	if m.notice != "" {
+		b.WriteString("\n" + style(colWarn).Render(m.notice) + "\n")
+	}
+	switch m.state {
+	case stCreate:
+		priv := "public"
+		if m.private {
+			priv = "private (join code)"
+		}
+		b.WriteString("\n" + lipgloss.NewStyle().Bold(true).Foreground(colText).Render("New room") + "\n")
+		b.WriteString(style(colText).Render(fmt.Sprintf("  mode: %s   ·   %s", m.mode, priv)) + "\n")
+		b.WriteString(style(colDim).Render("  1 1v1 · 2 2v2 · 4 free-for-all · p public/private · enter create · esc cancel") + "\n")
+	case stCode:
+		b.WriteString("\n" + style(colText).Render("Join code: ") + lipgloss.NewStyle().Bold(true).Foreground(colGood).Render(m.code+"▏") + "\n")
+		b.WriteString(style(colDim).Render("  enter join · esc cancel") + "\n")
+	}
+	if m.help {
+		b.WriteString("\n" + m.helpText())
+	}
+	keys := "? help · q quit"
+	if m.d.Rooms != nil {
+		keys = "c create · enter join · / code · " + keys
+	}
+	b.WriteString("\n" + style(colDim).Render(keys))
+	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(colAccent).Padding(1, 3).
+		Render(b.String())
+	if lipgloss.Width(box) > m.w || lipgloss.Height(box) > m.h {
+		// Help or a long list can outgrow a small terminal: drop the frame.
+		return lipgloss.Place(m.w, m.h, lipgloss.Center, lipgloss.Center, b.String())
+	}
+	return lipgloss.Place(m.w, m.h, lipgloss.Center, lipgloss.Center, box)
+}
+
+// renderRooms lists public rooms with their live state, read from each
+// room's latest frame (an atomic load, no call into the room).
+func (m *Lobby) renderRooms() string {
+	var b strings.Builder
+	b.WriteString(lipgloss.NewStyle().Bold(true).Foreground(colText).Render("Rooms") + "\n")
+	if len(m.rooms) == 0 {
+		b.WriteString(style(colDim).Render("  no open rooms: press c to create one") + "\n")
+		return b.String()
+	}
+	maxRows := max(m.h-18, 3)
+	start := max(0, min(m.sel-maxRows+1, len(m.rooms)-maxRows))
+	for i := start; i < len(m.rooms) && i < start+maxRows; i++ {
+		r := m.rooms[i]
+		line := fmt.Sprintf("%-5s %-4s %s", r.ID(), r.Mode, roomState(r))
+		cursor := "  "
+		st := style(colText)
+		if i == m.sel {
+			cursor = "▸ "
+			st = lipgloss.NewStyle().Bold(true).Foreground(colGood)
+		}
+		b.WriteString(st.Render(cursor+line) + "\n")
+	}
+	return b.String()
+}
+
+func roomState(r *lobby.Room) string {
+	fr, _ := r.Latest()
+	if fr == nil {
+		return "starting"
+	}
+	var names []string
+	taken := 0
+	for _, s := range fr.Seats {
+		if s.Taken {
+			taken++
+			names = append(names, s.Player.Name)
+		}
+	}
+	state := fr.Phase.String()
+	if snap, ok := fr.State.(*pong.Snapshot); ok && fr.Phase == game.Playing {
+		switch snap.Mode {
+		case pong.OneVOne:
+			state = fmt.Sprintf("playing %d:%d", snap.Scores[pong.Left], snap.Scores[pong.Right])
+		case pong.TwoVTwo:
+			state = fmt.Sprintf("playing %d:%d", snap.Scores[pong.Left], snap.Scores[pong.Top])
+		}
+	}
+	return fmt.Sprintf("%-12s %d/%d  %s", state, taken, len(fr.Seats), strings.Join(names, ", "))
+}
+
+func (m *Lobby) helpText() string {
+	var b strings.Builder
+	b.WriteString(lipgloss.NewStyle().Bold(true).Foreground(colText).Render("Keys") + "\n")
+	lines := "  ?       show or hide this help\n  esc     close help\n  q ^C    quit"
+	if m.d.Rooms != nil {
+		lines = "  ↑/↓     choose a room · enter join\n  c       create a room · / join by code\n" + lines
+	}
+	b.WriteString(style(colDim).Render(lines) + "\n")
+	if len(m.d.Commands) > 0 {
+		b.WriteString("\n" + lipgloss.NewStyle().Bold(true).Foreground(colText).Render("Commands (ssh host COMMAND)") + "\n")
+		for _, c := range m.d.Commands {
+			b.WriteString(style(colDim).Render("  "+c) + "\n")
+		}
+	}
+	return b.String()
+}

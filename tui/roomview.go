@@ -1,0 +1,656 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/game/pong"
+	"github.com/termarena/termarena/screen"
+)
+
+// FrameWriter is the session output the room view draws on. Foreign counts
+// writes made by anyone else (Bubble Tea's renderer): when it moves, the
+// terminal no longer shows what the view last drew, so it repaints.
+type FrameWriter interface {
+	WriteFrame(p []byte) error
+	Foreign() uint64
+}
+
+// RoomHandle is what the view needs of a room.
+type RoomHandle interface {
+	ID() string
+	Latest() (*game.Frame, <-chan struct{})
+	Submit(id game.PlayerID, in game.Input) bool
+}
+
+// RoomViewConfig wires a view to its session.
+type RoomViewConfig struct {
+	Room    RoomHandle
+	Me      game.PlayerID
+	Slot    int
+	Title   string // e.g. "r3 · 1v1 · casual" (and the join code when private)
+	Out     FrameWriter
+	Profile colorprofile.Profile
+	FPS     int
+	Width   int
+	Height  int
+	RTT     func() time.Duration // measured round trip to the player; nil = unknown
+	Now     func() time.Time     // nil = time.Now
+}
+
+// keyEvent is a direction intent from the Bubble Tea program.
+type keyEvent struct {
+	dir     int8 // -1 up/left, +1 down/right
+	release bool
+	repeat  bool
+	at      time.Time
+}
+
+// Hold windows for terminals that send no key release: a press moves the
+// paddle briefly; auto-repeat (presses arriving close together) keeps it
+// moving.
+const (
+	holdFirst  = 150 * time.Millisecond
+	holdRepeat = 110 * time.Millisecond
+	repeatGap  = 600 * time.Millisecond
+	// extrapolation is capped so a stalled room freezes the picture rather
+	// than letting objects drift away.
+	maxAhead = 250 * time.Millisecond
+	// submitGap bounds how often one session sends direction changes: the
+	// room's input buffer is shared by every seat, so a key flood from one
+	// player must not crowd out the others. The latest direction is sent
+	// on a later frame.
+	submitGap = 8 * time.Millisecond
+)
+
+// RoomView draws one session's room screen on one goroutine (Run) that
+// owns its screen grid, prediction state and frame pacing. The Bubble Tea
+// program hands it keys and sizes through non-blocking channels, so a
+// flood of keys or a slow terminal never stalls the program or the room.
+type RoomView struct {
+	cfg    RoomViewConfig
+	keys   chan keyEvent
+	sizes  chan [2]int
+	pal    chan colorprofile.Profile
+	frames uint64 // written, for the HUD's fps
+
+	// owned by Run
+	scr      *screen.Screen
+	bd       board
+	mode     viewMode
+	fr       *game.Frame
+	frAt     time.Time
+	foreign  uint64
+	ctl      control
+	pending  []sent
+	seq      uint32
+	lastSent time.Time
+	fps      int
+	fpsCount int
+	fpsAt    time.Time
+	hud      string
+	foot     string
+	overlay  []string
+	ovRect   [4]int
+	w, h     int
+}
+
+type viewMode int
+
+const (
+	modeNone viewMode = iota
+	modeSmall
+	modeWaiting
+	modeBoard
+)
+
+type sent struct {
+	seq uint32
+	dir int8
+	at  time.Time
+}
+
+// control turns key presses (and releases, when the terminal reports them)
+// into the paddle direction the room should apply.
+type control struct {
+	dir       int8
+	sentDir   int8
+	holdUntil time.Time
+	lastPress time.Time
+	lastDir   int8
+	releases  bool // the terminal reports key releases (kitty protocol)
+}
+
+func (c *control) press(e keyEvent) {
+	c.dir = e.dir
+	hold := holdFirst
+	if e.repeat || (e.dir == c.lastDir && e.at.Sub(c.lastPress) < repeatGap) {
+		hold = holdRepeat
+	}
+	if until := e.at.Add(hold); until.After(c.holdUntil) || e.dir != c.lastDir {
+		c.holdUntil = until
+	}
+	c.lastPress, c.lastDir = e.at, e.dir
+}
+
+func (c *control) release(e keyEvent) {
+	c.releases = true
+	if c.dir == e.dir {
+		c.dir = 0
+	}
+}
+
+func (c *control) expire(now time.Time) {
+	if !c.releases && c.dir != 0 && now.After(c.holdUntil) {
+		c.dir = 0
+	}
+}
+
+// NewRoomView prepares a view; Run draws it.
+func NewRoomView(cfg RoomViewConfig) *RoomView {
+	if cfg.FPS <= 0 {
+		cfg.FPS = 30
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	v := &RoomView{
+		cfg:   cfg,
+		keys:  make(chan keyEvent, 64),
+		sizes: make(chan [2]int, 1),
+		pal:   make(chan colorprofile.Profile, 1),
+		w:     cfg.Width, h: cfg.Height,
+	}
+	v.scr = screen.New(cfg.Width, cfg.Height, gamePalette(cfg.Profile))
+	return v
+}
+
+// Key hands a direction press or release to the view; it never blocks (a
+// flood beyond the buffer is dropped).
+func (v *RoomView) Key(dir int8, release, repeat bool) {
+	select {
+	case v.keys <- keyEvent{dir: dir, release: release, repeat: repeat, at: v.cfg.Now()}:
+	default:
+	}
+}
+
+// Resize hands a new terminal size to the view (latest wins).
+func (v *RoomView) Resize(w, h int) { latestSize(v.sizes, [2]int{w, h}) }
+
+// SetProfile changes the colour profile (latest wins).
+func (v *RoomView) SetProfile(p colorprofile.Profile) {
+	select {
+	case v.pal <- p:
+	default:
+		select {
+		case <-v.pal:
+		default:
+		}
+		select {
+		case v.pal <- p:
+		default:
+		}
+	}
+}
+
+func latestSize(ch chan [2]int, s [2]int) {
+	for {
+		select {
+		case ch <- s:
+			return
+		default:
+			select {
+			case <-ch:
+			default:
+			}
+		}
+	}
+}
+
+// Run draws frames until ctx ends. Frames are paced at FPS; a frame is
+// written only when something on screen changed, and a write that blocks
+// (the player's terminal is not reading) simply delays the next frame: the
+// room's latest-wins mailbox means nothing queues up behind it.
+func (v *RoomView) Run(ctx context.Context) {
+	tick := time.NewTicker(time.Second / time.Duration(v.cfg.FPS))
+	defer tick.Stop()
+	fr, changed := v.cfg.Room.Latest()
+	v.setFrame(fr)
+	v.fpsAt = v.cfg.Now()
+	v.draw()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-changed:
+			fr, changed = v.cfg.Room.Latest()
+			v.setFrame(fr)
+			continue // drawn on the next tick: frames are paced, ticks are not
+		case k := <-v.keys:
+			if k.release {
+				v.ctl.release(k)
+			} else {
+				v.ctl.press(k)
+			}
+			v.submit()
+			// Draw at once so the paddle answers the key in this frame,
+			// not the next paced one.
+			v.draw()
+			continue
+		case s := <-v.sizes:
+			v.w, v.h = s[0], s[1]
+			v.scr.Resize(s[0], s[1])
+			v.mode = modeNone
+		case p := <-v.pal:
+			v.scr.SetPalette(gamePalette(p))
+		case <-tick.C:
+		}
+		v.ctl.expire(v.cfg.Now())
+		v.submit()
+		v.draw()
+	}
+}
+
+// submit sends the control's direction to the room when it changed. A
+// rejected submit (room buffer full) is retried on the next frame.
+func (v *RoomView) submit() {
+	if v.ctl.dir == v.ctl.sentDir {
+		return
+	}
+	now := v.cfg.Now()
+	if now.Sub(v.lastSent) < submitGap {
+		return
+	}
+	v.seq++
+	in := game.Input{Slot: v.cfg.Slot, Seq: v.seq, Action: v.ctl.dir}
+	if !v.cfg.Room.Submit(v.cfg.Me, in) {
+		v.seq--
+		return
+	}
+	v.ctl.sentDir = v.ctl.dir
+	v.lastSent = now
+	v.pending = append(v.pending, sent{v.seq, v.ctl.dir, now})
+	if len(v.pending) > 64 { // never grows without bound if acks stop
+		v.pending = append(v.pending[:0], v.pending[len(v.pending)-64:]...)
+	}
+}
+
+func (v *RoomView) setFrame(fr *game.Frame) {
+	if fr == nil {
+		return
+	}
+	v.fr, v.frAt = fr, v.cfg.Now()
+	if v.cfg.Slot < len(fr.Acks) {
+		ack := fr.Acks[v.cfg.Slot]
+		i := 0
+		for i < len(v.pending) && v.pending[i].seq <= ack {
+			i++
+		}
+		v.pending = append(v.pending[:0], v.pending[i:]...)
+	}
+}
+
+func (v *RoomView) snapshot() *pong.Snapshot {
+	if v.fr == nil {
+		return nil
+	}
+	s, _ := v.fr.State.(*pong.Snapshot)
+	return s
+}
+
+// draw updates the grid for now and writes whatever changed.
+func (v *RoomView) draw() {
+	if f := v.cfg.Out.Foreign(); f != v.foreign {
+		v.foreign = f
+		v.scr.Invalidate()
+	}
+	now := v.cfg.Now()
+	v.paint(now)
+	out := v.scr.Render()
+	if out == nil {
+		return
+	}
+	if err := v.cfg.Out.WriteFrame(out); err != nil {
+		return
+	}
+	v.frames++
+	v.fpsCount++
+	if d := now.Sub(v.fpsAt); d >= time.Second {
+		v.fps = int(float64(v.fpsCount) / d.Seconds())
+		v.fpsCount, v.fpsAt = 0, now
+	}
+}
+
+// Frames is how many frames the view has written (for tests and telemetry;
+// only meaningful after Run returns).
+func (v *RoomView) Frames() uint64 { return v.frames }
+
+func (v *RoomView) paint(now time.Time) {
+	fr, snap := v.fr, v.snapshot()
+	want := modeWaiting
+	if fr != nil && snap != nil && fr.Phase != game.Waiting {
+		want = modeBoard
+	}
+	if want == modeBoard {
+		if v.mode == modeNone || v.mode == modeWaiting || v.mode == modeSmall {
+			if !v.bd.layout(v.w, v.h-2, 1, snap.Width, snap.Height) {
+				v.paintSmall(int(snap.Width), int(snap.Height)/2+2)
+				return
+			}
+			v.mode = modeBoard
+			v.scr.Clear()
+			v.bd.walls = nil
+			v.hud, v.foot, v.overlay = "", "", nil
+		}
+		v.paintBoard(now, fr, snap)
+		return
+	}
+	if v.mode != modeWaiting {
+		v.scr.Clear()
+		v.mode = modeWaiting
+		v.hud, v.foot = "", ""
+	}
+	v.paintWaiting(fr)
+}
+
+func (v *RoomView) paintSmall(needW, needH int) {
+	if v.mode != modeSmall {
+		v.scr.Clear()
+		v.mode = modeSmall
+	}
+	lines := []string{"Terminal too small", fmt.Sprintf("need %d×%d, have %d×%d", needW, needH, v.w, v.h), "enlarge the window, or q to leave"}
+	for i, l := range lines {
+		v.scr.Text(max((v.w-len([]rune(l)))/2, 0), v.h/2-1+i, l, stWarn)
+	}
+}
+
+// predictedPaddle is where this session's paddle is now: the room's
+// position at the last frame, moved by the direction in force, then by
+// every input the room has not acknowledged yet from the moment it was
+// sent. The same MovePaddle maths as the server makes it land where the
+// server will.
+func (v *RoomView) predictedPaddle(now time.Time, snap *pong.Snapshot, tickRate int) int32 {
+	p := snap.Paddles[v.cfg.Slot]
+	pos, dir := p.Pos, p.Dir
+	t := v.frAt
+	ticks := func(from, to time.Time) int32 {
+		d := min(to.Sub(from), maxAhead)
+		if d <= 0 {
+			return 0
+		}
+		return int32(int64(d) * int64(tickRate) / int64(time.Second))
+	}
+	for _, s := range v.pending {
+		if s.at.After(t) {
+			pos = snap.Config.MovePaddle(pos, dir, ticks(t, s.at), v.cfg.Slot)
+			t = s.at
+		}
+		dir = s.dir
+	}
+	return snap.Config.MovePaddle(pos, dir, ticks(t, now), v.cfg.Slot)
+}
+
+func (v *RoomView) paintBoard(now time.Time, fr *game.Frame, snap *pong.Snapshot) {
+	if v.bd.setWalls(snap) {
+		v.bd.paintAll(v.scr)
+	}
+	live := fr.Phase == game.Playing && !fr.Paused && !snap.Over
+	ahead := now.Sub(v.frAt)
+	if !live || ahead < 0 {
+		ahead = 0
+	}
+	ahead = min(ahead, maxAhead)
+	rate := max(fr.TickRate, 1)
+	var objs [5]prect
+	n := 0
+	for side := range 4 {
+		p := snap.Paddles[side]
+		if !p.Present {
+			continue
+		}
+		pos := p.Pos
+		switch {
+		case side == v.cfg.Slot && live:
+			pos = v.predictedPaddle(now, snap, rate)
+		case live:
+			pos = snap.Config.MovePaddle(pos, p.Dir, int32(int64(ahead)*int64(rate)/int64(time.Second)), side)
+		}
+		objs[n] = v.bd.paddleRect(side, pos, p.Len)
+		n++
+	}
+	bx, by := snap.BallAt(pong.FracTicks(ahead, rate))
+	objs[n] = v.bd.ballRect(bx, by)
+	n++
+	v.bd.move(v.scr, objs[:n])
+	v.paintHUD(fr, snap)
+	v.paintOverlay(fr, snap)
+}
+
+func (v *RoomView) paintHUD(fr *game.Frame, snap *pong.Snapshot) {
+	var b strings.Builder
+	type part struct {
+		text string
+		st   screen.Style
+	}
+	var parts []part
+	for slot, seat := range fr.Seats {
+		name := seatName(fr, slot)
+		if name == "" {
+			continue
+		}
+		score := ""
+		switch snap.Mode {
+		case pong.FFA4:
+			score = fmt.Sprintf(" ♥%d", snap.Lives[slot])
+			if snap.Paddles[slot].Out {
+				score = " out"
+			}
+		default:
+			score = fmt.Sprintf(" %d", snap.Scores[slot])
+		}
+		if slot == v.cfg.Slot {
+			name = "▸" + name
+		}
+		if seat.Taken && !seat.Connected {
+			score += " ⌁"
+		}
+		parts = append(parts, part{name + score + "  ", stSide0 + screen.Style(slot)})
+	}
+	rtt := "rtt –"
+	if v.cfg.RTT != nil {
+		if d := v.cfg.RTT(); d > 0 {
+			rtt = fmt.Sprintf("rtt %dms", d.Milliseconds())
+		}
+	}
+	right := fmt.Sprintf("%s · %dfps", rtt, v.fps)
+	for _, p := range parts {
+		b.WriteString(p.text)
+	}
+	key := b.String() + "|" + right
+	if key != v.hud {
+		v.hud = key
+		v.scr.Fill(0, 0, v.w, 1, ' ', stDefault)
+		x := 1
+		for _, p := range parts {
+			x += v.scr.Text(x, 0, p.text, p.st)
+		}
+		v.scr.Text(max(v.w-len([]rune(right))-1, x), 0, right, stDim)
+	}
+	foot := "q leave"
+	switch {
+	case fr.Phase == game.Finished:
+		foot = "r rematch · q leave"
+	case v.cfg.Slot == pong.Left || v.cfg.Slot == pong.Right:
+		foot = "w/s ↑/↓ move · q leave"
+	default:
+		foot = "a/d ←/→ move · q leave"
+	}
+	foot = v.cfg.Title + "   " + foot
+	if foot != v.foot {
+		v.foot = foot
+		v.scr.Fill(0, v.h-1, v.w, 1, ' ', stDefault)
+		v.scr.Text(max((v.w-len([]rune(foot)))/2, 0), v.h-1, foot, stDim)
+	}
+}
+
+func seatName(fr *game.Frame, slot int) string {
+	if slot < len(fr.Seats) && fr.Seats[slot].Taken {
+		return fr.Seats[slot].Player.Name
+	}
+	if slot < len(fr.Roster) && fr.Roster[slot].Name != "" {
+		return fr.Roster[slot].Name
+	}
+	return ""
+}
+
+// paintOverlay draws the centred message of the moment (countdown, pause,
+// results) over the board, restoring the board where an old one was.
+func (v *RoomView) paintOverlay(fr *game.Frame, snap *pong.Snapshot) {
+	var lines []string
+	switch {
+	case fr.Phase == game.Countdown:
+		lines = []string{fmt.Sprintf("  %d  ", int(fr.Left.Seconds())+1)}
+	case fr.Paused:
+		for slot, s := range fr.Seats {
+			if s.Taken && !s.Connected {
+				lines = append(lines, fmt.Sprintf(" %s disconnected — %d s ", seatName(fr, slot), int(s.GraceLeft.Seconds()+0.999)))
+			}
+		}
+	case fr.Phase == game.Finished || snap.Over:
+		lines = v.results(fr, snap)
+	case !snap.Ball.Live && snap.LastPointAgainst >= 0 && snap.Tick-snap.LastPointTick < 45:
+		if by := int(snap.LastPointBy); by >= 0 && seatName(fr, by) != "" {
+			lines = []string{" point: " + seatName(fr, by) + " "}
+		}
+	}
+	if equalLines(lines, v.overlay) {
+		return
+	}
+	// Restore the board under the old overlay.
+	if len(v.overlay) > 0 {
+		c0, r0, cw, rh := v.ovRect[0], v.ovRect[1], v.ovRect[2], v.ovRect[3]
+		for r := r0; r < r0+rh; r++ {
+			for c := c0; c < c0+cw; c++ {
+				v.bd.paintCell(v.scr, c, r)
+			}
+		}
+	}
+	v.overlay = append(v.overlay[:0], lines...)
+	if len(lines) == 0 {
+		return
+	}
+	wid := 0
+	for _, l := range lines {
+		wid = max(wid, len([]rune(l)))
+	}
+	bc, br, bw, bh := v.bd.cellRect()
+	c0 := bc + (bw-wid)/2
+	r0 := br + (bh-len(lines))/2
+	v.ovRect = [4]int{c0, r0, wid, len(lines)}
+	for i, l := range lines {
+		st := stBold
+		if fr.Paused {
+			st = stWarn
+		}
+		pad := l + strings.Repeat(" ", wid-len([]rune(l)))
+		v.scr.Text(c0, r0+i, pad, st)
+	}
+}
+
+func (v *RoomView) results(fr *game.Frame, snap *pong.Snapshot) []string {
+	lines := []string{" game over "}
+	if fr.Result != nil {
+		for place := 1; place <= len(fr.Result.Places); place++ {
+			var names []string
+			for slot, p := range fr.Result.Places {
+				if p == place {
+					names = append(names, fmt.Sprintf("%s (%d)", seatName(fr, slot), fr.Result.Scores[slot]))
+				}
+			}
+			if len(names) > 0 {
+				lines = append(lines, fmt.Sprintf(" %d. %s ", place, strings.Join(names, ", ")))
+			}
+		}
+	}
+	if fr.Phase == game.Finished {
+		ready := 0
+		for _, s := range fr.Seats {
+			if s.Taken && s.Ready {
+				ready++
+			}
+		}
+		lines = append(lines, "", fmt.Sprintf(" r rematch (%d ready) · q leave ", ready))
+	}
+	return lines
+}
+
+func equalLines(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// paintWaiting is the pre-game screen: who sits where and who is ready.
+func (v *RoomView) paintWaiting(fr *game.Frame) {
+	lines := []struct {
+		text string
+		st   screen.Style
+	}{{v.cfg.Title, stAccent}, {"", stDefault}}
+	sides := []string{"left", "right", "top", "bottom"}
+	if fr != nil {
+		for slot, s := range fr.Seats {
+			label := fmt.Sprintf("%-7s", sides[slot%4])
+			switch {
+			case !s.Taken:
+				lines = append(lines, struct {
+					text string
+					st   screen.Style
+				}{label + "  (free)", stDim})
+			default:
+				state := "not ready"
+				if s.Ready {
+					state = "ready ✓"
+				}
+				if !s.Connected {
+					state = "disconnected"
+				}
+				me := ""
+				if slot == v.cfg.Slot {
+					me = " (you)"
+				}
+				lines = append(lines, struct {
+					text string
+					st   screen.Style
+				}{fmt.Sprintf("%s  %-16s %s%s", label, s.Player.Name, state, me), stSide0 + screen.Style(slot)})
+			}
+		}
+	}
+	lines = append(lines, struct {
+		text string
+		st   screen.Style
+	}{"", stDefault}, struct {
+		text string
+		st   screen.Style
+	}{"needs 2 players, all ready · r ready · q leave", stDim})
+	key := fmt.Sprint(lines, v.w, v.h)
+	if key == v.hud {
+		return
+	}
+	v.hud = key
+	v.scr.Clear()
+	top := max((v.h-len(lines))/2, 0)
+	for i, l := range lines {
+		v.scr.Text(max((v.w-len([]rune(l.text)))/2, 0), top+i, l.text, l.st)
+	}
+}

@@ -1,0 +1,76 @@
+package tui
+
+import (
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/game/pong"
+)
+
+type countWriter struct{ n, frames int }
+
+func (c *countWriter) WriteFrame(p []byte) error { c.n += len(p); c.frames++; return nil }
+func (c *countWriter) Foreign() uint64           { return 0 }
+
+// recordedFrames plays a 1v1 match where both paddles chase the ball and
+// keeps one frame per 1/30 s (two ticks), as a 30 fps session sees them.
+func recordedFrames(tb testing.TB, n int) []*game.Frame {
+	g := pong.New(pong.DefaultConfig(pong.OneVOne), 7)
+	_ = g.Join(0)
+	_ = g.Join(1)
+	var out []*game.Frame
+	for len(out) < n {
+		for range 2 {
+			s := g.Snapshot().(*pong.Snapshot)
+			var in []game.Input
+			for slot := range 2 {
+				d := int8(0)
+				if s.Ball.Y < s.Paddles[slot].Pos-pong.Sub {
+					d = -1
+				} else if s.Ball.Y > s.Paddles[slot].Pos+pong.Sub {
+					d = 1
+				}
+				in = append(in, game.Input{Slot: slot, Action: d})
+			}
+			g.Step(in)
+		}
+		out = append(out, frameOf(g, 0))
+		if _, over := g.Result(); over {
+			g = pong.New(pong.DefaultConfig(pong.OneVOne), uint64(len(out)))
+			_ = g.Join(0)
+			_ = g.Join(1)
+		}
+	}
+	return out
+}
+
+func benchFrames(b *testing.B, w, h int, prof colorprofile.Profile) {
+	frames := recordedFrames(b, 600)
+	cw := &countWriter{}
+	now := time.Unix(1000, 0)
+	v := NewRoomView(RoomViewConfig{Room: newFakeRoom(frames[0]), Me: "a", Slot: 0, Out: cw, Profile: prof,
+		Width: w, Height: h, Now: func() time.Time { return now }})
+	v.setFrame(frames[0])
+	v.draw() // the full first paint is not a typical frame
+	cw.n, cw.frames = 0, 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		now = now.Add(time.Second / 30)
+		v.setFrame(frames[1+i%(len(frames)-1)])
+		v.draw()
+	}
+	b.StopTimer()
+	if cw.frames > 0 {
+		b.ReportMetric(float64(cw.n)/float64(b.N), "B/frame")
+		b.ReportMetric(float64(cw.frames)/float64(b.N), "written/frame")
+	}
+}
+
+func BenchmarkGameFrame80x24(b *testing.B)           { benchFrames(b, 80, 24, colorprofile.ANSI256) }
+func BenchmarkGameFrame80x24TrueColor(b *testing.B)  { benchFrames(b, 80, 24, colorprofile.TrueColor) }
+func BenchmarkGameFrame200x50(b *testing.B)          { benchFrames(b, 200, 50, colorprofile.ANSI256) }
+func BenchmarkGameFrame200x50TrueColor(b *testing.B) { benchFrames(b, 200, 50, colorprofile.TrueColor) }

@@ -1,0 +1,284 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/colorprofile"
+	"github.com/hinshun/vt10x"
+
+	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/game/pong"
+)
+
+// fakeRoom publishes frames the test builds and records submitted inputs.
+type fakeRoom struct {
+	mu      sync.Mutex
+	fr      *game.Frame
+	changed chan struct{}
+	inputs  []game.Input
+}
+
+func newFakeRoom(fr *game.Frame) *fakeRoom { return &fakeRoom{fr: fr, changed: make(chan struct{})} }
+
+func (f *fakeRoom) ID() string { return "r1" }
+func (f *fakeRoom) Latest() (*game.Frame, <-chan struct{}) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.fr, f.changed
+}
+func (f *fakeRoom) Submit(_ game.PlayerID, in game.Input) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.inputs = append(f.inputs, in)
+	return true
+}
+func (f *fakeRoom) publish(fr *game.Frame) {
+	f.mu.Lock()
+	f.fr = fr
+	close(f.changed)
+	f.changed = make(chan struct{})
+	f.mu.Unlock()
+}
+
+// vtWriter is a session output feeding a terminal emulator.
+type vtWriter struct {
+	mu     sync.Mutex
+	vt     vt10x.Terminal
+	bytes  int
+	frames int
+}
+
+func newVT(w, h int) *vtWriter { return &vtWriter{vt: vt10x.New(vt10x.WithSize(w, h))} }
+func (v *vtWriter) WriteFrame(p []byte) error {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.bytes += len(p)
+	v.frames++
+	_, err := v.vt.Write(p)
+	return err
+}
+func (v *vtWriter) Foreign() uint64 { return 0 }
+func (v *vtWriter) screen() string {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.vt.String()
+}
+
+// match1v1 is a live 1v1 snapshot after some ticks.
+func match1v1(t testing.TB, ticks int) (*pong.Game, *game.Frame) {
+	t.Helper()
+	g := pong.New(pong.DefaultConfig(pong.OneVOne), 42)
+	if err := g.Join(0); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Join(1); err != nil {
+		t.Fatal(err)
+	}
+	for range ticks {
+		g.Step(nil)
+	}
+	return g, frameOf(g, 0)
+}
+
+func frameOf(g *pong.Game, ack uint32) *game.Frame {
+	return &game.Frame{
+		Room: "r1", TickRate: 60, Phase: game.Playing,
+		Seats: []game.Seat{
+			{Player: game.Player{ID: "a", Name: "alice"}, Taken: true, Connected: true},
+			{Player: game.Player{ID: "b", Name: "bob"}, Taken: true, Connected: true},
+		},
+		Acks:  []uint32{ack, 0},
+		State: g.Snapshot(),
+	}
+}
+
+func TestRoomViewDrawsBoardNamesAndScores(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		_, fr := match1v1(t, 90)
+		room := newFakeRoom(fr)
+		out := newVT(size[0], size[1])
+		clock := time.Unix(1000, 0)
+		v := NewRoomView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Title: "r1 · 1v1 · casual", Out: out,
+			Profile: colorprofile.ANSI256, Width: size[0], Height: size[1], Now: func() time.Time { return clock }})
+		v.frAt = clock
+		v.setFrame(fr)
+		v.draw()
+		scr := out.screen()
+		for _, want := range []string{"▸alice 0", "bob 0", "w/s ↑/↓ move", "r1 · 1v1 · casual", "█"} {
+			if !strings.Contains(scr, want) {
+				t.Fatalf("%v: screen lacks %q:\n%s", size, want, scr)
+			}
+		}
+	}
+}
+
+// TestOwnPaddleMovesBeforeTheServerConfirms is prediction: after a key the
+// very next frame shows our paddle moved although no new snapshot came.
+func TestOwnPaddleMovesBeforeTheServerConfirms(t *testing.T) {
+	_, fr := match1v1(t, 10)
+	room := newFakeRoom(fr)
+	out := newVT(80, 24)
+	now := time.Unix(1000, 0)
+	v := NewRoomView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: out, Profile: colorprofile.ANSI256,
+		Width: 80, Height: 24, Now: func() time.Time { return now }})
+	v.setFrame(fr)
+	v.draw()
+	before := paddleRows(out, 0)
+
+	now = now.Add(5 * time.Millisecond)
+	v.ctl.press(keyEvent{dir: 1, at: now})
+	v.submit()
+	now = now.Add(100 * time.Millisecond) // six ticks' worth, still no snapshot
+	v.draw()
+	after := paddleRows(out, 0)
+	if len(room.inputs) != 1 || room.inputs[0].Action != 1 || room.inputs[0].Slot != 0 || room.inputs[0].Seq != 1 {
+		t.Fatalf("inputs sent: %+v", room.inputs)
+	}
+	if after[0] <= before[0] {
+		t.Fatalf("own paddle did not move down before confirmation: rows %v → %v", before, after)
+	}
+
+	// The hold window ends: the view sends a stop.
+	now = now.Add(holdFirst)
+	v.ctl.expire(now)
+	v.submit()
+	if n := len(room.inputs); n != 2 || room.inputs[1].Action != 0 {
+		t.Fatalf("after the hold window: %+v", room.inputs)
+	}
+}
+
+func TestReconcileDropsAckedInputs(t *testing.T) {
+	g, fr := match1v1(t, 10)
+	room := newFakeRoom(fr)
+	now := time.Unix(1000, 0)
+	v := NewRoomView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: newVT(80, 24), Profile: colorprofile.ANSI256,
+		Width: 80, Height: 24, Now: func() time.Time { return now }})
+	v.setFrame(fr)
+	v.ctl.press(keyEvent{dir: 1, at: now})
+	v.submit()
+	if len(v.pending) != 1 {
+		t.Fatalf("pending %d", len(v.pending))
+	}
+	// The server applies it: the next frame acks seq 1 and carries the move.
+	g.Step([]game.Input{{Slot: 0, Seq: 1, Action: 1}})
+	v.setFrame(frameOf(g, 1))
+	if len(v.pending) != 0 {
+		t.Fatalf("acked input still pending: %+v", v.pending)
+	}
+	snap := v.snapshot()
+	if got := v.predictedPaddle(now, snap, 60); got != snap.Paddles[0].Pos {
+		t.Fatalf("prediction at the snapshot instant %d != server %d", got, snap.Paddles[0].Pos)
+	}
+}
+
+func TestTooSmallForTheBoardRecovers(t *testing.T) {
+	_, fr := match1v1(t, 10)
+	out := newVT(40, 12)
+	now := time.Unix(1000, 0)
+	v := NewRoomView(RoomViewConfig{Room: newFakeRoom(fr), Me: "a", Slot: 0, Out: out, Profile: colorprofile.ANSI256,
+		Width: 40, Height: 12, Now: func() time.Time { return now }})
+	v.setFrame(fr)
+	v.draw()
+	if scr := out.screen(); !strings.Contains(scr, "Terminal too small") || !strings.Contains(scr, "need 76×22") {
+		t.Fatalf("small screen:\n%s", scr)
+	}
+	out.mu.Lock()
+	out.vt.Resize(80, 24)
+	out.mu.Unlock()
+	v.w, v.h = 80, 24
+	v.scr.Resize(80, 24)
+	v.mode = modeNone
+	v.draw()
+	if scr := out.screen(); strings.Contains(scr, "too small") || !strings.Contains(scr, "alice") {
+		t.Fatalf("after resize:\n%s", scr)
+	}
+}
+
+func TestKeyFloodIsRateLimited(t *testing.T) {
+	_, fr := match1v1(t, 10)
+	room := newFakeRoom(fr)
+	now := time.Unix(1000, 0)
+	v := NewRoomView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: newVT(80, 24), Profile: colorprofile.ANSI256,
+		Width: 80, Height: 24, Now: func() time.Time { return now }})
+	v.setFrame(fr)
+	// 1,000 alternating presses within 100 ms.
+	for i := range 1000 {
+		now = now.Add(100 * time.Microsecond)
+		d := int8(1)
+		if i%2 == 1 {
+			d = -1
+		}
+		v.ctl.press(keyEvent{dir: d, at: now})
+		v.submit()
+	}
+	if n := len(room.inputs); n > 14 {
+		t.Fatalf("a 100 ms key flood sent %d inputs to the room", n)
+	}
+	// The final direction still gets through on a later frame.
+	now = now.Add(submitGap)
+	v.submit()
+	if last := room.inputs[len(room.inputs)-1]; last.Action != -1 {
+		t.Fatalf("last input %+v, want the final direction -1", last)
+	}
+}
+
+func TestRunEndsWithContextAndPacesFrames(t *testing.T) {
+	_, fr := match1v1(t, 10)
+	room := newFakeRoom(fr)
+	out := newVT(80, 24)
+	v := NewRoomView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: out, Profile: colorprofile.ANSI256, Width: 80, Height: 24, FPS: 30})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { v.Run(ctx); close(done) }()
+	for range 50 { // a flood of keys never blocks the caller
+		v.Key(1, false, false)
+	}
+	v.Resize(100, 30)
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run did not end with its context")
+	}
+}
+
+// paddleRows returns the first and last screen rows holding side's colour.
+func paddleRows(out *vtWriter, side int) [2]int {
+	out.mu.Lock()
+	defer out.mu.Unlock()
+	w, h := out.vt.Size()
+	first, last := -1, -1
+	for y := 1; y < h-1; y++ {
+		for x := 0; x < w; x++ {
+			c := out.vt.Cell(x, y)
+			if c.Char != '█' && c.Char != '▀' && c.Char != '▄' {
+				continue
+			}
+			// Paddles live in the board's outer columns; left is the first
+			// glyph column, right the last.
+			onLeft := x < w/4
+			if (side == 0) == onLeft && c.FG != 0 && isPaddleColor(c.FG, side) {
+				if first < 0 {
+					first = y
+				}
+				last = y
+			}
+		}
+	}
+	return [2]int{first, last}
+}
+
+func isPaddleColor(c vt10x.Color, side int) bool {
+	// 256-colour indexes the palette downsamples the side colours to.
+	switch side {
+	case 0:
+		return c == 203 || c == 196 || c == 9 || c == 160
+	case 1:
+		return c == 69 || c == 63 || c == 12 || c == 33
+	}
+	return false
+}

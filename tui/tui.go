@@ -1,0 +1,46 @@
+// Package tui owns the Bubble Tea models players see: the lobby shell, help,
+// the "terminal too small" screen, and (as they land) the game, spectator and
+// replay screens.
+//
+// Models never write to the terminal themselves and never look at the
+// server's terminal: colour is decided per session by Bubble Tea from the
+// client's environment, so styles here are written in full colour and
+// downsampled (16 colours, NO_COLOR) by the program that renders them.
+package tui
+
+import (
+	"fmt"
+	"image/color"
+
+	"charm.land/lipgloss/v2"
+)
+
+// NoticeMsg is a message from outside the session's own flow (server
+// restart, announcements). A Final notice ends the session once shown.
+type NoticeMsg struct {
+	Text  string
+	Final bool
+}
+
+// Palette is shared by every screen so sides, system text and players look
+// the same everywhere.
+var (
+	colAccent = lipgloss.Color("#8B5CF6")
+	colText   = lipgloss.Color("#E5E7EB")
+	colDim    = lipgloss.Color("#9CA3AF")
+	colGood   = lipgloss.Color("#22C55E")
+	colWarn   = lipgloss.Color("#F59E0B")
+)
+
+func style(c color.Color) lipgloss.Style { return lipgloss.NewStyle().Foreground(c) }
+
+// tooSmall is the screen shown instead of a layout that cannot fit; it
+// recovers by itself on the next resize.
+func tooSmall(w, h, needW, needH int) string {
+	msg := fmt.Sprintf("Terminal too small\nneed %d×%d, have %d×%d\n\nenlarge the window, or q to quit", needW, needH, w, h)
+	if w < 1 || h < 1 {
+		return msg
+	}
+	return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center,
+		lipgloss.NewStyle().Foreground(colWarn).Align(lipgloss.Center).Render(msg))
+}
