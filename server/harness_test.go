@@ -1,0 +1,90 @@
+package server_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/termarena/termarena/hostkeys"
+	"github.com/termarena/termarena/lobby"
+	"github.com/termarena/termarena/server"
+	"github.com/termarena/termarena/store"
+)
+
+// harness is a real termarena server on 127.0.0.1:0 with a real data dir.
+type harness struct {
+	t         testing.TB
+	Addr      string
+	Dir       string
+	Srv       *server.Server
+	Store     *store.Store
+	Hub       *lobby.Hub
+	Rooms     *lobby.Rooms
+	HostKey   hostkeys.Key
+	stopRooms context.CancelFunc
+	served    chan error
+	stopped   bool
+}
+
+func start(t testing.TB, dir string, cfg server.Config, admins map[string]bool) *harness {
+	return startWith(t, dir, cfg, admins, lobby.RoomsConfig{})
+}
+
+func startWith(t testing.TB, dir string, cfg server.Config, admins map[string]bool, roomsCfg lobby.RoomsConfig) *harness {
+	t.Helper()
+	st, err := store.Open(filepath.Join(dir, "termarena.db"), store.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := hostkeys.LoadOrCreate(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hub := lobby.NewHub()
+	roomsCtx, stopRooms := context.WithCancel(context.Background())
+	rooms := lobby.NewRooms(roomsCtx, roomsCfg)
+	var logOut io.Writer = io.Discard
+	if os.Getenv("TERMARENA_TEST_LOG") != "" {
+		logOut = os.Stderr
+	}
+	srv, err := server.New(cfg, server.Deps{
+		Store: st, Hub: hub, Rooms: rooms, HostKey: key.Signer, Admins: admins,
+		Logger: slog.New(slog.NewTextHandler(logOut, nil)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &harness{t: t, Addr: ln.Addr().String(), Dir: dir, Srv: srv, Store: st, Hub: hub, Rooms: rooms, stopRooms: stopRooms, HostKey: key, served: make(chan error, 1)}
+	go func() { h.served <- srv.Serve(ln) }()
+	t.Cleanup(h.Stop)
+	return h
+}
+
+// Stop shuts the server down the way SIGTERM does and closes the store.
+func (h *harness) Stop() {
+	if h.stopped {
+		return
+	}
+	h.stopped = true
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Second)
+	defer cancel()
+	if err := h.Srv.Shutdown(ctx); err != nil {
+		h.t.Errorf("shutdown: %v", err)
+	}
+	if err := <-h.served; err != nil {
+		h.t.Errorf("serve: %v", err)
+	}
+	h.stopRooms()
+	if err := h.Store.Close(); err != nil {
+		h.t.Errorf("store close: %v", err)
+	}
+}

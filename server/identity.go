@@ -1,0 +1,94 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"time"
+
+	"charm.land/ssh"
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/termarena/termarena/sanitize"
+)
+
+// Identity is who a session belongs to. Keyed players are identified by the
+// SHA256 fingerprint of the key that completed authentication; guests by a
+// random id that is never stored.
+type Identity struct {
+	ID        string // fingerprint, or "guest:<hex>"
+	Name      string
+	KeyType   string
+	Guest     bool
+	Admin     bool
+	FirstSeen time.Time
+}
+
+// identify resolves the session's identity. The key comes from the
+// connection's permissions as left by the auth method that succeeded (what
+// charm.land/ssh stores after the handshake), never from whatever key the
+// public-key callback saw last: a client may offer key A, never prove it,
+// and log in another way (CVE-2024-45337).
+func (srv *Server) identify(sctx ssh.Context, user string) (Identity, error) {
+	key, _ := sctx.Value(ssh.ContextKeyPublicKey).(ssh.PublicKey)
+	if key == nil {
+		return newGuest(), nil
+	}
+	fp := gossh.FingerprintSHA256(key)
+	p, created, err := srv.deps.Store.Login(fp, key.Type(), sanitize.Text(user, 32))
+	if err != nil {
+		return Identity{}, fmt.Errorf("server: login %s: %w", fp, err)
+	}
+	if created {
+		srv.log.Info("new player", "name", p.Name, "fingerprint", fp)
+	}
+	return Identity{
+		ID: fp, Name: p.Name, KeyType: p.KeyType, FirstSeen: p.FirstSeen,
+		Admin: srv.admins[fp],
+	}, nil
+}
+
+func newGuest() Identity {
+	var b [2]byte
+	_, _ = rand.Read(b[:])
+	var id [8]byte
+	_, _ = rand.Read(id[:])
+	return Identity{
+		ID:    "guest:" + hex.EncodeToString(id[:]),
+		Name:  "guest-" + hex.EncodeToString(b[:]),
+		Guest: true,
+	}
+}
+
+// LoadAdminKeys reads an authorized_keys file and returns the fingerprints
+// it lists. A missing path means "no admins"; a present but broken file is
+// an error, because silently running without the operator's admins would
+// lock them out of moderation.
+func LoadAdminKeys(path string) (map[string]bool, error) {
+	admins := map[string]bool{}
+	if path == "" {
+		return admins, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("admin keys: %w", err)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	line := 0
+	for sc.Scan() {
+		line++
+		text := bytes.TrimSpace(sc.Bytes())
+		if len(text) == 0 || text[0] == '#' {
+			continue
+		}
+		key, _, _, _, err := gossh.ParseAuthorizedKey(text)
+		if err != nil {
+			return nil, fmt.Errorf("admin keys: %s line %d: %w", path, line, err)
+		}
+		admins[gossh.FingerprintSHA256(key)] = true
+	}
+	return admins, sc.Err()
+}

@@ -1,0 +1,170 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/termarena/termarena/inputguard"
+	"github.com/termarena/termarena/lobby"
+	"github.com/termarena/termarena/tui"
+)
+
+// runProgram runs one Bubble Tea program on a PTY session and returns the
+// exit code. Everything it starts ends when it returns.
+//
+// We wire the program ourselves rather than through wish's middleware so
+// that (1) input passes through inputguard before Bubble Tea decodes a byte,
+// (2) only clamped window sizes reach the renderer, (3) colour is decided
+// from the client's environment, and (4) output goes straight to the
+// channel through one lock that game frames will share.
+func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel) int {
+	pty, _ := s.PTY()
+	ctx, cancel := context.WithCancel(s.Context())
+	defer cancel()
+
+	env := append(s.Environ(), "TERM="+pty.Term)
+	sio := &sessionIO{ctx: ctx, out: &lockedWriter{w: s}, profile: colorprofile.Env(env), rtt: &rttProbe{}, pty: pty}
+	m := build(sio)
+	out := sio.out
+	p := tea.NewProgram(m,
+		tea.WithContext(ctx),
+		tea.WithInput(inputguard.NewReader(s, inputguard.DefaultLimits())),
+		tea.WithOutput(out),
+		tea.WithEnvironment(env),
+		tea.WithColorProfile(sio.profile),
+		tea.WithWindowSize(pty.Window.Width, pty.Window.Height),
+		tea.WithoutSignalHandler(),
+		tea.WithFPS(srv.cfg.FPS),
+		// A client cannot suspend a server-side program (^Z would stop
+		// it for good); carry on instead.
+		tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg {
+			if _, ok := msg.(tea.SuspendMsg); ok {
+				return tea.ResumeMsg{}
+			}
+			return msg
+		}),
+	)
+
+	id := s.Identity()
+	leave := srv.deps.Hub.Join(lobby.Presence{ID: id.ID, Name: id.Name, Guest: id.Guest}, func(n lobby.Notice) {
+		// Send blocks until the program reads it; it gives up when the
+		// program's context ends, so this goroutine cannot outlive it.
+		go p.Send(tui.NoticeMsg{Text: n.Text, Final: n.Final})
+	})
+	defer leave()
+
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		sio.rtt.run(ctx, s.conn)
+	}()
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case w := <-s.Windows():
+				p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
+			}
+		}
+	}()
+
+	_, err := p.Run()
+	cancel()
+	wg.Wait()
+	if err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+		srv.log.Warn("program ended with error", "player", id.Name, "err", err)
+	}
+	// A dropped connection keeps the player's seat for the grace period.
+	dctx, dcancel := context.WithTimeout(context.Background(), 2*time.Second)
+	m.Detach(dctx)
+	dcancel()
+	if text := m.FinalNotice(); text != "" {
+		_, _ = io.WriteString(s, "\r\n"+text+"\r\n")
+		return ExitFail
+	}
+	return ExitOK
+}
+
+// lockedWriter serialises writes to a session: Bubble Tea's renderer and
+// the game's frame writer share one channel, and an interleaved escape
+// sequence would corrupt the screen. Bubble Tea's writes are counted so the
+// game view knows when the terminal was drawn on behind its back.
+type lockedWriter struct {
+	mu      sync.Mutex
+	w       io.Writer
+	foreign atomic.Uint64
+}
+
+// Write is Bubble Tea's path.
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.foreign.Add(1)
+	return l.w.Write(p)
+}
+
+// WriteFrame is the game view's path.
+func (l *lockedWriter) WriteFrame(p []byte) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	_, err := l.w.Write(p)
+	return err
+}
+
+// Foreign counts Bubble Tea's writes.
+func (l *lockedWriter) Foreign() uint64 { return l.foreign.Load() }
+
+// rttProbe measures the round trip to the player's client with an SSH
+// global request every few seconds (any client answers one, if only to
+// refuse it), for the game HUD.
+type rttProbe struct{ last atomic.Int64 }
+
+func (r *rttProbe) get() time.Duration { return time.Duration(r.last.Load()) }
+
+func (r *rttProbe) run(ctx context.Context, conn interface {
+	SendRequest(string, bool, []byte) (bool, []byte, error)
+}) {
+	t := time.NewTicker(2 * time.Second)
+	defer t.Stop()
+	for {
+		start := time.Now()
+		if _, _, err := conn.SendRequest("keepalive@openssh.com", true, nil); err != nil {
+			return
+		}
+		r.last.Store(int64(time.Since(start)))
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// programModel is a session's Bubble Tea model as the server drives it.
+type programModel interface {
+	tea.Model
+	// FinalNotice is printed after the program ends (why we ended it).
+	FinalNotice() string
+	// Detach runs when the program has ended: a model in a room keeps the
+	// seat for the room's grace period.
+	Detach(ctx context.Context)
+}
+
+// sessionIO is what a model needs of its session to draw game frames.
+type sessionIO struct {
+	ctx     context.Context
+	out     *lockedWriter
+	profile colorprofile.Profile
+	rtt     *rttProbe
+	pty     PTY
+}

@@ -1,0 +1,146 @@
+package server
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/termarena/termarena/sanitize"
+)
+
+// Exit codes, shared by every command so scripts can rely on them.
+const (
+	ExitOK     = 0
+	ExitFail   = 1
+	ExitUsage  = 2
+	ExitDenied = 77
+)
+
+// command is one thing a player can ask for with `ssh host NAME …`.
+type command struct {
+	name    string
+	args    string // usage after the name
+	summary string
+	tui     bool // needs a PTY (ssh -t)
+	run     func(srv *Server, s *Session, args []string) int
+}
+
+// lobbyName is the command a bare `ssh host` runs.
+const lobbyName = "lobby"
+
+// commandTable is the routing table, in the order help lists them. Only
+// what exists is here: help never advertises a feature that is not built.
+func commandTable() []command {
+	return []command{
+		lobbyCommand(),
+		joinCommand(),
+		roomsCommand(),
+		whoamiCommand(),
+		helpCommand(),
+	}
+}
+
+func (srv *Server) lookup(name string) (command, bool) {
+	for _, c := range srv.cmds {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
+}
+
+// run resolves who is asking and routes the session's command.
+func (srv *Server) run(s *Session) int {
+	if !srv.enter() {
+		fmt.Fprintln(s.ErrOut(), "termarena: the server is restarting; please reconnect in a moment")
+		return ExitFail
+	}
+	defer srv.running.Done()
+
+	id, err := srv.identify(s.sctx, s.user)
+	if err != nil {
+		srv.log.Error("identify", "err", err)
+		fmt.Fprintln(s.ErrOut(), "termarena: could not load your player record; please try again")
+		return ExitFail
+	}
+	s.id = id
+
+	args := s.command
+	if len(args) == 0 {
+		args = []string{lobbyName}
+	}
+	cmd, ok := srv.lookup(args[0])
+	if !ok {
+		fmt.Fprintf(s.ErrOut(), "termarena: unknown command %q\n\n", sanitize.Arg(args[0]))
+		srv.usage(s.ErrOut())
+		return ExitUsage
+	}
+	if _, hasPTY := s.PTY(); cmd.tui && !hasPTY {
+		how := "ssh -t HOST"
+		if len(s.command) > 0 {
+			how += " " + cmd.name
+		}
+		fmt.Fprintf(s.ErrOut(), "termarena: %s needs a terminal: use %s\n", describe(cmd), how)
+		return ExitUsage
+	}
+	return cmd.run(srv, s, args[1:])
+}
+
+func describe(c command) string {
+	if c.name == lobbyName {
+		return "the lobby"
+	}
+	return "'" + c.name + "'"
+}
+
+// enter registers a running session unless the server is shutting down.
+// The check and the Add happen under one lock so Shutdown's Wait never races
+// a late Add.
+func (srv *Server) enter() bool {
+	srv.runMu.Lock()
+	defer srv.runMu.Unlock()
+	if srv.shutting.Load() {
+		return false
+	}
+	srv.running.Add(1)
+	return true
+}
+
+func (srv *Server) usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: ssh [-t] -p PORT HOST [COMMAND]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "commands:")
+	for _, c := range srv.cmds {
+		name := c.name
+		if name == lobbyName {
+			name = "(none)"
+		}
+		fmt.Fprintf(w, "  %-22s %s\n", strings.TrimSpace(name+" "+c.args), c.summary)
+	}
+}
+
+// helpLines is the command list as the lobby's help screen shows it.
+func (srv *Server) helpLines() []string {
+	var out []string
+	for _, c := range srv.cmds {
+		if c.tui {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%-8s %s", c.name, c.summary))
+	}
+	return out
+}
+
+// hasFlag removes flag from args and reports whether it was there.
+func hasFlag(args []string, flag string) ([]string, bool) {
+	out := args[:0:0]
+	found := false
+	for _, a := range args {
+		if a == flag {
+			found = true
+			continue
+		}
+		out = append(out, a)
+	}
+	return out, found
+}

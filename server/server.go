@@ -1,0 +1,166 @@
+// Package server owns the SSH side of termarena: listening, per-IP limits,
+// authentication and identity, the session channel protocol, and routing a
+// session's command to the lobby TUI or a plain-text command.
+//
+// Nothing imports server except main: everything it needs (store, hub, host
+// key, logger) is passed in through Deps.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"charm.land/ssh"
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/termarena/termarena/lobby"
+	"github.com/termarena/termarena/store"
+)
+
+// Config is the operator-facing tuning of the SSH server.
+type Config struct {
+	MaxConnsPerIP      int           // concurrent connections from one address; 0 = unlimited
+	MaxSessionsPerConn int           // session channels multiplexed on one connection
+	HandshakeTimeout   time.Duration // key exchange + auth must finish within this
+	FPS                int           // TUI frame rate per session
+}
+
+// DefaultConfig is what `termarena` runs with when no flag says otherwise.
+func DefaultConfig() Config {
+	return Config{MaxConnsPerIP: 16, MaxSessionsPerConn: 4, HandshakeTimeout: 10 * time.Second, FPS: 30}
+}
+
+// Deps are the server's collaborators.
+type Deps struct {
+	Store   *store.Store
+	Hub     *lobby.Hub
+	Rooms   *lobby.Rooms
+	HostKey gossh.Signer
+	Admins  map[string]bool // fingerprints from the admin keys file
+	Logger  *slog.Logger
+}
+
+// Server is a termarena SSH server.
+type Server struct {
+	cfg    Config
+	deps   Deps
+	log    *slog.Logger
+	admins map[string]bool
+	ssh    *ssh.Server
+	cmds   []command
+
+	lnMu sync.Mutex
+	ln   *limitListener
+
+	runMu    sync.Mutex
+	running  sync.WaitGroup // session handlers in flight
+	shutting atomic.Bool
+}
+
+type ctxKey int
+
+const sessionCountKey ctxKey = iota
+
+// New builds a server; it does not listen yet.
+func New(cfg Config, deps Deps) (*Server, error) {
+	if deps.Store == nil || deps.Hub == nil || deps.Rooms == nil || deps.HostKey == nil {
+		return nil, errors.New("server: store, hub, rooms and host key are required")
+	}
+	if deps.Logger == nil {
+		deps.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.MaxSessionsPerConn <= 0 {
+		cfg.MaxSessionsPerConn = DefaultConfig().MaxSessionsPerConn
+	}
+	if cfg.FPS <= 0 {
+		cfg.FPS = DefaultConfig().FPS
+	}
+	srv := &Server{cfg: cfg, deps: deps, log: deps.Logger, admins: deps.Admins, cmds: commandTable()}
+	if srv.admins == nil {
+		srv.admins = map[string]bool{}
+	}
+	srv.ssh = &ssh.Server{
+		Version:          "termarena",
+		HostSigners:      []ssh.Signer{deps.HostKey},
+		HandshakeTimeout: cfg.HandshakeTimeout,
+		// Any key is welcome: the key is the account. Bans will be checked
+		// here once they exist, before a session starts.
+		PublicKeyHandler: func(ssh.Context, ssh.PublicKey) bool { return true },
+		// Keyboard-interactive with no questions is how a client without
+		// keys becomes a guest without ever seeing a password prompt.
+		KeyboardInteractiveHandler: func(ssh.Context, gossh.KeyboardInteractiveChallenge) bool { return true },
+		ConnCallback: func(ctx ssh.Context, c net.Conn) net.Conn {
+			ctx.SetValue(sessionCountKey, new(atomic.Int32))
+			return c
+		},
+		// Only session channels: no port forwarding, no x11, no agent, no
+		// custom channel types. Global requests (tcpip-forward…) have no
+		// handlers and are refused by charm.land/ssh.
+		ChannelHandlers: map[string]ssh.ChannelHandler{"session": srv.sessionHandler},
+	}
+	return srv, nil
+}
+
+// Serve accepts connections on ln until Shutdown. It returns nil after a
+// shutdown.
+func (srv *Server) Serve(ln net.Listener) error {
+	ll := newLimitListener(ln, srv.cfg.MaxConnsPerIP)
+	srv.lnMu.Lock()
+	srv.ln = ll
+	srv.lnMu.Unlock()
+	err := srv.ssh.Serve(ll)
+	if srv.shutting.Load() || errors.Is(err, ssh.ErrServerClosed) {
+		return nil
+	}
+	return fmt.Errorf("server: serve: %w", err)
+}
+
+// Shutdown stops accepting, tells every live session the server is
+// restarting, waits for sessions to end (or ctx), then closes every
+// connection.
+func (srv *Server) Shutdown(ctx context.Context) error {
+	srv.runMu.Lock()
+	srv.shutting.Store(true)
+	srv.runMu.Unlock()
+	srv.lnMu.Lock()
+	if srv.ln != nil {
+		_ = srv.ln.Close()
+	}
+	srv.lnMu.Unlock()
+	told := srv.deps.Hub.Broadcast(lobby.Notice{Text: "The server is restarting. Please reconnect in a moment.", Final: true})
+	srv.log.Info("shutting down", "sessions_told", told)
+	done := make(chan struct{})
+	go func() { srv.running.Wait(); close(done) }()
+	var err error
+	select {
+	case <-done:
+	case <-ctx.Done():
+		err = fmt.Errorf("server: shutdown: %w", ctx.Err())
+	}
+	_ = srv.ssh.Close()
+	return err
+}
+
+func (srv *Server) acquireSession(ctx ssh.Context) bool {
+	n, _ := ctx.Value(sessionCountKey).(*atomic.Int32)
+	if n == nil {
+		return true
+	}
+	if n.Add(1) > int32(srv.cfg.MaxSessionsPerConn) {
+		n.Add(-1)
+		return false
+	}
+	return true
+}
+
+func (srv *Server) releaseSession(ctx ssh.Context) {
+	if n, _ := ctx.Value(sessionCountKey).(*atomic.Int32); n != nil {
+		n.Add(-1)
+	}
+}
