@@ -1,0 +1,257 @@
+// Command termarena is a multiplayer terminal game server that people reach
+// with plain ssh. main turns flags and environment into configuration, opens
+// the store, builds the hub and the SSH server, and shuts down gracefully.
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/termarena/termarena/hostkeys"
+	"github.com/termarena/termarena/lobby"
+	"github.com/termarena/termarena/server"
+	"github.com/termarena/termarena/store"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr))
+}
+
+// config is everything the flags decide.
+type config struct {
+	listen        string
+	data          string
+	adminKeys     string
+	logLevel      string
+	logFormat     string
+	metricsListen string
+	srv           server.Config
+}
+
+// flagSet defines every flag with its environment fallback: the flag wins,
+// then TERMARENA_<NAME>, then the default. Docs, the Dockerfile and tests
+// rely on these names.
+func flagSet(getenv func(string) string, errOut io.Writer) (*flag.FlagSet, *config, *[]error) {
+	fs := flag.NewFlagSet("termarena", flag.ContinueOnError)
+	fs.SetOutput(errOut)
+	c := &config{srv: server.DefaultConfig()}
+	var envErrs []error
+	str := func(p *string, name, def, usage string) {
+		env := "TERMARENA_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
+		if v := getenv(env); v != "" {
+			def = v
+		}
+		fs.StringVar(p, name, def, usage+" (env "+env+")")
+	}
+	num := func(p *int, name string, def int, usage string) {
+		env := "TERMARENA_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
+		if v := getenv(env); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				envErrs = append(envErrs, fmt.Errorf("%s=%q is not a number", env, v))
+			} else {
+				def = n
+			}
+		}
+		fs.IntVar(p, name, def, usage+" (env "+env+")")
+	}
+	dur := func(p *time.Duration, name string, def time.Duration, usage string) {
+		env := "TERMARENA_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
+		if v := getenv(env); v != "" {
+			d, err := time.ParseDuration(v)
+			if err != nil {
+				envErrs = append(envErrs, fmt.Errorf("%s=%q is not a duration", env, v))
+			} else {
+				def = d
+			}
+		}
+		fs.DurationVar(p, name, def, usage+" (env "+env+")")
+	}
+	str(&c.listen, "listen", ":2222", "address to serve SSH on")
+	str(&c.data, "data", "./data", "data dir: host key and database, created on first start")
+	str(&c.adminKeys, "admin-keys", "", "authorized_keys file listing admin keys")
+	str(&c.logLevel, "log-level", "info", "debug, info, warn or error")
+	str(&c.logFormat, "log-format", "text", "text or json")
+	str(&c.metricsListen, "metrics-listen", "", "address for the HTTP /metrics endpoint (off when empty)")
+	num(&c.srv.MaxConnsPerIP, "max-conns-per-ip", c.srv.MaxConnsPerIP, "concurrent connections per client address (0 = no limit)")
+	num(&c.srv.MaxSessionsPerConn, "max-sessions-per-conn", c.srv.MaxSessionsPerConn, "SSH sessions multiplexed on one connection")
+	dur(&c.srv.HandshakeTimeout, "handshake-timeout", c.srv.HandshakeTimeout, "time allowed for key exchange and login")
+	num(&c.srv.FPS, "fps", c.srv.FPS, "frames per second of each session's screen (10-60)")
+	fs.Usage = func() {
+		fmt.Fprintln(errOut, "termarena: multiplayer terminal games over SSH")
+		fmt.Fprintln(errOut)
+		fmt.Fprintln(errOut, "usage: termarena [flags]            serve")
+		fmt.Fprintln(errOut, "       termarena healthcheck [flags]  exit 0 if the server at --listen answers SSH")
+		fmt.Fprintln(errOut)
+		fmt.Fprintln(errOut, "flags (each also read from its environment variable):")
+		fs.PrintDefaults()
+	}
+	return fs, c, &envErrs
+}
+
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	healthcheck := len(args) > 0 && args[0] == "healthcheck"
+	if healthcheck {
+		args = args[1:]
+	}
+	fs, c, envErrs := flagSet(getenv, stderr)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if len(*envErrs) > 0 {
+		fmt.Fprintln(stderr, "termarena:", errors.Join(*envErrs...))
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "termarena: unexpected argument %q (see termarena --help)\n", fs.Arg(0))
+		return 2
+	}
+	if healthcheck {
+		return checkHealth(c.listen, stderr)
+	}
+	if c.srv.FPS < 10 || c.srv.FPS > 60 {
+		fmt.Fprintln(stderr, "termarena: --fps must be between 10 and 60")
+		return 2
+	}
+	logger, err := newLogger(c.logLevel, c.logFormat, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "termarena:", err)
+		return 2
+	}
+	if err := serve(ctx, c, logger); err != nil {
+		logger.Error("fatal", "err", err)
+		fmt.Fprintln(stderr, "termarena:", err)
+		return 1
+	}
+	return 0
+}
+
+func newLogger(level, format string, w io.Writer) (*slog.Logger, error) {
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(level)); err != nil {
+		return nil, fmt.Errorf("--log-level %q: want debug, info, warn or error", level)
+	}
+	opts := &slog.HandlerOptions{Level: lv}
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	}
+	return nil, fmt.Errorf("--log-format %q: want text or json", format)
+}
+
+// serve runs the server until ctx ends, then shuts down within 10 s.
+func serve(ctx context.Context, c *config, log *slog.Logger) error {
+	if err := os.MkdirAll(c.data, 0o700); err != nil {
+		return fmt.Errorf("create data dir: %w", err)
+	}
+	st, err := store.Open(filepath.Join(c.data, "termarena.db"), store.Options{Timeout: 3 * time.Second})
+	if err != nil {
+		if errors.Is(err, store.ErrInUse) {
+			return fmt.Errorf("data dir is in use by another termarena process (%s)", c.data)
+		}
+		return fmt.Errorf("open store: %w", err)
+	}
+	defer st.Close()
+
+	key, err := hostkeys.LoadOrCreate(c.data)
+	if err != nil {
+		return err
+	}
+	if key.Created {
+		log.Info("created host key", "path", key.Path)
+	}
+	admins, err := server.LoadAdminKeys(c.adminKeys)
+	if err != nil {
+		return err
+	}
+	hub := lobby.NewHub()
+	// Rooms live until the server has finished shutting down: cancelling
+	// them first would end matches before players are told why.
+	roomsCtx, stopRooms := context.WithCancel(context.Background())
+	defer stopRooms()
+	rooms := lobby.NewRooms(roomsCtx, lobby.RoomsConfig{})
+	srv, err := server.New(c.srv, server.Deps{Store: st, Hub: hub, Rooms: rooms, HostKey: key.Signer, Admins: admins, Logger: log})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", c.listen)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	log.Info("termarena serving", "addr", ln.Addr().String(), "host_key", key.Fingerprint(), "data", c.data, "admins", len(admins))
+
+	var metricsDone <-chan error
+	if c.metricsListen != "" {
+		stopMetrics, done, err := serveMetrics(c.metricsListen, hub, log)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		defer stopMetrics()
+		metricsDone = done
+	}
+
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err := <-served:
+		return err
+	case err := <-metricsDone:
+		return fmt.Errorf("metrics: %w", err)
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), 8*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		log.Warn("sessions did not all end in time; closing them", "err", err)
+	}
+	<-served
+	return nil
+}
+
+// checkHealth dials addr and expects an SSH identification line from
+// termarena: a listening socket alone does not prove the server answers.
+func checkHealth(addr string, stderr io.Writer) int {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "healthcheck: bad --listen %q: %v\n", addr, err)
+		return 2
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "127.0.0.1"
+	}
+	conn, err := net.DialTimeout("tcp", net.JoinHostPort(host, port), 3*time.Second)
+	if err != nil {
+		fmt.Fprintln(stderr, "healthcheck:", err)
+		return 1
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(3 * time.Second))
+	line, err := bufio.NewReader(conn).ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "SSH-2.0-termarena") {
+		fmt.Fprintf(stderr, "healthcheck: unexpected answer %q: %v\n", strings.TrimSpace(line), err)
+		return 1
+	}
+	return 0
+}
