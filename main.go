@@ -220,7 +220,7 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 		return fmt.Errorf("metrics: %w", err)
 	case <-ctx.Done():
 	}
-	log.Info("shutting down")
+	log.Info("signal received: stopping")
 	sctx, cancel := context.WithTimeout(context.Background(), 8*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {

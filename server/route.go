@@ -110,12 +110,16 @@ func (srv *Server) usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: ssh [-t] -p PORT HOST [COMMAND]")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "commands:")
+	width := 0
+	for _, c := range srv.cmds {
+		width = max(width, len(c.name)+1+len(c.args))
+	}
 	for _, c := range srv.cmds {
 		name := c.name
 		if name == lobbyName {
 			name = "(none)"
 		}
-		fmt.Fprintf(w, "  %-22s %s\n", strings.TrimSpace(name+" "+c.args), c.summary)
+		fmt.Fprintf(w, "  %-*s  %s\n", width, strings.TrimSpace(name+" "+c.args), c.summary)
 	}
 }
 

@@ -489,7 +489,8 @@ func (m *Lobby) render() string {
 		}
 		b.WriteString("\n" + lipgloss.NewStyle().Bold(true).Foreground(colText).Render("New room") + "\n")
 		b.WriteString(style(colText).Render(fmt.Sprintf("  mode: %s   ·   %s", m.mode, priv)) + "\n")
-		b.WriteString(style(colDim).Render("  1 1v1 · 2 2v2 · 4 free-for-all · p public/private · enter create · esc cancel") + "\n")
+		b.WriteString(style(colDim).Render("  1 1v1 · 2 2v2 · 4 free-for-all · p public/private") + "\n")
+		b.WriteString(style(colDim).Render("  enter create · esc cancel") + "\n")
 	case stCode:
 		b.WriteString("\n" + style(colText).Render("Join code: ") + lipgloss.NewStyle().Bold(true).Foreground(colGood).Render(m.code+"▏") + "\n")
 		b.WriteString(style(colDim).Render("  enter join · esc cancel") + "\n")
@@ -506,9 +507,9 @@ func (m *Lobby) render() string {
 		Render(b.String())
 	if lipgloss.Width(box) > m.w || lipgloss.Height(box) > m.h {
 		// Help or a long list can outgrow a small terminal: drop the frame.
-		return lipgloss.Place(m.w, m.h, lipgloss.Center, lipgloss.Center, b.String())
+		return fit(lipgloss.Place(m.w, m.h, lipgloss.Center, lipgloss.Center, b.String()), m.w, m.h)
 	}
-	return lipgloss.Place(m.w, m.h, lipgloss.Center, lipgloss.Center, box)
+	return fit(lipgloss.Place(m.w, m.h, lipgloss.Center, lipgloss.Center, box), m.w, m.h)
 }
 
 // renderRooms lists public rooms with their live state, read from each

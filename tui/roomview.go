@@ -239,8 +239,10 @@ func (v *RoomView) Run(ctx context.Context) {
 			}
 			v.submit()
 			// Draw at once so the paddle answers the key in this frame,
-			// not the next paced one.
+			// not the next paced one; it does not count as a paced frame.
+			n := v.fpsCount
 			v.draw()
+			v.fpsCount = n
 			continue
 		case s := <-v.sizes:
 			v.w, v.h = s[0], s[1]
@@ -311,17 +313,18 @@ func (v *RoomView) draw() {
 	}
 	now := v.cfg.Now()
 	v.paint(now)
-	out := v.scr.Render()
-	if out == nil {
-		return
+	if out := v.scr.Render(); out != nil {
+		if err := v.cfg.Out.WriteFrame(out); err != nil {
+			return
+		}
+		v.frames++
 	}
-	if err := v.cfg.Out.WriteFrame(out); err != nil {
-		return
-	}
-	v.frames++
+	// The HUD's rate counts frames delivered on time, written or not (an
+	// unchanged frame costs nothing to deliver): a terminal that stops
+	// reading blocks WriteFrame, and this rate falls with it.
 	v.fpsCount++
 	if d := now.Sub(v.fpsAt); d >= time.Second {
-		v.fps = int(float64(v.fpsCount) / d.Seconds())
+		v.fps = int(float64(v.fpsCount)/d.Seconds() + 0.5)
 		v.fpsCount, v.fpsAt = 0, now
 	}
 }
@@ -649,8 +652,17 @@ func (v *RoomView) paintWaiting(fr *game.Frame) {
 	}
 	v.hud = key
 	v.scr.Clear()
+	wid := 0
+	for _, l := range lines {
+		wid = max(wid, len([]rune(l.text)))
+	}
+	left := max((v.w-wid)/2, 0)
 	top := max((v.h-len(lines))/2, 0)
 	for i, l := range lines {
-		v.scr.Text(max((v.w-len([]rune(l.text)))/2, 0), top+i, l.text, l.st)
+		x := left
+		if i == 0 { // the title is centred over the block
+			x = max((v.w-len([]rune(l.text)))/2, 0)
+		}
+		v.scr.Text(x, top+i, l.text, l.st)
 	}
 }

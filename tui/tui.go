@@ -11,8 +11,10 @@ package tui
 import (
 	"fmt"
 	"image/color"
+	"strings"
 
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // NoticeMsg is a message from outside the session's own flow (server
@@ -33,6 +35,22 @@ var (
 )
 
 func style(c color.Color) lipgloss.Style { return lipgloss.NewStyle().Foreground(c) }
+
+// fit cuts a rendered screen to w×h cells. A line wider than the terminal
+// would wrap and leave the renderer's idea of the screen wrong, so no view
+// may ever return one.
+func fit(s string, w, h int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		if ansi.StringWidth(l) > w {
+			lines[i] = ansi.Truncate(l, w, "")
+		}
+	}
+	return strings.Join(lines, "\n")
+}
 
 // tooSmall is the screen shown instead of a layout that cannot fit; it
 // recovers by itself on the next resize.
