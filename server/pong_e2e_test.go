@@ -170,3 +170,56 @@ func TestTwoPlayersPlayPongOverSSH(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+func TestRoomsPrivateCodesAndJoinErrors(t *testing.T) {
+	h := start(t, t.TempDir(), server.DefaultConfig(), nil)
+	carol := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("carol", sshtest.NewKey(t))), 80, 24, "")
+	carol.WaitFor(wait, "Welcome, carol!")
+	carol.Type("c")
+	carol.WaitFor(wait, "mode: 1v1")
+	carol.Type("4") // free-for-all
+	carol.Type("p") // private
+	carol.WaitFor(wait, "mode: ffa", "private (join code)")
+	carol.Type("\r")
+	scr := carol.WaitFor(wait, "private · code ")
+	i := strings.Index(scr, "code ")
+	code := strings.Fields(scr[i+len("code "):])[0]
+	if len(code) != 5 {
+		t.Fatalf("join code %q from:\n%s", code, scr)
+	}
+
+	// Private rooms are not listed, neither in `rooms` nor by id.
+	if r := sshtest.Run(t, h.Addr, "dave", sshtest.NewKey(t), "rooms"); r.Code != 0 || !strings.Contains(r.Stdout, "no open rooms") {
+		t.Fatalf("rooms lists a private room: %+v", r)
+	}
+	dave := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("dave", sshtest.NewKey(t))), 80, 24, "join r1")
+	dave.WaitFor(wait, `No room "r1" is open`)
+	dave.Type("q")
+
+	// The code gets in; a taken side is refused with the free ones listed.
+	erin := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("erin", sshtest.NewKey(t))), 80, 24, "join "+code+" left")
+	erin.WaitFor(wait, "The left side is taken", "free: right, top, bottom")
+	erin.Type("q")
+	frank := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("frank", sshtest.NewKey(t))), 80, 24, "join "+strings.ToUpper(code)+" top")
+	frank.WaitFor(wait, "carol", "frank", "(you)")
+	carol.WaitFor(wait, "frank")
+
+	// A public room shows in `rooms` and `rooms --json`.
+	gina := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("gina", sshtest.NewKey(t))), 80, 24, "")
+	gina.WaitFor(wait, "Welcome, gina!")
+	gina.Type("c")
+	gina.WaitFor(wait, "New room")
+	gina.Type("2\r")
+	gina.WaitFor(wait, "· 2v2 · casual")
+	r := sshtest.Run(t, h.Addr, "dave", sshtest.NewKey(t), "rooms")
+	if r.Code != 0 || !strings.Contains(r.Stdout, "2v2") || !strings.Contains(r.Stdout, "gina") || strings.Contains(r.Stdout, "carol") {
+		t.Fatalf("rooms: %+v", r)
+	}
+	r = sshtest.Run(t, h.Addr, "dave", sshtest.NewKey(t), "rooms --json")
+	if !strings.Contains(r.Stdout, `"mode": "2v2"`) || !strings.Contains(r.Stdout, `"players": [`) {
+		t.Fatalf("rooms --json: %s", r.Stdout)
+	}
+	if r := sshtest.Run(t, h.Addr, "dave", sshtest.NewKey(t), "join"); r.Code != 2 {
+		t.Fatalf("join without a room: %+v", r)
+	}
+}

@@ -94,7 +94,7 @@ type RoomView struct {
 	fpsCount int
 	fpsAt    time.Time
 	hud      string
-	foot     string
+	hudKey   hudKey
 	overlay  []string
 	ovRect   [4]int
 	w, h     int
@@ -348,7 +348,7 @@ func (v *RoomView) paint(now time.Time) {
 			v.mode = modeBoard
 			v.scr.Clear()
 			v.bd.walls = nil
-			v.hud, v.foot, v.overlay = "", "", nil
+			v.hud, v.overlay = "", nil
 		}
 		v.paintBoard(now, fr, snap)
 		return
@@ -356,7 +356,7 @@ func (v *RoomView) paint(now time.Time) {
 	if v.mode != modeWaiting {
 		v.scr.Clear()
 		v.mode = modeWaiting
-		v.hud, v.foot = "", ""
+		v.hud = ""
 	}
 	v.paintWaiting(fr)
 }
@@ -434,59 +434,74 @@ func (v *RoomView) paintBoard(now time.Time, fr *game.Frame, snap *pong.Snapshot
 	v.paintOverlay(fr, snap)
 }
 
+// hudKey is everything the HUD and footer show. Comparing it is free, so
+// the strings are only rebuilt (and allocated) when one of these changes.
+type hudKey struct {
+	names     [4]string
+	taken     [4]bool
+	connected [4]bool
+	out       [4]bool
+	score     [4]int32
+	lives     [4]int32
+	mode      pong.Mode
+	finished  bool
+	rttMS     int64
+	fps       int
+	w, h      int
+}
+
 func (v *RoomView) paintHUD(fr *game.Frame, snap *pong.Snapshot) {
-	var b strings.Builder
-	type part struct {
-		text string
-		st   screen.Style
+	k := hudKey{mode: snap.Mode, finished: fr.Phase == game.Finished, fps: v.fps, w: v.w, h: v.h, rttMS: -1}
+	for slot := range min(len(fr.Seats), 4) {
+		k.names[slot] = seatName(fr, slot)
+		k.taken[slot] = fr.Seats[slot].Taken
+		k.connected[slot] = fr.Seats[slot].Connected
+		k.out[slot] = snap.Paddles[slot].Out
+		k.score[slot] = snap.Scores[slot]
+		k.lives[slot] = snap.Lives[slot]
 	}
-	var parts []part
-	for slot, seat := range fr.Seats {
-		name := seatName(fr, slot)
+	if v.cfg.RTT != nil {
+		if d := v.cfg.RTT(); d > 0 {
+			k.rttMS = d.Milliseconds()
+		}
+	}
+	if k == v.hudKey && v.hud != "" {
+		return
+	}
+	v.hudKey = k
+	v.hud = "drawn"
+	v.scr.Fill(0, 0, v.w, 1, ' ', stDefault)
+	x := 1
+	for slot := range 4 {
+		name := k.names[slot]
 		if name == "" {
 			continue
 		}
-		score := ""
-		switch snap.Mode {
-		case pong.FFA4:
-			score = fmt.Sprintf(" ♥%d", snap.Lives[slot])
-			if snap.Paddles[slot].Out {
+		score := fmt.Sprintf(" %d", k.score[slot])
+		if k.mode == pong.FFA4 {
+			score = fmt.Sprintf(" ♥%d", k.lives[slot])
+			if k.out[slot] {
 				score = " out"
 			}
-		default:
-			score = fmt.Sprintf(" %d", snap.Scores[slot])
 		}
 		if slot == v.cfg.Slot {
 			name = "▸" + name
 		}
-		if seat.Taken && !seat.Connected {
+		if k.taken[slot] && !k.connected[slot] {
 			score += " ⌁"
 		}
-		parts = append(parts, part{name + score + "  ", stSide0 + screen.Style(slot)})
+		x += v.scr.Text(x, 0, name+score+"  ", stSide0+screen.Style(slot))
 	}
 	rtt := "rtt –"
-	if v.cfg.RTT != nil {
-		if d := v.cfg.RTT(); d > 0 {
-			rtt = fmt.Sprintf("rtt %dms", d.Milliseconds())
-		}
+	if k.rttMS >= 0 {
+		rtt = fmt.Sprintf("rtt %dms", k.rttMS)
 	}
-	right := fmt.Sprintf("%s · %dfps", rtt, v.fps)
-	for _, p := range parts {
-		b.WriteString(p.text)
-	}
-	key := b.String() + "|" + right
-	if key != v.hud {
-		v.hud = key
-		v.scr.Fill(0, 0, v.w, 1, ' ', stDefault)
-		x := 1
-		for _, p := range parts {
-			x += v.scr.Text(x, 0, p.text, p.st)
-		}
-		v.scr.Text(max(v.w-len([]rune(right))-1, x), 0, right, stDim)
-	}
+	right := fmt.Sprintf("%s · %dfps", rtt, k.fps)
+	v.scr.Text(max(v.w-len([]rune(right))-1, x), 0, right, stDim)
+
 	foot := "q leave"
 	switch {
-	case fr.Phase == game.Finished:
+	case k.finished:
 		foot = "r rematch · q leave"
 	case v.cfg.Slot == pong.Left || v.cfg.Slot == pong.Right:
 		foot = "w/s ↑/↓ move · q leave"
@@ -494,11 +509,8 @@ func (v *RoomView) paintHUD(fr *game.Frame, snap *pong.Snapshot) {
 		foot = "a/d ←/→ move · q leave"
 	}
 	foot = v.cfg.Title + "   " + foot
-	if foot != v.foot {
-		v.foot = foot
-		v.scr.Fill(0, v.h-1, v.w, 1, ' ', stDefault)
-		v.scr.Text(max((v.w-len([]rune(foot)))/2, 0), v.h-1, foot, stDim)
-	}
+	v.scr.Fill(0, v.h-1, v.w, 1, ' ', stDefault)
+	v.scr.Text(max((v.w-len([]rune(foot)))/2, 0), v.h-1, foot, stDim)
 }
 
 func seatName(fr *game.Frame, slot int) string {
