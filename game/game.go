@@ -9,8 +9,9 @@ package game
 
 // Input is one player action, applied at the next tick boundary.
 //
-// Slot is filled in by the room from the submitting seat, never trusted from
-// the client. Seq is the client's own monotonically increasing sequence
+// Slot is the seat the sender claims; the room applies an input only when
+// it is the sender's own seat, and counts the rest as misbehaviour. Seq is
+// the client's own monotonically increasing sequence
 // number; the room reports the last applied Seq per seat in every Frame so
 // the client can reconcile its prediction. Action is game-defined (for Pong:
 // the paddle direction -1, 0 or +1).
@@ -32,7 +33,8 @@ type Game interface {
 	// wall, and the game may end because of it (a forfeit).
 	Leave(slot int)
 	// Step advances exactly one tick with the inputs of that tick, already
-	// validated by the room (each input is for its sender's own slot).
+	// validated by the room (each input is for its sender's own slot). The
+	// slice is reused by the room: a game must not keep it.
 	Step(inputs []Input)
 	// Snapshot returns an immutable view of the current state; the room
 	// shares it with every subscriber goroutine, so it must never be mutated
@@ -49,7 +51,8 @@ type Game interface {
 // Result is how a finished game ranked its seats.
 type Result struct {
 	// Placements lists slots from first place to last. Slots that tie share
-	// a place; Places[i] gives the 1-based place of slot i (0 = not seated).
+	// a place, ranked densely (a tie for first is followed by second);
+	// Places[i] gives the 1-based place of slot i (0 = not seated).
 	Placements []int
 	Places     []int
 	// Scores is the per-slot score (points in 1v1/2v2, lives left in FFA).

@@ -495,6 +495,9 @@ func (v *RoomView) paintHUD(fr *game.Frame, snap *pong.Snapshot) {
 	rtt := "rtt –"
 	if k.rttMS >= 0 {
 		rtt = fmt.Sprintf("rtt %dms", k.rttMS)
+		if k.rttMS == 0 {
+			rtt = "rtt <1ms"
+		}
 	}
 	right := fmt.Sprintf("%s · %dfps", rtt, k.fps)
 	v.scr.Text(max(v.w-len([]rune(right))-1, x), 0, right, stDim)
