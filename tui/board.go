@@ -2,6 +2,7 @@ package tui
 
 import (
 	"image/color"
+	"slices"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
@@ -176,22 +177,10 @@ func (b *board) setWalls(s *pong.Snapshot) bool {
 		}
 		n++
 	}
-	if equalRects(b.walls, walls[:n]) {
+	if slices.Equal(b.walls, walls[:n]) {
 		return false
 	}
 	b.walls = append(b.walls[:0], walls[:n]...)
-	return true
-}
-
-func equalRects(a, b []prect) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
 	return true
 }
 

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -546,7 +547,7 @@ func (v *RoomView) paintOverlay(fr *game.Frame, snap *pong.Snapshot) {
 			lines = []string{" point: " + seatName(fr, by) + " "}
 		}
 	}
-	if equalLines(lines, v.overlay) {
+	if slices.Equal(lines, v.overlay) {
 		return
 	}
 	// Restore the board under the old overlay.
@@ -605,18 +606,6 @@ func (v *RoomView) results(fr *game.Frame, snap *pong.Snapshot) []string {
 		lines = append(lines, "", fmt.Sprintf(" r rematch (%d ready) · q leave ", ready))
 	}
 	return lines
-}
-
-func equalLines(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // paintWaiting is the pre-game screen: who sits where and who is ready.
