@@ -184,13 +184,14 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	hub := lobby.NewHub()
-	// Rooms live until the server has finished shutting down: cancelling
-	// them first would end matches before players are told why.
-	roomsCtx, stopRooms := context.WithCancel(context.Background())
-	defer stopRooms()
-	rooms := lobby.NewRooms(roomsCtx, lobby.RoomsConfig{})
-	srv, err := server.New(c.srv, server.Deps{Store: st, Hub: hub, Rooms: rooms, HostKey: key.Signer, Admins: admins, Logger: log})
+	// Rooms live until the SSH server has shut down (players are told why
+	// before their matches end); then in-progress matches are recorded as
+	// aborted, and only then does the store close (deferred above).
+	svc := lobby.Start(st, lobby.RoomsConfig{}, log)
+	defer svc.Stop()
+	hub := svc.Hub
+	srv, err := server.New(c.srv, server.Deps{Store: st, Hub: hub, Rooms: svc.Rooms, Matchmaker: svc.Matchmaker,
+		HostKey: key.Signer, Admins: admins, Logger: log})
 	if err != nil {
 		return err
 	}

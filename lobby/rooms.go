@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/termarena/termarena/game"
@@ -26,16 +27,52 @@ type RoomsConfig struct {
 	Pong func(pong.Mode) pong.Config
 	// MaxRooms bounds live rooms so a script cannot create them forever.
 	MaxRooms int
+	// Observer, when set, watches every room's matches (results, replays).
+	Observer MatchObserver
+}
+
+// MatchObserver watches the matches played in rooms. Its hooks run on the
+// room's goroutine and must not block.
+type MatchObserver interface {
+	Hooks(r *Room) game.Hooks
 }
 
 // Room is a live room as the lobby knows it.
 type Room struct {
 	*game.Room
 	Mode    pong.Mode
+	Ranked  RankedMode // "" for a casual room
 	Private bool
 	Code    string // join code of a private room
 	Created time.Time
+	// Seats is, for a ranked room, the slot each matched player must take.
+	Seats map[game.PlayerID]int
+
+	cancel  context.CancelFunc
+	outcome atomic.Pointer[Outcome]
 }
+
+// Outcome is what a finished match did to ratings, for the results screen.
+type Outcome struct {
+	Seed    uint64 // the match it belongs to (Frame.Seed)
+	MatchID uint64
+	Changes []RatingChange // per slot; empty for unrated matches
+}
+
+// RatingChange is one seat's rating before and after a match.
+type RatingChange struct {
+	Before, After float64
+	Games         int // rated games after this one
+}
+
+// Close ends the room at once (its players are sent back to the lobby).
+func (r *Room) Close() { r.cancel() }
+
+// SetOutcome publishes a finished match's rating changes.
+func (r *Room) SetOutcome(o *Outcome) { r.outcome.Store(o) }
+
+// Outcome returns the last published outcome, or nil.
+func (r *Room) Outcome() *Outcome { return r.outcome.Load() }
 
 // Rooms is the registry of live rooms. Each room runs on its own goroutine
 // (game.Room.Run) under the server's context and leaves the registry when it
@@ -84,13 +121,36 @@ func newSeed() uint64 {
 // Create starts a casual room for mode. A private room is not listed and is
 // joined by its code.
 func (rs *Rooms) Create(mode pong.Mode, private bool) (*Room, error) {
+	rc := rs.cfg.Room
+	rc.AllowLateJoin = true
+	return rs.create(mode, "", private, rc, nil)
+}
+
+// CreateRanked starts the room for a match the queue formed: only its
+// players may sit, each in the slot the match gave them, and the countdown
+// starts as soon as all are seated. It is not listed for joining.
+func (rs *Rooms) CreateRanked(m Match) (*Room, error) {
+	mode, ok := m.Mode.Pong()
+	if !ok {
+		return nil, fmt.Errorf("lobby: %w: %q", ErrUnknownMode, m.Mode)
+	}
+	rc := rs.cfg.Room
+	rc.AutoStart, rc.AllowLateJoin = true, false
+	seats := make(map[game.PlayerID]int, len(m.Players))
+	rc.Expected = nil
+	for i, p := range m.Players {
+		rc.Expected = append(rc.Expected, game.PlayerID(p.ID))
+		seats[game.PlayerID(p.ID)] = i
+	}
+	return rs.create(mode, m.Mode, false, rc, seats)
+}
+
+func (rs *Rooms) create(mode pong.Mode, ranked RankedMode, private bool, rc game.RoomConfig, seats map[game.PlayerID]int) (*Room, error) {
 	pc := rs.cfg.Pong(mode)
 	pc.Mode = mode
 	if err := pc.Validate(); err != nil {
 		return nil, fmt.Errorf("lobby: room config: %w", err)
 	}
-	rc := rs.cfg.Room
-	rc.AllowLateJoin = true
 	if pc.TickRate > 0 && rc.TickRate == 0 {
 		rc.TickRate = pc.TickRate
 	}
@@ -103,7 +163,10 @@ func (rs *Rooms) Create(mode pong.Mode, private bool) (*Room, error) {
 	id := fmt.Sprintf("r%d", rs.seq)
 	r := &Room{
 		Room: game.NewRoom(id, rc, func(seed uint64) game.Game { return pong.New(pc, seed) }, newSeed()),
-		Mode: mode, Private: private, Created: time.Now(),
+		Mode: mode, Ranked: ranked, Private: private || ranked != "", Created: time.Now(), Seats: seats,
+	}
+	if rs.cfg.Observer != nil {
+		r.SetHooks(rs.cfg.Observer.Hooks(r))
 	}
 	if private {
 		for {
@@ -118,8 +181,11 @@ func (rs *Rooms) Create(mode pong.Mode, private bool) (*Room, error) {
 	rs.signalLocked()
 	rs.mu.Unlock()
 
+	ctx, cancel := context.WithCancel(rs.ctx)
+	r.cancel = cancel
 	go func() {
-		_ = r.Run(rs.ctx)
+		defer cancel()
+		_ = r.Run(ctx)
 		rs.mu.Lock()
 		delete(rs.byID, id)
 		if r.Code != "" {

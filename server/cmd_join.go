@@ -29,7 +29,7 @@ func joinCommand() command {
 					return ExitUsage
 				}
 			}
-			return srv.runLobby(s, sanitize.Text(args[0], 32), side)
+			return srv.runLobby(s, lobbyStart{join: sanitize.Text(args[0], 32), side: side})
 		},
 	}
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/tui"
 )
 
@@ -12,27 +13,38 @@ func lobbyCommand() command {
 		summary: "the lobby (needs a terminal: ssh -t)",
 		tui:     true,
 		run: func(srv *Server, s *Session, args []string) int {
-			return srv.runLobby(s, "", -1)
+			return srv.runLobby(s, lobbyStart{side: -1})
 		},
 	}
 }
 
-// runLobby runs the lobby program, optionally entering a room at once.
-func (srv *Server) runLobby(s *Session, join string, side int) int {
+// lobbyStart says where a session goes first: a room, a ranked queue, or
+// the lobby itself.
+type lobbyStart struct {
+	join string
+	side int
+	play lobby.RankedMode
+}
+
+// runLobby runs the lobby program.
+func (srv *Server) runLobby(s *Session, start lobbyStart) int {
 	id := s.Identity()
 	return srv.runProgram(s, func(io *sessionIO) programModel {
 		return tui.NewLobby(tui.LobbyDeps{
-			Ctx:      io.ctx,
-			Player:   game.Player{ID: game.PlayerID(id.ID), Name: id.Name, Guest: id.Guest},
-			Online:   srv.deps.Hub,
-			Rooms:    srv.deps.Rooms,
-			Commands: srv.helpLines(),
-			Join:     join,
-			JoinSide: side,
-			Out:      io.out,
-			Profile:  io.profile,
-			FPS:      srv.cfg.FPS,
-			RTT:      io.rtt.get,
+			Ctx:        io.ctx,
+			Player:     game.Player{ID: game.PlayerID(id.ID), Name: id.Name, Guest: id.Guest},
+			Online:     srv.deps.Hub,
+			Rooms:      srv.deps.Rooms,
+			Commands:   srv.helpLines(),
+			Join:       start.join,
+			JoinSide:   start.side,
+			Play:       start.play,
+			Matchmaker: srv.deps.Matchmaker,
+			Store:      srv.deps.Store,
+			Out:        io.out,
+			Profile:    io.profile,
+			FPS:        srv.cfg.FPS,
+			RTT:        io.rtt.get,
 		})
 	})
 }

@@ -18,17 +18,17 @@ import (
 
 // harness is a real termarena server on 127.0.0.1:0 with a real data dir.
 type harness struct {
-	t         testing.TB
-	Addr      string
-	Dir       string
-	Srv       *server.Server
-	Store     *store.Store
-	Hub       *lobby.Hub
-	Rooms     *lobby.Rooms
-	HostKey   hostkeys.Key
-	stopRooms context.CancelFunc
-	served    chan error
-	stopped   bool
+	t       testing.TB
+	Addr    string
+	Dir     string
+	Srv     *server.Server
+	Store   *store.Store
+	Hub     *lobby.Hub
+	Rooms   *lobby.Rooms
+	HostKey hostkeys.Key
+	Svc     *lobby.Services
+	served  chan error
+	stopped bool
 }
 
 func start(t testing.TB, dir string, cfg server.Config, admins map[string]bool) *harness {
@@ -45,15 +45,14 @@ func startWith(t testing.TB, dir string, cfg server.Config, admins map[string]bo
 	if err != nil {
 		t.Fatal(err)
 	}
-	hub := lobby.NewHub()
-	roomsCtx, stopRooms := context.WithCancel(context.Background())
-	rooms := lobby.NewRooms(roomsCtx, roomsCfg)
+	svc := lobby.Start(st, roomsCfg, nil)
+	hub, rooms := svc.Hub, svc.Rooms
 	var logOut io.Writer = io.Discard
 	if os.Getenv("TERMARENA_TEST_LOG") != "" {
 		logOut = os.Stderr
 	}
 	srv, err := server.New(cfg, server.Deps{
-		Store: st, Hub: hub, Rooms: rooms, HostKey: key.Signer, Admins: admins,
+		Store: st, Hub: hub, Rooms: rooms, Matchmaker: svc.Matchmaker, HostKey: key.Signer, Admins: admins,
 		Logger: slog.New(slog.NewTextHandler(logOut, nil)),
 	})
 	if err != nil {
@@ -63,7 +62,7 @@ func startWith(t testing.TB, dir string, cfg server.Config, admins map[string]bo
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &harness{t: t, Addr: ln.Addr().String(), Dir: dir, Srv: srv, Store: st, Hub: hub, Rooms: rooms, stopRooms: stopRooms, HostKey: key, served: make(chan error, 1)}
+	h := &harness{t: t, Addr: ln.Addr().String(), Dir: dir, Srv: srv, Store: st, Hub: hub, Rooms: rooms, Svc: svc, HostKey: key, served: make(chan error, 1)}
 	go func() { h.served <- srv.Serve(ln) }()
 	t.Cleanup(h.Stop)
 	return h
@@ -83,7 +82,7 @@ func (h *harness) Stop() {
 	if err := <-h.served; err != nil {
 		h.t.Errorf("serve: %v", err)
 	}
-	h.stopRooms()
+	h.Svc.Stop()
 	if err := h.Store.Close(); err != nil {
 		h.t.Errorf("store close: %v", err)
 	}

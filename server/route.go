@@ -33,8 +33,12 @@ const lobbyName = "lobby"
 func commandTable() []command {
 	return []command{
 		lobbyCommand(),
+		playCommand(),
 		joinCommand(),
 		roomsCommand(),
+		leaderboardCommand(),
+		profileCommand(),
+		matchesCommand(),
 		whoamiCommand(),
 		helpCommand(),
 	}
@@ -126,11 +130,15 @@ func (srv *Server) usage(w io.Writer) {
 // helpLines is the command list as the lobby's help screen shows it.
 func (srv *Server) helpLines() []string {
 	var out []string
+	width := 0
+	for _, c := range srv.cmds {
+		width = max(width, len(c.name))
+	}
 	for _, c := range srv.cmds {
 		if c.tui {
 			continue
 		}
-		out = append(out, fmt.Sprintf("%-8s %s", c.name, c.summary))
+		out = append(out, fmt.Sprintf("%-*s  %s", width, c.name, c.summary))
 	}
 	return out
 }

@@ -38,12 +38,14 @@ func DefaultConfig() Config {
 
 // Deps are the server's collaborators.
 type Deps struct {
-	Store   *store.Store
-	Hub     *lobby.Hub
-	Rooms   *lobby.Rooms
-	HostKey gossh.Signer
-	Admins  map[string]bool // fingerprints from the admin keys file
-	Logger  *slog.Logger
+	Store *store.Store
+	Hub   *lobby.Hub
+	Rooms *lobby.Rooms
+	// Matchmaker runs the ranked queues; nil disables ranked play.
+	Matchmaker *lobby.Matchmaker
+	HostKey    gossh.Signer
+	Admins     map[string]bool // fingerprints from the admin keys file
+	Logger     *slog.Logger
 }
 
 // Server is a termarena SSH server.

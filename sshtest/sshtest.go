@@ -142,6 +142,8 @@ func Open(t testing.TB, c *gossh.Client, cols, rows int, cmd string, env ...stri
 	}
 	ec, er := emuSize(cols, rows)
 	tm := &Term{t: t, Sess: s, in: in, vt: vt10x.New(vt10x.WithSize(ec, er)), done: make(chan struct{})}
+	// A terminal shows what the server sends on stderr as well.
+	s.Stderr = termWriter{tm}
 	if cmd == "" {
 		err = s.Shell()
 	} else {
@@ -178,6 +180,15 @@ func emuSize(cols, rows int) (int, int) {
 		return 80, 24
 	}
 	return min(cols, 400), min(rows, 200)
+}
+
+type termWriter struct{ tm *Term }
+
+func (w termWriter) Write(p []byte) (int, error) {
+	w.tm.mu.Lock()
+	defer w.tm.mu.Unlock()
+	w.tm.raw.Write(p)
+	return w.tm.vt.Write(p)
 }
 
 // Type sends bytes as if typed.

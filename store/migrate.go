@@ -22,6 +22,7 @@ type migration struct {
 func migrations() []migration {
 	return []migration{
 		{version: 1, name: "create meta, players and names buckets", apply: createBuckets(bucketMeta, bucketPlayers, bucketNames)},
+		{version: 2, name: "create ratings, matches and player_matches buckets", apply: createBuckets(bucketRatings, bucketMatches, bucketPlayerMatches)},
 	}
 }
 

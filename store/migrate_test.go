@@ -20,6 +20,12 @@ func withSteps(extra ...migration) []migration {
 	return append(migrations(), extra...)
 }
 
+// latestVersion is the schema a fresh file gets; test steps go after it.
+func latestVersion() int {
+	steps := migrations()
+	return steps[len(steps)-1].version
+}
+
 func openWithTest(t *testing.T, path string, steps []migration) *Store {
 	t.Helper()
 	s, err := openWith(path, Options{}, steps)
@@ -55,11 +61,12 @@ func TestFreshFileHasLatestSchema(t *testing.T) {
 func TestMigrationRunsOnce(t *testing.T) {
 	path := dbPath(t)
 	runs := 0
-	steps := withSteps(countingStep(2, &runs))
+	next := latestVersion() + 1
+	steps := withSteps(countingStep(next, &runs))
 	for range 2 {
 		s := openWithTest(t, path, steps)
-		if v, err := s.SchemaVersion(); err != nil || v != 2 {
-			t.Errorf("SchemaVersion = %d, %v; want 2", v, err)
+		if v, err := s.SchemaVersion(); err != nil || v != next {
+			t.Errorf("SchemaVersion = %d, %v; want %d", v, err, next)
 		}
 		if err := s.Close(); err != nil {
 			t.Fatal(err)
@@ -79,7 +86,7 @@ func TestMigrationAddedLaterRunsOnExistingFile(t *testing.T) {
 	}
 
 	runs := 0
-	s = openWithTest(t, path, withSteps(countingStep(2, &runs)))
+	s = openWithTest(t, path, withSteps(countingStep(latestVersion()+1, &runs)))
 	defer s.Close()
 	if runs != 1 {
 		t.Errorf("new step ran %d times, want 1", runs)

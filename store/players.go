@@ -285,12 +285,19 @@ func putPlayer(players *bbolt.Bucket, key []byte, rec playerRecord) error {
 // checkFingerprint refuses keys that cannot be a fingerprint, so nothing
 // odd becomes a bbolt key or reaches a log line through an error message.
 func checkFingerprint(fp string) error {
-	if fp == "" || len(fp) > maxFingerprintLen {
-		return fmt.Errorf("invalid fingerprint: length %d", len(fp))
+	return checkToken("fingerprint", fp, maxFingerprintLen)
+}
+
+// checkToken accepts 1..maxLen bytes of printable ASCII without spaces.
+// Keys built from tokens rely on it: no token holds the zero byte that
+// separates key parts.
+func checkToken(what, s string, maxLen int) error {
+	if s == "" || len(s) > maxLen {
+		return fmt.Errorf("invalid %s: length %d", what, len(s))
 	}
-	for i := 0; i < len(fp); i++ {
-		if c := fp[i]; c <= ' ' || c > '~' {
-			return fmt.Errorf("invalid fingerprint: byte 0x%02x at %d", c, i)
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c <= ' ' || c > '~' {
+			return fmt.Errorf("invalid %s: byte 0x%02x at %d", what, c, i)
 		}
 	}
 	return nil

@@ -2,7 +2,8 @@
 // buckets, the JSON encoding of every record, the schema version and the
 // migrations that move a file from one version to the next, the player
 // identity records (SSH key fingerprint → display name) with their name
-// index, and consistent backups.
+// index, per-mode ratings, the match history with its per-player index,
+// and consistent backups.
 //
 // Every record is JSON carrying "v" so a later migration can tell old shapes
 // from new ones. Nothing here is written per game tick: each exported write
@@ -68,6 +69,11 @@ type Store struct {
 	db   *bbolt.DB
 	path string
 	now  func() time.Time
+
+	// failAfter, set only by tests before any use, makes RecordMatch fail
+	// its transaction after the named stage, to prove nothing is half
+	// written.
+	failAfter func(stage string) error
 }
 
 // Open opens or creates the bbolt file at path with mode 0600 and brings its

@@ -241,7 +241,7 @@ func TestBackup(t *testing.T) {
 	if p, err := restored.PlayerByName("bob"); err != nil || p != want[1] {
 		t.Errorf("restored PlayerByName(bob) = %+v, %v", p, err)
 	}
-	if v, err := restored.SchemaVersion(); err != nil || v != 1 {
+	if v, err := restored.SchemaVersion(); err != nil || v != latestVersion() {
 		t.Errorf("restored SchemaVersion = %d, %v", v, err)
 	}
 }

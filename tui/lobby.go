@@ -14,6 +14,7 @@ import (
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/game/pong"
 	"github.com/termarena/termarena/lobby"
+	"github.com/termarena/termarena/store"
 )
 
 // Online is the live player count the lobby shows; the channel is closed
@@ -38,6 +39,11 @@ type LobbyDeps struct {
 	Profile colorprofile.Profile
 	FPS     int
 	RTT     func() time.Duration
+	// Ranked play: the matchmaker, the store for ratings and profiles, and
+	// a mode to queue for at once (`ssh -t host play [mode]`).
+	Matchmaker *lobby.Matchmaker
+	Store      *store.Store
+	Play       lobby.RankedMode
 }
 
 type lobbyState int
@@ -47,6 +53,10 @@ const (
 	stCreate
 	stCode
 	stRoom
+	stChoose  // which ranked mode to queue for
+	stQueue   // waiting for a ranked match
+	stBoard   // leaderboard
+	stProfile // a player's profile
 )
 
 // inRoom is the room a session sits in, and its view goroutine.
@@ -76,6 +86,13 @@ type Lobby struct {
 	private bool
 	code    string
 	in      *inRoom
+
+	queue       *queued
+	boardMode   lobby.RankedMode
+	board       []store.Rating
+	boardSel    int
+	profile     *profileMsg
+	profileBack lobbyState
 }
 
 // Lobby layout needs this much room; below it the too-small screen shows.
@@ -120,6 +137,7 @@ func (m *Lobby) FinalNotice() string {
 // Detach is called when the session ends without the player leaving: the
 // seat is kept for the room's grace period so the same key can come back.
 func (m *Lobby) Detach(ctx context.Context) {
+	m.leaveQueue()
 	if m.in == nil {
 		return
 	}
@@ -140,6 +158,9 @@ func (m *Lobby) Init() tea.Cmd {
 	}
 	if m.d.Join != "" {
 		cmds = append(cmds, func() tea.Msg { return joinMsg{m.d.Join, m.d.JoinSide, nil} })
+	} else if m.d.Play != "" {
+		mode := m.d.Play
+		cmds = append(cmds, func() tea.Msg { return playMsg{mode} })
 	} else if m.d.Rooms != nil && !m.d.Player.Guest {
 		// A player whose connection dropped mid-match goes straight back.
 		if r, ok := m.d.Rooms.Holding(m.d.Player.ID); ok {
@@ -148,6 +169,8 @@ func (m *Lobby) Init() tea.Cmd {
 	}
 	return tea.Batch(cmds...)
 }
+
+type playMsg struct{ mode lobby.RankedMode }
 
 type joinMsg struct {
 	ref  string
@@ -217,6 +240,42 @@ func (m *Lobby) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case joinMsg:
 		return m, m.join(msg)
+	case playMsg:
+		return m, m.queueFor(msg.mode)
+	case queueTickMsg:
+		if m.state == stQueue {
+			return m, queueTick()
+		}
+		return m, nil
+	case matchedMsg:
+		if m.queue != nil {
+			m.queue.cancel()
+			m.queue = nil
+		}
+		side := -1
+		if s, ok := msg.room.Seats[m.d.Player.ID]; ok {
+			side = s
+		}
+		m.state = stLobby
+		return m, m.join(joinMsg{room: msg.room, side: side})
+	case boardMsg:
+		if msg.err != nil {
+			m.notice = "Could not read the leaderboard."
+			return m, nil
+		}
+		if msg.mode == m.boardMode {
+			m.board = msg.rows
+			m.boardSel = min(m.boardSel, max(len(m.board)-1, 0))
+		}
+		return m, nil
+	case profileMsg:
+		if msg.err != nil {
+			m.notice = "Could not read that profile."
+			m.state = m.profileBack
+			return m, nil
+		}
+		m.profile = &msg
+		return m, nil
 	case roomEndedMsg:
 		if m.in != nil && m.in.room == msg.room {
 			return m, m.leaveRoom(false, "The room closed.")
@@ -240,6 +299,7 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 	s := k.String()
 	if s == "ctrl+c" {
 		m.quitting = true
+		m.leaveQueue()
 		if m.in != nil {
 			return tea.Sequence(m.leaveRoom(true, ""), tea.Quit)
 		}
@@ -250,6 +310,12 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 		switch s {
 		case "q", "esc":
 			return m.leaveRoom(true, "")
+		case "n":
+			// Back to the queue, from a finished ranked match.
+			if fr, _ := m.in.room.Latest(); m.in.room.Ranked != "" && fr != nil && fr.Phase == game.Finished {
+				mode := m.in.room.Ranked
+				return tea.Sequence(m.leaveRoom(true, ""), func() tea.Msg { return playMsg{mode} })
+			}
 		case "r":
 			fr, _ := m.in.room.Latest()
 			ready := false
@@ -285,6 +351,57 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 			return m.join(joinMsg{room: r, side: -1})
 		}
 		return nil
+	case stChoose:
+		switch s {
+		case "esc", "q":
+			m.state = stLobby
+		case "1":
+			return m.queueFor(lobby.RankedPong1v1)
+		case "2":
+			return m.queueFor(lobby.RankedPong2v2)
+		case "4", "f":
+			return m.queueFor(lobby.RankedPongFFA4)
+		}
+		return nil
+	case stQueue:
+		if s == "esc" || s == "q" {
+			m.leaveQueue()
+		}
+		return nil
+	case stBoard:
+		switch s {
+		case "esc", "q":
+			m.state = stLobby
+		case "left", "right", "h", "l":
+			i := 0
+			for k, md := range rankedModes {
+				if md == m.boardMode {
+					i = k
+				}
+			}
+			if s == "left" || s == "h" {
+				i = (i + len(rankedModes) - 1) % len(rankedModes)
+			} else {
+				i = (i + 1) % len(rankedModes)
+			}
+			m.boardMode, m.board, m.boardSel = rankedModes[i], nil, 0
+			return m.loadBoard(m.boardMode)
+		case "up", "k":
+			m.boardSel = max(m.boardSel-1, 0)
+		case "down", "j":
+			m.boardSel = min(m.boardSel+1, max(len(m.board)-1, 0))
+		case "enter":
+			if m.boardSel < len(m.board) {
+				m.state, m.profile, m.profileBack = stProfile, nil, stBoard
+				return m.loadProfile(m.board[m.boardSel].Name)
+			}
+		}
+		return nil
+	case stProfile:
+		if s == "esc" || s == "q" {
+			m.state = m.profileBack
+		}
+		return nil
 	case stCode:
 		switch {
 		case s == "esc":
@@ -318,6 +435,25 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 	case "c":
 		if m.d.Rooms != nil {
 			m.state, m.notice = stCreate, ""
+		}
+	case "p":
+		return m.queueFor(lobby.RankedPong1v1)
+	case "P":
+		if m.d.Matchmaker != nil {
+			m.state, m.notice = stChoose, ""
+		}
+	case "L":
+		if m.d.Store != nil {
+			if m.boardMode == "" {
+				m.boardMode = lobby.RankedPong1v1
+			}
+			m.state, m.notice = stBoard, ""
+			return m.loadBoard(m.boardMode)
+		}
+	case "m":
+		if m.d.Store != nil && !m.d.Player.Guest {
+			m.state, m.profile, m.profileBack, m.notice = stProfile, nil, stLobby, ""
+			return m.loadProfile("")
 		}
 	case "J", "/":
 		if m.d.Rooms != nil {
@@ -401,10 +537,14 @@ func (m *Lobby) join(j joinMsg) tea.Cmd {
 	if r.Private {
 		title = fmt.Sprintf("%s · %s · private · code %s", r.ID(), r.Mode, r.Code)
 	}
+	if r.Ranked != "" {
+		title = fmt.Sprintf("%s · %s · ranked", r.ID(), r.Ranked)
+	}
 	vctx, cancel := context.WithCancel(m.d.Ctx)
 	view := NewRoomView(RoomViewConfig{
 		Room: r, Me: m.d.Player.ID, Slot: slot, Title: title, Out: m.d.Out,
 		Profile: m.d.Profile, FPS: m.d.FPS, Width: m.w, Height: m.h, RTT: m.d.RTT,
+		Ranked: r.Ranked != "", Outcome: r.Outcome,
 	})
 	in := &inRoom{room: r, slot: slot, view: view, cancel: cancel, done: make(chan struct{})}
 	go func() {
@@ -463,6 +603,16 @@ func (m *Lobby) render() string {
 	if m.w < lobbyMinW || m.h < lobbyMinH {
 		return tooSmall(m.w, m.h, lobbyMinW, lobbyMinH)
 	}
+	switch {
+	case m.help:
+		return m.frame(m.helpText() + "\n" + style(colDim).Render("? or esc close help"))
+	case m.state == stQueue && m.queue != nil:
+		return m.frame(m.renderQueue())
+	case m.state == stBoard:
+		return m.frame(m.renderBoard())
+	case m.state == stProfile:
+		return m.frame(m.renderProfile())
+	}
 	title := lipgloss.NewStyle().Bold(true).Foreground(colAccent).Render("t e r m a r e n a")
 	var b strings.Builder
 	b.WriteString(title + "\n\n")
@@ -482,6 +632,9 @@ func (m *Lobby) render() string {
 		b.WriteString("\n" + style(colWarn).Render(m.notice) + "\n")
 	}
 	switch m.state {
+	case stChoose:
+		b.WriteString("\n" + lipgloss.NewStyle().Bold(true).Foreground(colText).Render("Ranked match") + "\n")
+		b.WriteString(style(colDim).Render("  1 pong-1v1 · 2 pong-2v2 · 4 pong-ffa4 · esc cancel") + "\n")
 	case stCreate:
 		priv := "public"
 		if m.private {
@@ -495,19 +648,27 @@ func (m *Lobby) render() string {
 		b.WriteString("\n" + style(colText).Render("Join code: ") + lipgloss.NewStyle().Bold(true).Foreground(colGood).Render(m.code+"▏") + "\n")
 		b.WriteString(style(colDim).Render("  enter join · esc cancel") + "\n")
 	}
-	if m.help {
-		b.WriteString("\n" + m.helpText())
-	}
 	keys := "? help · q quit"
 	if m.d.Rooms != nil {
 		keys = "c create · enter join · / code · " + keys
 	}
+	if m.d.Matchmaker != nil {
+		keys = "p play ranked · P mode · L leaderboard · m me\n" + keys
+	}
 	b.WriteString("\n" + style(colDim).Render(keys))
+	return m.frame(b.String())
+}
+
+// frame boxes a screen's body and centres it; a body too large for the
+// terminal drops the box, and nothing is ever wider than the terminal.
+func (m *Lobby) frame(body string) string {
 	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(colAccent).Padding(1, 3).
-		Render(b.String())
+		Render(body)
 	if lipgloss.Width(box) > m.w || lipgloss.Height(box) > m.h {
-		// Help or a long list can outgrow a small terminal: drop the frame.
-		return fit(lipgloss.Place(m.w, m.h, lipgloss.Center, lipgloss.Center, b.String()), m.w, m.h)
+		// Pad every line to the block's width so the block is centred as
+		// a whole, not line by line.
+		body = lipgloss.NewStyle().Width(lipgloss.Width(body)).Render(body)
+		return fit(lipgloss.Place(m.w, m.h, lipgloss.Center, lipgloss.Center, body), m.w, m.h)
 	}
 	return fit(lipgloss.Place(m.w, m.h, lipgloss.Center, lipgloss.Center, box), m.w, m.h)
 }
@@ -566,6 +727,9 @@ func (m *Lobby) helpText() string {
 	var b strings.Builder
 	b.WriteString(lipgloss.NewStyle().Bold(true).Foreground(colText).Render("Keys") + "\n")
 	lines := "  ?       show or hide this help\n  esc     close help\n  q ^C    quit"
+	if m.d.Matchmaker != nil {
+		lines = "  p       ranked 1v1 · P choose the ranked mode\n  L       leaderboard · m your profile\n" + lines
+	}
 	if m.d.Rooms != nil {
 		lines = "  ↑/↓     choose a room · enter join\n  c       create a room · / join by code\n" + lines
 	}

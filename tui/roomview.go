@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -11,6 +12,8 @@ import (
 
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/game/pong"
+	"github.com/termarena/termarena/lobby"
+	"github.com/termarena/termarena/rating"
 	"github.com/termarena/termarena/screen"
 )
 
@@ -42,6 +45,10 @@ type RoomViewConfig struct {
 	Height  int
 	RTT     func() time.Duration // measured round trip to the player; nil = unknown
 	Now     func() time.Time     // nil = time.Now
+	// Ranked rooms offer "back to queue" after a match, and show rating
+	// changes once Outcome has them.
+	Ranked  bool
+	Outcome func() *lobby.Outcome
 }
 
 // keyEvent is a direction intent from the Bubble Tea program.
@@ -505,6 +512,8 @@ func (v *RoomView) paintHUD(fr *game.Frame, snap *pong.Snapshot) {
 
 	foot := "q leave"
 	switch {
+	case k.finished && v.cfg.Ranked:
+		foot = "r rematch · n queue · q leave"
 	case k.finished:
 		foot = "r rematch · q leave"
 	case v.cfg.Slot == pong.Left || v.cfg.Slot == pong.Right:
@@ -583,12 +592,23 @@ func (v *RoomView) paintOverlay(fr *game.Frame, snap *pong.Snapshot) {
 
 func (v *RoomView) results(fr *game.Frame, snap *pong.Snapshot) []string {
 	lines := []string{" game over "}
+	var out *lobby.Outcome
+	if v.cfg.Outcome != nil {
+		if o := v.cfg.Outcome(); o != nil && o.Seed == fr.Seed {
+			out = o
+		}
+	}
 	if fr.Result != nil {
 		for place := 1; place <= len(fr.Result.Places); place++ {
 			var names []string
 			for slot, p := range fr.Result.Places {
 				if p == place {
-					names = append(names, fmt.Sprintf("%s (%d)", seatName(fr, slot), fr.Result.Scores[slot]))
+					entry := fmt.Sprintf("%s (%d)", seatName(fr, slot), fr.Result.Scores[slot])
+					if out != nil && slot < len(out.Changes) && out.Changes[slot].Games > 0 {
+						c := out.Changes[slot]
+						entry += fmt.Sprintf(" %s %+d", rating.Display(c.After, c.Games), int(math.Round(c.After))-int(math.Round(c.Before)))
+					}
+					names = append(names, entry)
 				}
 			}
 			if len(names) > 0 {
@@ -603,7 +623,14 @@ func (v *RoomView) results(fr *game.Frame, snap *pong.Snapshot) []string {
 				ready++
 			}
 		}
-		lines = append(lines, "", fmt.Sprintf(" r rematch (%d ready) · q leave ", ready))
+		keys := fmt.Sprintf(" r rematch (%d ready) · q leave ", ready)
+		if v.cfg.Ranked {
+			keys = fmt.Sprintf(" r rematch (%d ready) · n back to queue · q leave ", ready)
+			if out == nil {
+				lines = append(lines, " rating changes: saving… ")
+			}
+		}
+		lines = append(lines, "", keys)
 	}
 	return lines
 }

@@ -1,0 +1,277 @@
+package lobby
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/game/pong"
+	"github.com/termarena/termarena/rating"
+	"github.com/termarena/termarena/store"
+)
+
+// Results records every match a room plays: unrated history for casual
+// rooms, and for ranked rooms the match and every rating change in one
+// store transaction. Room hooks only hand work over; one goroutine (Run)
+// does the writing, so a slow disk never stalls a room.
+type Results struct {
+	st      *store.Store
+	log     *slog.Logger
+	onLeave func(id string) // a ranked leaver, for the queue cooldown
+
+	mu      sync.Mutex
+	jobs    []resultJob
+	signal  chan struct{}
+	playing map[*Room]startedMatch
+	written chan struct{} // closed and replaced after each write (tests)
+}
+
+type startedMatch struct {
+	seed  uint64
+	start time.Time
+	seats []game.Seat
+}
+
+type resultJob struct {
+	room    *Room
+	started startedMatch
+	res     game.Result
+	seats   []game.Seat
+	ticks   uint64
+	aborted bool
+}
+
+// NewResults returns a results writer; onLeave may be nil.
+func NewResults(st *store.Store, onLeave func(id string), log *slog.Logger) *Results {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if onLeave == nil {
+		onLeave = func(string) {}
+	}
+	return &Results{st: st, log: log, onLeave: onLeave, signal: make(chan struct{}, 1),
+		playing: map[*Room]startedMatch{}, written: make(chan struct{})}
+}
+
+// Hooks implements MatchObserver. The hooks run on the room goroutine: they
+// copy what they need and return.
+func (rs *Results) Hooks(r *Room) game.Hooks {
+	return game.Hooks{
+		MatchStarted: func(_ string, seed uint64, seats []game.Seat) {
+			rs.mu.Lock()
+			rs.playing[r] = startedMatch{seed: seed, start: time.Now(), seats: append([]game.Seat(nil), seats...)}
+			rs.mu.Unlock()
+		},
+		MatchEnded: func(_ string, res game.Result, seats []game.Seat, ticks uint64) {
+			rs.mu.Lock()
+			st := rs.playing[r]
+			delete(rs.playing, r)
+			res.Placements = append([]int(nil), res.Placements...)
+			res.Places = append([]int(nil), res.Places...)
+			res.Scores = append([]int(nil), res.Scores...)
+			rs.jobs = append(rs.jobs, resultJob{room: r, started: st, res: res, seats: append([]game.Seat(nil), seats...), ticks: ticks})
+			rs.mu.Unlock()
+			select {
+			case rs.signal <- struct{}{}:
+			default:
+			}
+		},
+	}
+}
+
+// Run writes results until ctx ends. Before returning it writes what is
+// still queued and records the matches still being played as aborted: a
+// server stopping mid-match changes nobody's rating.
+func (rs *Results) Run(ctx context.Context) {
+	for {
+		select {
+		case <-rs.signal:
+			rs.drain()
+		case <-ctx.Done():
+			rs.drain()
+			rs.mu.Lock()
+			for r, st := range rs.playing {
+				rs.jobs = append(rs.jobs, resultJob{room: r, started: st, seats: st.seats, aborted: true})
+			}
+			rs.playing = map[*Room]startedMatch{}
+			rs.mu.Unlock()
+			rs.drain()
+			return
+		}
+	}
+}
+
+// Written returns a channel closed after the next write completes.
+func (rs *Results) Written() <-chan struct{} {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	return rs.written
+}
+
+func (rs *Results) drain() {
+	for {
+		rs.mu.Lock()
+		if len(rs.jobs) == 0 {
+			rs.mu.Unlock()
+			return
+		}
+		j := rs.jobs[0]
+		rs.jobs = rs.jobs[1:]
+		rs.mu.Unlock()
+		if err := rs.write(j); err != nil {
+			rs.log.Error("record match", "room", j.room.ID(), "err", err)
+		}
+		rs.mu.Lock()
+		close(rs.written)
+		rs.written = make(chan struct{})
+		rs.mu.Unlock()
+	}
+}
+
+func tickRate(r *Room) int {
+	if fr, _ := r.Latest(); fr != nil && fr.TickRate > 0 {
+		return fr.TickRate
+	}
+	return game.DefaultTickRate
+}
+
+// ModeName is how a room's matches are filed: the ranked mode, or
+// "casual-1v1" and friends.
+func ModeName(r *Room) string {
+	if r.Ranked != "" {
+		return string(r.Ranked)
+	}
+	return "casual-" + r.Mode.String()
+}
+
+func (rs *Results) write(j resultJob) error {
+	r := j.room
+	rec := store.MatchRecord{
+		Mode: ModeName(r), Ranked: r.Ranked != "", Aborted: j.aborted, Forfeit: j.res.Forfeit,
+		Room: r.ID(), Start: j.started.start,
+		Duration: time.Duration(j.ticks) * time.Second / time.Duration(tickRate(r)),
+	}
+	if j.aborted {
+		rec.Duration = time.Since(j.started.start).Round(time.Second)
+	}
+	if rec.Start.IsZero() {
+		rec.Start = time.Now().Add(-rec.Duration)
+	}
+	var slots []int
+	for slot, seat := range j.seats {
+		if seat.Player.ID == "" {
+			continue
+		}
+		mp := store.MatchPlayer{Name: seat.Player.Name, Slot: slot, Left: !seat.Connected}
+		if !seat.Player.Guest {
+			mp.Fingerprint = string(seat.Player.ID)
+		}
+		if r.Mode == pong.TwoVTwo { // left+right against top+bottom
+			mp.Team = slot / 2
+		}
+		if slot < len(j.res.Places) {
+			mp.Place = j.res.Places[slot]
+		}
+		if slot < len(j.res.Scores) {
+			mp.Score = j.res.Scores[slot]
+		}
+		rec.Players = append(rec.Players, mp)
+		slots = append(slots, slot)
+	}
+	if len(rec.Players) == 0 {
+		return nil
+	}
+	saved, err := rs.st.RecordMatch(rec, func(cur []store.Rating) ([]store.Rating, error) {
+		return rate(r, rec.Players, cur)
+	})
+	if err != nil {
+		return fmt.Errorf("lobby: %s match in %s: %w", rec.Mode, r.ID(), err)
+	}
+	out := &Outcome{Seed: j.started.seed, MatchID: saved.ID}
+	if rec.Ranked && !rec.Aborted {
+		out.Changes = make([]RatingChange, len(j.seats))
+		for i, p := range saved.Players {
+			games := 0
+			if rt, _, err := rs.st.Rating(rec.Mode, p.Fingerprint); err == nil {
+				games = rt.Games
+			}
+			out.Changes[slots[i]] = RatingChange{Before: p.RatingBefore, After: p.RatingAfter, Games: games}
+			if p.Left {
+				rs.onLeave(p.Fingerprint)
+			}
+		}
+	}
+	r.SetOutcome(out)
+	return nil
+}
+
+// rate applies Elo to a finished ranked match: pairwise by placement for
+// 1v1 and free-for-all, team averages for 2v2.
+func rate(r *Room, players []store.MatchPlayer, cur []store.Rating) ([]store.Rating, error) {
+	rp := make([]rating.Player, len(cur))
+	for i, c := range cur {
+		rp[i] = rating.Player{Rating: c.Rating, Games: c.Games, Reached2400: c.Reached2400}
+	}
+	places := make([]int, len(players))
+	for i, p := range players {
+		places[i] = p.Place
+	}
+	var next []float64
+	if r.Ranked == RankedPong2v2 {
+		var a, b []rating.Player
+		var ai, bi []int
+		placeA, placeB := 0, 0
+		for i, p := range players {
+			if p.Team == 0 {
+				a, ai, placeA = append(a, rp[i]), append(ai, i), p.Place
+			} else {
+				b, bi, placeB = append(b, rp[i]), append(bi, i), p.Place
+			}
+		}
+		score := 0.5
+		switch {
+		case placeA < placeB:
+			score = 1
+		case placeA > placeB:
+			score = 0
+		}
+		na, nb, err := rating.UpdateTeams(a, b, score)
+		if err != nil {
+			return nil, err
+		}
+		next = make([]float64, len(players))
+		for k, i := range ai {
+			next[i] = na[k]
+		}
+		for k, i := range bi {
+			next[i] = nb[k]
+		}
+	} else {
+		var err error
+		if next, err = rating.UpdatePlacements(rp, places); err != nil {
+			return nil, err
+		}
+	}
+	best, worst := places[0], places[0]
+	for _, p := range places {
+		best, worst = min(best, p), max(worst, p)
+	}
+	out := make([]store.Rating, len(cur))
+	for i, c := range cur {
+		after := rp[i].After(next[i])
+		c.Rating, c.Games, c.Reached2400 = next[i], after.Games, after.Reached2400
+		switch {
+		case best == worst:
+			c.Draws++
+		case places[i] == best:
+			c.Wins++
+		default:
+			c.Losses++
+		}
+		out[i] = c
+	}
+	return out, nil
+}

@@ -1,0 +1,147 @@
+package lobby
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/game/pong"
+	"github.com/termarena/termarena/store"
+)
+
+func testServices(t *testing.T) (*Services, *store.Store) {
+	t.Helper()
+	st, err := store.Open(filepath.Join(t.TempDir(), "t.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []struct{ fp, name string }{{"SHA256:aaa", "ann"}, {"SHA256:bbb", "ben"}} {
+		if _, _, err := st.Login(p.fp, "ssh-ed25519", p.name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	svc := Start(st, RoomsConfig{
+		Room: game.RoomConfig{Countdown: -1},
+		Pong: func(m pong.Mode) pong.Config {
+			c := pong.DefaultConfig(m)
+			c.PointsToWin, c.Lives = 1, 1
+			return c
+		},
+	}, nil)
+	t.Cleanup(func() { svc.Stop(); st.Close() })
+	return svc, st
+}
+
+func waitFor(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// matchUp queues ann and ben for ranked 1v1 and seats them in the room
+// the matchmaker makes.
+func matchUp(t *testing.T, svc *Services) *Room {
+	t.Helper()
+	ctx := context.Background()
+	ta, err := svc.Matchmaker.Join(RankedPong1v1, "SHA256:aaa", "ann", 1500)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, err := svc.Matchmaker.Join(RankedPong1v1, "SHA256:bbb", "ben", 1500)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := <-ta.Room()
+	if r2 := <-tb.Room(); r2 != r {
+		t.Fatal("the two tickets got different rooms")
+	}
+	for id, name := range map[game.PlayerID]string{"SHA256:aaa": "ann", "SHA256:bbb": "ben"} {
+		if _, err := r.Join(ctx, game.Player{ID: id, Name: name}, r.Seats[id]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor(t, "the ranked match to start", func() bool { fr, _ := r.Latest(); return fr.Phase == game.Playing })
+	return r
+}
+
+func TestRankedLeaverLosesAndRepeatLeaversCoolDown(t *testing.T) {
+	svc, st := testServices(t)
+	ctx := context.Background()
+	for round := 1; round <= 2; round++ {
+		r := matchUp(t, svc)
+		if err := r.Leave(ctx, "SHA256:aaa"); err != nil { // ann walks out
+			t.Fatal(err)
+		}
+		waitFor(t, "the result to be saved", func() bool { o := r.Outcome(); return o != nil && o.MatchID != 0 })
+		a, _, _ := st.Rating(string(RankedPong1v1), "SHA256:aaa")
+		b, _, _ := st.Rating(string(RankedPong1v1), "SHA256:bbb")
+		if a.Games != round || a.Losses != round || b.Wins != round || a.Rating >= b.Rating {
+			t.Fatalf("round %d: leaver %+v, stayer %+v", round, a, b)
+		}
+		_ = r.Leave(ctx, "SHA256:bbb")
+	}
+	// The first walk-out is forgiven; the second costs a queue cooldown.
+	_, err := svc.Matchmaker.Join(RankedPong1v1, "SHA256:aaa", "ann", 1400)
+	var cd *CooldownError
+	if !errors.Is(err, ErrCooldown) || !errors.As(err, &cd) || !cd.Until.After(time.Now()) {
+		t.Fatalf("repeat leaver queued again: %v", err)
+	}
+	if _, err := svc.Matchmaker.Join(RankedPong1v1, "SHA256:bbb", "ben", 1600); err != nil {
+		t.Fatalf("the player who stayed cannot queue: %v", err)
+	}
+}
+
+func TestMatchInProgressAtShutdownIsAborted(t *testing.T) {
+	svc, st := testServices(t)
+	matchUp(t, svc)
+	svc.Stop()
+	ms, err := st.Matches("SHA256:aaa", 10)
+	if err != nil || len(ms) != 1 || !ms[0].Aborted || !ms[0].Ranked {
+		t.Fatalf("matches after shutdown: %+v %v", ms, err)
+	}
+	for _, fp := range []string{"SHA256:aaa", "SHA256:bbb"} {
+		if r, found, _ := st.Rating(string(RankedPong1v1), fp); found || r.Games != 0 {
+			t.Fatalf("an aborted match changed %s's rating: %+v", fp, r)
+		}
+	}
+}
+
+func TestCasualMatchIsHistoryNotRating(t *testing.T) {
+	svc, st := testServices(t)
+	ctx := context.Background()
+	r, err := svc.Rooms.Create(pong.OneVOne, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	players := []game.Player{{ID: "SHA256:aaa", Name: "ann"}, {ID: "guest:1234", Name: "guest-1234", Guest: true}}
+	for _, p := range players {
+		if _, err := r.Join(ctx, p, -1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range players {
+		if err := r.SetReady(ctx, p.ID, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor(t, "the casual match to end", func() bool { fr, _ := r.Latest(); return fr.Phase == game.Finished })
+	waitFor(t, "the result to be saved", func() bool { o := r.Outcome(); return o != nil && o.MatchID != 0 })
+	ms, err := st.Matches("SHA256:aaa", 10)
+	if err != nil || len(ms) != 1 || ms[0].Ranked || ms[0].Mode != "casual-1v1" || len(ms[0].Players) != 2 {
+		t.Fatalf("casual history: %+v %v", ms, err)
+	}
+	if _, found, _ := st.Rating("casual-1v1", "SHA256:aaa"); found {
+		t.Fatal("a casual match created a rating")
+	}
+	if o := r.Outcome(); len(o.Changes) != 0 {
+		t.Fatalf("casual outcome has rating changes: %+v", o)
+	}
+}

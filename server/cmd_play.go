@@ -1,0 +1,38 @@
+package server
+
+import (
+	"fmt"
+)
+
+func playCommand() command {
+	return command{
+		name:    "play",
+		args:    "[pong-1v1|pong-ffa4|pong-2v2]",
+		summary: "straight into the ranked queue (needs a terminal: ssh -t)",
+		tui:     true,
+		run: func(srv *Server, s *Session, args []string) int {
+			if len(args) > 1 {
+				fmt.Fprintln(s.ErrOut(), "usage: ssh -t HOST play [pong-1v1|pong-ffa4|pong-2v2]")
+				return ExitUsage
+			}
+			arg := ""
+			if len(args) == 1 {
+				arg = args[0]
+			}
+			mode, err := parseMode(arg)
+			if err != nil {
+				fmt.Fprintf(s.ErrOut(), "termarena: play: %v\n", err)
+				return ExitUsage
+			}
+			if s.Identity().Guest {
+				fmt.Fprintln(s.ErrOut(), "termarena: ranked play needs an SSH key (your key is your account); guests can play casual rooms in the lobby")
+				return ExitDenied
+			}
+			if srv.deps.Matchmaker == nil {
+				fmt.Fprintln(s.ErrOut(), "termarena: ranked play is not enabled on this server")
+				return ExitFail
+			}
+			return srv.runLobby(s, lobbyStart{side: -1, play: mode})
+		},
+	}
+}

@@ -1,0 +1,414 @@
+package store
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"go.etcd.io/bbolt"
+)
+
+const (
+	bucketMatches       = "matches"
+	bucketPlayerMatches = "player_matches"
+
+	// Pong seats at most four; the bound only stops a bug from writing a
+	// huge record inside the one transaction every match shares.
+	maxMatchPlayers = 16
+)
+
+// Test hook stages, in the order RecordMatch passes them.
+const (
+	stageMatch   = "match"   // the match record is written
+	stageIndex   = "index"   // the player_matches entries are written
+	stageRatings = "ratings" // the new ratings are written (rated matches only)
+)
+
+// MatchPlayer is one seat of a recorded match.
+type MatchPlayer struct {
+	// Fingerprint is the player's key; "" for a guest, which only an
+	// unranked match may have. Guests get no history and no rating.
+	Fingerprint string
+	// Name is the name at match time; RecordMatch fills an empty one from
+	// players, so a later rename does not rewrite history.
+	Name  string
+	Slot  int
+	Team  int
+	Place int // 1 = best; ties share a place
+	Score int
+	// RatingBefore and RatingAfter are equal when the match is unrated or
+	// aborted, and InitialRating for a player with no rating in the mode.
+	RatingBefore, RatingAfter float64
+	Left                      bool // left or did not return within the grace period (forfeit)
+}
+
+// MatchRecord is one finished (or aborted) match.
+type MatchRecord struct {
+	ID       uint64 // assigned by RecordMatch; must be 0 when recording
+	Mode     string // "pong-1v1"… for ranked; "casual-1v1"… for casual
+	Ranked   bool
+	Aborted  bool // the server stopped mid-match: no rating change
+	Forfeit  bool
+	Room     string
+	Start    time.Time
+	Duration time.Duration
+	Players  []MatchPlayer
+	Replay   bool // a replay is stored under the same id
+}
+
+// matchRecord is the stored form under matches/<big-endian id>; the id is
+// the key.
+type matchRecord struct {
+	V        int                 `json:"v"`
+	Mode     string              `json:"mode"`
+	Ranked   bool                `json:"ranked,omitempty"`
+	Aborted  bool                `json:"aborted,omitempty"`
+	Forfeit  bool                `json:"forfeit,omitempty"`
+	Room     string              `json:"room,omitempty"`
+	Start    time.Time           `json:"start"`
+	Duration time.Duration       `json:"duration_ns"`
+	Players  []matchPlayerRecord `json:"players"`
+	Replay   bool                `json:"replay,omitempty"`
+}
+
+type matchPlayerRecord struct {
+	Fingerprint  string  `json:"fp,omitempty"`
+	Name         string  `json:"name,omitempty"`
+	Slot         int     `json:"slot"`
+	Team         int     `json:"team"`
+	Place        int     `json:"place"`
+	Score        int     `json:"score"`
+	RatingBefore float64 `json:"rating_before"`
+	RatingAfter  float64 `json:"rating_after"`
+	Left         bool    `json:"left,omitempty"`
+}
+
+func newMatchRecord(m MatchRecord) matchRecord {
+	rec := matchRecord{
+		V:        recordVersion,
+		Mode:     m.Mode,
+		Ranked:   m.Ranked,
+		Aborted:  m.Aborted,
+		Forfeit:  m.Forfeit,
+		Room:     m.Room,
+		Start:    m.Start,
+		Duration: m.Duration,
+		Players:  make([]matchPlayerRecord, len(m.Players)),
+		Replay:   m.Replay,
+	}
+	for i, p := range m.Players {
+		rec.Players[i] = matchPlayerRecord(p)
+	}
+	return rec
+}
+
+func (r matchRecord) match(id uint64) MatchRecord {
+	m := MatchRecord{
+		ID:       id,
+		Mode:     r.Mode,
+		Ranked:   r.Ranked,
+		Aborted:  r.Aborted,
+		Forfeit:  r.Forfeit,
+		Room:     r.Room,
+		Start:    r.Start,
+		Duration: r.Duration,
+		Players:  make([]MatchPlayer, len(r.Players)),
+		Replay:   r.Replay,
+	}
+	for i, p := range r.Players {
+		m.Players[i] = MatchPlayer(p)
+	}
+	return m
+}
+
+// matchKey is big-endian so byte order is id order: cursors walk matches
+// oldest to newest, and player_matches sorts each player's history.
+func matchKey(id uint64) []byte { return binary.BigEndian.AppendUint64(nil, id) }
+
+// playerMatchKey is fingerprint, a zero byte, then matchKey(id). The zero
+// byte keeps "SHA256:ab" from reading "SHA256:abc"'s entries.
+func playerMatchKey(fp string, id uint64) []byte {
+	k := make([]byte, 0, len(fp)+1+8)
+	k = append(k, fp...)
+	k = append(k, 0)
+	return binary.BigEndian.AppendUint64(k, id)
+}
+
+// RecordMatch writes the match record, its player_matches entries and, for
+// a ranked match that was not aborted, every player's new rating, all in
+// one transaction: a crash can never leave ratings without their match or
+// the other way round.
+//
+// rate is called inside the transaction with the players' current ratings
+// in m.Mode (in m.Players order; a player without one gets InitialRating
+// and zero games) and returns their new values, with Rating, Games, Wins,
+// Losses, Draws and Reached2400 updated by the caller's maths; Updated is
+// set by the store's clock, Name is ignored. Because the ratings are read
+// in the same write transaction, two matches finishing together cannot
+// lose an update. rate must be quick and must not call the Store: the
+// transaction holds bbolt's single writer lock, so a call back in would
+// deadlock.
+//
+// For an unranked or aborted match rate is not called (it may be nil) and
+// no rating changes. RatingBefore/After are filled from the current ratings
+// either way. Guests (empty Fingerprint) are allowed in unranked matches;
+// they get no history entry.
+//
+// It returns the record as stored, which Match and Matches return too.
+func (s *Store) RecordMatch(m MatchRecord, rate func(current []Rating) ([]Rating, error)) (MatchRecord, error) {
+	m, err := prepareMatch(m)
+	if err != nil {
+		return MatchRecord{}, fmt.Errorf("store: record match: %w", err)
+	}
+	rated := m.Ranked && !m.Aborted
+	if rated && rate == nil {
+		return MatchRecord{}, fmt.Errorf("store: record %s match: ranked match needs a rate func", m.Mode)
+	}
+	now := s.now().UTC()
+	err = s.db.Update(func(tx *bbolt.Tx) error {
+		b, err := matchBuckets(tx)
+		if err != nil {
+			return err
+		}
+		current := make([]Rating, len(m.Players))
+		for i, p := range m.Players {
+			if p.Fingerprint == "" {
+				current[i] = Rating{Mode: m.Mode, Rating: InitialRating}
+				continue
+			}
+			if current[i], _, err = loadRating(b.ratings, b.players, m.Mode, p.Fingerprint); err != nil {
+				return err
+			}
+			if p.Name == "" {
+				m.Players[i].Name = current[i].Name
+			}
+		}
+		next := current
+		if rated {
+			// A clone, so a rate that edits its argument in place cannot
+			// change the "before" values recorded below.
+			if next, err = rate(slices.Clone(current)); err != nil {
+				return fmt.Errorf("rate: %w", err)
+			}
+			if err := checkRated(m.Mode, current, next); err != nil {
+				return err
+			}
+		}
+		for i := range m.Players {
+			m.Players[i].RatingBefore = current[i].Rating
+			m.Players[i].RatingAfter = next[i].Rating
+		}
+
+		if m.ID, err = b.matches.NextSequence(); err != nil {
+			return fmt.Errorf("next match id: %w", err)
+		}
+		raw, err := json.Marshal(newMatchRecord(m))
+		if err != nil {
+			return fmt.Errorf("encode match: %w", err)
+		}
+		if err := b.matches.Put(matchKey(m.ID), raw); err != nil {
+			return fmt.Errorf("write match %d: %w", m.ID, err)
+		}
+		if err := s.testFail(stageMatch); err != nil {
+			return err
+		}
+		for _, p := range m.Players {
+			if p.Fingerprint == "" {
+				continue
+			}
+			if err := b.index.Put(playerMatchKey(p.Fingerprint, m.ID), []byte{}); err != nil {
+				return fmt.Errorf("index match %d for %s: %w", m.ID, p.Fingerprint, err)
+			}
+		}
+		if err := s.testFail(stageIndex); err != nil {
+			return err
+		}
+		if !rated {
+			return nil
+		}
+		for _, r := range next {
+			r.Updated = now
+			if err := putRating(b.ratings, r); err != nil {
+				return fmt.Errorf("%s: %w", r.Fingerprint, err)
+			}
+		}
+		return s.testFail(stageRatings)
+	})
+	if err != nil {
+		return MatchRecord{}, fmt.Errorf("store: record %s match: %w", m.Mode, err)
+	}
+	return m, nil
+}
+
+// prepareMatch validates m and returns a copy the caller no longer shares:
+// its own Players slice, Start in UTC without a monotonic reading (so what
+// RecordMatch returns equals what Match decodes later).
+func prepareMatch(m MatchRecord) (MatchRecord, error) {
+	if m.ID != 0 {
+		return MatchRecord{}, fmt.Errorf("ID %d set: the store assigns ids", m.ID)
+	}
+	if err := checkMode(m.Mode); err != nil {
+		return MatchRecord{}, err
+	}
+	if len(m.Players) == 0 {
+		return MatchRecord{}, errors.New("no players")
+	}
+	if len(m.Players) > maxMatchPlayers {
+		return MatchRecord{}, fmt.Errorf("%d players, at most %d", len(m.Players), maxMatchPlayers)
+	}
+	seen := make(map[string]int, len(m.Players))
+	for i, p := range m.Players {
+		if p.Fingerprint == "" {
+			if m.Ranked {
+				return MatchRecord{}, fmt.Errorf("player %d: ranked match with a guest (no fingerprint)", i)
+			}
+			continue
+		}
+		if err := checkFingerprint(p.Fingerprint); err != nil {
+			return MatchRecord{}, fmt.Errorf("player %d: %w", i, err)
+		}
+		if j, dup := seen[p.Fingerprint]; dup {
+			return MatchRecord{}, fmt.Errorf("players %d and %d are both %s", j, i, p.Fingerprint)
+		}
+		seen[p.Fingerprint] = i
+	}
+	m.Players = slices.Clone(m.Players)
+	m.Start = m.Start.UTC()
+	return m, nil
+}
+
+// checkRated holds rate's result to the promise RecordMatch makes: one
+// finite rating per player, in order, in the match's mode.
+func checkRated(mode string, current, next []Rating) error {
+	if len(next) != len(current) {
+		return fmt.Errorf("rate returned %d ratings for %d players", len(next), len(current))
+	}
+	for i, r := range next {
+		if r.Fingerprint != current[i].Fingerprint {
+			return fmt.Errorf("rate result %d is for %q, want %q", i, r.Fingerprint, current[i].Fingerprint)
+		}
+		if r.Mode != mode {
+			return fmt.Errorf("rate result %d is for mode %q, want %q", i, r.Mode, mode)
+		}
+		if err := checkRating(r); err != nil {
+			return fmt.Errorf("rate result %d (%s): %w", i, r.Fingerprint, err)
+		}
+	}
+	return nil
+}
+
+// testFail lets tests fail RecordMatch's transaction after a given stage.
+func (s *Store) testFail(stage string) error {
+	if s.failAfter == nil {
+		return nil
+	}
+	return s.failAfter(stage)
+}
+
+// Match returns the match with that id, or an error matching ErrNotFound.
+func (s *Store) Match(id uint64) (MatchRecord, error) {
+	var m MatchRecord
+	err := s.db.View(func(tx *bbolt.Tx) error {
+		b, err := matchBuckets(tx)
+		if err != nil {
+			return err
+		}
+		m, err = getMatch(b.matches, id)
+		return err
+	})
+	if err != nil {
+		return MatchRecord{}, fmt.Errorf("store: match %d: %w", id, err)
+	}
+	return m, nil
+}
+
+// Matches returns the player's matches, newest first; limit<=0 means 20
+// and more than 1000 means 1000. A player with none gets an empty result.
+func (s *Store) Matches(fp string, limit int) ([]MatchRecord, error) {
+	if err := checkFingerprint(fp); err != nil {
+		return nil, fmt.Errorf("store: matches: %w", err)
+	}
+	limit = clampLimit(limit)
+	var out []MatchRecord
+	err := s.db.View(func(tx *bbolt.Tx) error {
+		b, err := matchBuckets(tx)
+		if err != nil {
+			return err
+		}
+		prefix := append([]byte(fp), 0)
+		// Every key of this player sorts below fp+"\x01", so the entry
+		// just before it is the newest; walk back from there.
+		c := b.index.Cursor()
+		k, _ := c.Seek(append([]byte(fp), 1))
+		if k == nil {
+			k, _ = c.Last()
+		} else {
+			k, _ = c.Prev()
+		}
+		for ; k != nil && bytes.HasPrefix(k, prefix) && len(out) < limit; k, _ = c.Prev() {
+			idb := k[len(prefix):]
+			if len(idb) != 8 {
+				return fmt.Errorf("%s key %q: bad length", bucketPlayerMatches, k)
+			}
+			id := binary.BigEndian.Uint64(idb)
+			m, err := getMatch(b.matches, id)
+			if err != nil {
+				return fmt.Errorf("indexed match %d: %w", id, err)
+			}
+			out = append(out, m)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: matches of %s: %w", fp, err)
+	}
+	return out, nil
+}
+
+type matchBucketSet struct {
+	matches, index, ratings, players *bbolt.Bucket
+}
+
+func matchBuckets(tx *bbolt.Tx) (matchBucketSet, error) {
+	b := matchBucketSet{
+		matches: tx.Bucket([]byte(bucketMatches)),
+		index:   tx.Bucket([]byte(bucketPlayerMatches)),
+		ratings: tx.Bucket([]byte(bucketRatings)),
+		players: tx.Bucket([]byte(bucketPlayers)),
+	}
+	if b.matches == nil || b.index == nil || b.ratings == nil || b.players == nil {
+		// Open's migrations create all four, so this means the file was
+		// altered behind our back.
+		return matchBucketSet{}, fmt.Errorf("bucket %s, %s, %s or %s missing",
+			bucketMatches, bucketPlayerMatches, bucketRatings, bucketPlayers)
+	}
+	return b, nil
+}
+
+func getMatch(matches *bbolt.Bucket, id uint64) (MatchRecord, error) {
+	raw := matches.Get(matchKey(id))
+	if raw == nil {
+		return MatchRecord{}, ErrNotFound
+	}
+	rec, err := decodeMatch(raw)
+	if err != nil {
+		return MatchRecord{}, err
+	}
+	return rec.match(id), nil
+}
+
+// decodeMatch keeps nothing that points into raw (bbolt's memory).
+func decodeMatch(raw []byte) (matchRecord, error) {
+	var rec matchRecord
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		return matchRecord{}, fmt.Errorf("decode match: %w", err)
+	}
+	if rec.V != recordVersion {
+		return matchRecord{}, fmt.Errorf("decode match: unknown record version %d", rec.V)
+	}
+	return rec, nil
+}

@@ -1,0 +1,327 @@
+package store
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"go.etcd.io/bbolt"
+)
+
+const (
+	bucketRatings = "ratings"
+
+	// InitialRating is the rating of a player with no rated game in a mode.
+	// It equals rating.Initial, repeated so the store does not depend on
+	// the rating maths.
+	InitialRating = 1500.0
+
+	// Mode names are short identifiers ("pong-1v1"); the bound only stops
+	// absurd keys.
+	maxModeLen = 32
+
+	defaultListLimit = 20
+	// maxListLimit keeps one request from building an unbounded reply
+	// inside a read transaction.
+	maxListLimit = 1000
+)
+
+// Rating is one player's standing in one ranked mode ("pong-1v1",
+// "pong-ffa4", "pong-2v2").
+type Rating struct {
+	Mode        string
+	Fingerprint string
+	Name        string  // filled from players on read; not stored in the rating record
+	Rating      float64 // unrounded (display rounds)
+	Games       int
+	Wins        int
+	Losses      int
+	Draws       int
+	Reached2400 bool
+	Updated     time.Time
+}
+
+// ratingRecord is the stored form under ratings/<mode>\x00<fingerprint>.
+// Mode and fingerprint are the key; the name lives in players so a rename
+// never has to touch every rating.
+type ratingRecord struct {
+	V           int       `json:"v"`
+	Rating      float64   `json:"rating"`
+	Games       int       `json:"games"`
+	Wins        int       `json:"wins"`
+	Losses      int       `json:"losses"`
+	Draws       int       `json:"draws"`
+	Reached2400 bool      `json:"reached_2400,omitempty"`
+	Updated     time.Time `json:"updated"`
+}
+
+func (r ratingRecord) rating(mode, fp string) Rating {
+	return Rating{
+		Mode:        mode,
+		Fingerprint: fp,
+		Rating:      r.Rating,
+		Games:       r.Games,
+		Wins:        r.Wins,
+		Losses:      r.Losses,
+		Draws:       r.Draws,
+		Reached2400: r.Reached2400,
+		Updated:     r.Updated,
+	}
+}
+
+// ratingKey is mode, a zero byte, then the fingerprint. Neither part may
+// contain a byte below '!' (checkMode, checkFingerprint), so the split is
+// unambiguous and all of a mode's ratings form one contiguous key range.
+func ratingKey(mode, fp string) []byte {
+	k := make([]byte, 0, len(mode)+1+len(fp))
+	k = append(k, mode...)
+	k = append(k, 0)
+	return append(k, fp...)
+}
+
+func modePrefix(mode string) []byte { return append([]byte(mode), 0) }
+
+// Rating returns the player's rating in mode; a player with no rated game
+// yet gets InitialRating and zero games with found=false (not an error).
+// Name is the player's current name, or "" if fp is not a known player.
+func (s *Store) Rating(mode, fp string) (r Rating, found bool, err error) {
+	if err := checkMode(mode); err != nil {
+		return Rating{}, false, fmt.Errorf("store: rating: %w", err)
+	}
+	if err := checkFingerprint(fp); err != nil {
+		return Rating{}, false, fmt.Errorf("store: rating: %w", err)
+	}
+	err = s.db.View(func(tx *bbolt.Tx) error {
+		ratings, players, err := ratingBuckets(tx)
+		if err != nil {
+			return err
+		}
+		r, found, err = loadRating(ratings, players, mode, fp)
+		return err
+	})
+	if err != nil {
+		return Rating{}, false, fmt.Errorf("store: rating %s %s: %w", mode, fp, err)
+	}
+	return r, found, nil
+}
+
+// Ratings returns every mode the player has a rating in (for the profile),
+// sorted by mode; none is an empty result, not an error.
+func (s *Store) Ratings(fp string) ([]Rating, error) {
+	if err := checkFingerprint(fp); err != nil {
+		return nil, fmt.Errorf("store: ratings: %w", err)
+	}
+	var out []Rating
+	err := s.db.View(func(tx *bbolt.Tx) error {
+		ratings, players, err := ratingBuckets(tx)
+		if err != nil {
+			return err
+		}
+		name, _, err := playerName(players, fp)
+		if err != nil {
+			return err
+		}
+		// Keys lead with the mode, so instead of reading every rating the
+		// loop visits each mode once: look up this player's key, then seek
+		// past the whole mode. That is one lookup per mode, and modes are
+		// few. Keys come in mode order, so the result is already sorted.
+		c := ratings.Cursor()
+		for k, _ := c.First(); k != nil; {
+			i := bytes.IndexByte(k, 0)
+			if i < 0 {
+				return fmt.Errorf("ratings key %q has no mode separator", k)
+			}
+			mode := string(k[:i])
+			if raw := ratings.Get(ratingKey(mode, fp)); raw != nil {
+				rec, err := decodeRating(raw)
+				if err != nil {
+					return err
+				}
+				r := rec.rating(mode, fp)
+				r.Name = name
+				out = append(out, r)
+			}
+			k, _ = c.Seek(append([]byte(mode), 1))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: ratings %s: %w", fp, err)
+	}
+	return out, nil
+}
+
+// Leaderboard lists the rated players of mode, best first, with Name
+// filled in; limit<=0 means 20 and more than 1000 means 1000. A rating
+// whose player no longer exists is skipped.
+//
+// Order (compareStanding): higher rating first, compared unrounded, so two
+// players shown with the same rounded rating may still be ordered by the
+// fraction; on an exactly equal rating, more rated games first (the rating
+// is better established); then name ascending; then fingerprint, which only
+// matters for a damaged index, so the order is always total and stable.
+//
+// It reads and sorts every rating of the mode, O(N log N) per call. That
+// is fine for thousands of players; past that, keep a rating-ordered index
+// bucket updated in RecordMatch's transaction.
+func (s *Store) Leaderboard(mode string, limit int) ([]Rating, error) {
+	if err := checkMode(mode); err != nil {
+		return nil, fmt.Errorf("store: leaderboard: %w", err)
+	}
+	limit = clampLimit(limit)
+	var all []Rating
+	err := s.db.View(func(tx *bbolt.Tx) error {
+		ratings, players, err := ratingBuckets(tx)
+		if err != nil {
+			return err
+		}
+		prefix := modePrefix(mode)
+		c := ratings.Cursor()
+		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+			fp := string(k[len(prefix):])
+			name, ok, err := playerName(players, fp)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				continue
+			}
+			rec, err := decodeRating(v)
+			if err != nil {
+				return err
+			}
+			r := rec.rating(mode, fp)
+			r.Name = name
+			all = append(all, r)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: leaderboard %s: %w", mode, err)
+	}
+	slices.SortFunc(all, compareStanding)
+	if len(all) > limit {
+		// Clone so the caller does not pin the whole mode's slice.
+		all = slices.Clone(all[:limit])
+	}
+	return all, nil
+}
+
+// compareStanding is the leaderboard order; see Leaderboard.
+func compareStanding(a, b Rating) int {
+	if c := cmp.Compare(b.Rating, a.Rating); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(b.Games, a.Games); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.Name, b.Name); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Fingerprint, b.Fingerprint)
+}
+
+func clampLimit(limit int) int {
+	if limit <= 0 {
+		return defaultListLimit
+	}
+	return min(limit, maxListLimit)
+}
+
+func ratingBuckets(tx *bbolt.Tx) (ratings, players *bbolt.Bucket, err error) {
+	ratings = tx.Bucket([]byte(bucketRatings))
+	players = tx.Bucket([]byte(bucketPlayers))
+	if ratings == nil || players == nil {
+		// Open's migrations create both, so this means the file was
+		// altered behind our back.
+		return nil, nil, fmt.Errorf("bucket %s or %s missing", bucketRatings, bucketPlayers)
+	}
+	return ratings, players, nil
+}
+
+// loadRating returns the stored rating, or a fresh one at InitialRating
+// with found=false, with Name filled from players either way.
+func loadRating(ratings, players *bbolt.Bucket, mode, fp string) (r Rating, found bool, err error) {
+	r = Rating{Mode: mode, Fingerprint: fp, Rating: InitialRating}
+	if raw := ratings.Get(ratingKey(mode, fp)); raw != nil {
+		rec, err := decodeRating(raw)
+		if err != nil {
+			return Rating{}, false, err
+		}
+		r, found = rec.rating(mode, fp), true
+	}
+	if r.Name, _, err = playerName(players, fp); err != nil {
+		return Rating{}, false, err
+	}
+	return r, found, nil
+}
+
+// playerName reports ok=false, not an error, for an unknown fingerprint: a
+// leaderboard or a profile must not fail because one player record is gone.
+func playerName(players *bbolt.Bucket, fp string) (name string, ok bool, err error) {
+	raw := players.Get([]byte(fp))
+	if raw == nil {
+		return "", false, nil
+	}
+	rec, err := decodePlayer(raw)
+	if err != nil {
+		return "", false, fmt.Errorf("player %s: %w", fp, err)
+	}
+	return rec.Name, true, nil
+}
+
+// decodeRating keeps nothing that points into raw (bbolt's memory).
+func decodeRating(raw []byte) (ratingRecord, error) {
+	var rec ratingRecord
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		return ratingRecord{}, fmt.Errorf("decode rating: %w", err)
+	}
+	if rec.V != recordVersion {
+		return ratingRecord{}, fmt.Errorf("decode rating: unknown record version %d", rec.V)
+	}
+	return rec, nil
+}
+
+func putRating(ratings *bbolt.Bucket, r Rating) error {
+	raw, err := json.Marshal(ratingRecord{
+		V:           recordVersion,
+		Rating:      r.Rating,
+		Games:       r.Games,
+		Wins:        r.Wins,
+		Losses:      r.Losses,
+		Draws:       r.Draws,
+		Reached2400: r.Reached2400,
+		Updated:     r.Updated,
+	})
+	if err != nil {
+		return fmt.Errorf("encode rating: %w", err)
+	}
+	if err := ratings.Put(ratingKey(r.Mode, r.Fingerprint), raw); err != nil {
+		return fmt.Errorf("write rating: %w", err)
+	}
+	return nil
+}
+
+// checkRating refuses a rating that would poison the file: JSON cannot
+// encode NaN or Inf, and one bad number would spread through every later
+// Elo update of everyone who plays that player.
+func checkRating(r Rating) error {
+	if math.IsNaN(r.Rating) || math.IsInf(r.Rating, 0) {
+		return fmt.Errorf("rating %v is not a finite number", r.Rating)
+	}
+	if r.Games < 0 || r.Wins < 0 || r.Losses < 0 || r.Draws < 0 {
+		return fmt.Errorf("negative count: games %d, wins %d, losses %d, draws %d", r.Games, r.Wins, r.Losses, r.Draws)
+	}
+	return nil
+}
+
+// checkMode holds mode names to the same byte rules as fingerprints, which
+// is what keeps ratingKey unambiguous.
+func checkMode(mode string) error {
+	return checkToken("mode", mode, maxModeLen)
+}

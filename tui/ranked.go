@@ -1,0 +1,245 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/termarena/termarena/lobby"
+	"github.com/termarena/termarena/rating"
+	"github.com/termarena/termarena/store"
+)
+
+// queued is a session waiting in a ranked queue.
+type queued struct {
+	ticket *lobby.Ticket
+	cancel context.CancelFunc
+	since  time.Time
+}
+
+type (
+	queueTickMsg struct{}
+	matchedMsg   struct{ room *lobby.Room }
+	boardMsg     struct {
+		mode lobby.RankedMode
+		rows []store.Rating
+		err  error
+	}
+	profileMsg struct {
+		player  store.Player
+		ratings []store.Rating
+		matches []store.MatchRecord
+		err     error
+	}
+)
+
+var rankedModes = lobby.RankedModes()
+
+// queueFor puts the player in mode's queue.
+func (m *Lobby) queueFor(mode lobby.RankedMode) tea.Cmd {
+	if m.d.Matchmaker == nil || m.d.Store == nil {
+		return nil
+	}
+	if m.d.Player.Guest {
+		m.notice = "Ranked play needs an SSH key (your key is your account). Casual rooms are open to guests: press c."
+		return nil
+	}
+	r, _, err := m.d.Store.Rating(string(mode), string(m.d.Player.ID))
+	if err != nil {
+		m.notice = "Could not read your rating; please try again."
+		return nil
+	}
+	t, err := m.d.Matchmaker.Join(mode, string(m.d.Player.ID), m.d.Player.Name, r.Rating)
+	if err != nil {
+		m.notice = strings.TrimPrefix(err.Error(), "lobby: ")
+		return nil
+	}
+	ctx, cancel := context.WithCancel(m.d.Ctx)
+	m.queue = &queued{ticket: t, cancel: cancel, since: time.Now()}
+	m.state, m.notice, m.help = stQueue, "", false
+	return tea.Batch(queueTick(), func() tea.Msg {
+		select {
+		case r := <-t.Room():
+			return matchedMsg{r}
+		case <-ctx.Done():
+			return nil
+		}
+	})
+}
+
+func queueTick() tea.Cmd {
+	return tea.Tick(250*time.Millisecond, func(time.Time) tea.Msg { return queueTickMsg{} })
+}
+
+// leaveQueue takes the player out of the queue.
+func (m *Lobby) leaveQueue() {
+	if m.queue == nil {
+		return
+	}
+	m.queue.cancel()
+	m.d.Matchmaker.Leave(string(m.d.Player.ID))
+	m.queue = nil
+	if m.state == stQueue {
+		m.state = stLobby
+	}
+}
+
+func (m *Lobby) renderQueue() string {
+	q := m.queue
+	waited, lo, hi, queued, ok := m.d.Matchmaker.Status(q.ticket)
+	if !ok {
+		return style(colText).Render("Match found — joining…")
+	}
+	rng := "any rating"
+	if !math.IsInf(lo, 0) && !math.IsInf(hi, 0) {
+		rng = fmt.Sprintf("%.0f – %.0f", math.Max(lo, 0), hi)
+	}
+	var b strings.Builder
+	b.WriteString(lipgloss.NewStyle().Bold(true).Foreground(colText).Render("Looking for a "+string(q.ticket.Mode)+" match") + "\n\n")
+	b.WriteString(style(colText).Render(fmt.Sprintf("  waited        %d:%02d", int(waited.Minutes()), int(waited.Seconds())%60)) + "\n")
+	b.WriteString(style(colText).Render("  rating range  "+rng) + "\n")
+	b.WriteString(style(colText).Render(fmt.Sprintf("  in the queue  %d", queued)) + "\n\n")
+	b.WriteString(style(colDim).Render("  the range widens the longer you wait · esc leave the queue") + "\n")
+	return b.String()
+}
+
+func (m *Lobby) loadBoard(mode lobby.RankedMode) tea.Cmd {
+	st := m.d.Store
+	return func() tea.Msg {
+		rows, err := st.Leaderboard(string(mode), 100)
+		return boardMsg{mode, rows, err}
+	}
+}
+
+func (m *Lobby) loadProfile(name string) tea.Cmd {
+	st := m.d.Store
+	me := string(m.d.Player.ID)
+	return func() tea.Msg {
+		var p store.Player
+		var err error
+		if name == "" {
+			p, err = st.PlayerByFingerprint(me)
+		} else {
+			p, err = st.PlayerByName(name)
+		}
+		if err != nil {
+			return profileMsg{err: err}
+		}
+		rs, err := st.Ratings(p.Fingerprint)
+		if err != nil {
+			return profileMsg{err: err}
+		}
+		ms, err := st.Matches(p.Fingerprint, 20)
+		return profileMsg{player: p, ratings: rs, matches: ms, err: err}
+	}
+}
+
+func (m *Lobby) renderBoard() string {
+	var b strings.Builder
+	var tabs []string
+	for _, md := range rankedModes {
+		t := " " + string(md) + " "
+		if md == m.boardMode {
+			tabs = append(tabs, lipgloss.NewStyle().Bold(true).Foreground(colGood).Render("["+t+"]"))
+		} else {
+			tabs = append(tabs, style(colDim).Render(" "+t+" "))
+		}
+	}
+	b.WriteString(lipgloss.NewStyle().Bold(true).Foreground(colText).Render("Leaderboard") + "  " + strings.Join(tabs, "") + "\n\n")
+	if len(m.board) == 0 {
+		b.WriteString(style(colDim).Render("  no rated games in this mode yet") + "\n")
+	} else {
+		b.WriteString(style(colDim).Render(fmt.Sprintf("  %4s  %-16s %7s %6s %5s", "RANK", "NAME", "RATING", "GAMES", "WIN%")) + "\n")
+		rows := max(m.h-16, 3)
+		start := max(0, min(m.boardSel-rows+1, len(m.board)-rows))
+		for i := start; i < len(m.board) && i < start+rows; i++ {
+			r := m.board[i]
+			pct := 0.0
+			if r.Games > 0 {
+				pct = 100 * float64(r.Wins) / float64(r.Games)
+			}
+			line := fmt.Sprintf("%4d  %-16s %7s %6d %4.0f%%", i+1, r.Name, rating.Display(r.Rating, r.Games), r.Games, pct)
+			st, cur := style(colText), "  "
+			if i == m.boardSel {
+				st, cur = lipgloss.NewStyle().Bold(true).Foreground(colGood), "▸ "
+			}
+			b.WriteString(st.Render(cur+line) + "\n")
+		}
+	}
+	b.WriteString("\n" + style(colDim).Render("←/→ mode · ↑/↓ choose · enter profile · esc back"))
+	return b.String()
+}
+
+func (m *Lobby) renderProfile() string {
+	p := m.profile
+	if p == nil {
+		return style(colDim).Render("loading…")
+	}
+	var b strings.Builder
+	b.WriteString(lipgloss.NewStyle().Bold(true).Foreground(colGood).Render(p.player.Name) +
+		style(colDim).Render("  since "+p.player.FirstSeen.UTC().Format("2006-01-02")) + "\n\n")
+	if len(p.ratings) == 0 {
+		b.WriteString(style(colDim).Render("  no rated games yet") + "\n")
+	} else {
+		b.WriteString(style(colDim).Render(fmt.Sprintf("  %-10s %7s %6s %4s %4s", "MODE", "RATING", "GAMES", "W", "L")) + "\n")
+		for _, r := range p.ratings {
+			b.WriteString(style(colText).Render(fmt.Sprintf("  %-10s %7s %6d %4d %4d", r.Mode, rating.Display(r.Rating, r.Games), r.Games, r.Wins, r.Losses)) + "\n")
+		}
+	}
+	if len(p.matches) > 0 {
+		b.WriteString("\n" + lipgloss.NewStyle().Bold(true).Foreground(colText).Render("Last matches") + "\n")
+		rows := max(m.h-18, 3)
+		for i, mt := range p.matches {
+			if i >= rows {
+				break
+			}
+			b.WriteString(style(colText).Render("  "+matchLine(mt, p.player.Fingerprint)) + "\n")
+		}
+	}
+	b.WriteString("\n" + style(colDim).Render("esc back"))
+	return b.String()
+}
+
+// matchLine is one match from one player's side: "pong-1v1  won  11–7 vs bob  +14".
+func matchLine(mt store.MatchRecord, fp string) string {
+	var me *store.MatchPlayer
+	var others []string
+	for i := range mt.Players {
+		p := &mt.Players[i]
+		if p.Fingerprint == fp && fp != "" {
+			me = p
+			continue
+		}
+		others = append(others, fmt.Sprintf("%s %d", p.Name, p.Score))
+	}
+	if me == nil {
+		return mt.Mode
+	}
+	res := "won"
+	switch {
+	case mt.Aborted:
+		res = "aborted"
+	case me.Place != 1:
+		res = fmt.Sprintf("%d%s", me.Place, ordinalSuffix(me.Place))
+	}
+	change := ""
+	if mt.Ranked && !mt.Aborted {
+		change = fmt.Sprintf("  %+d", int(math.Round(me.RatingAfter))-int(math.Round(me.RatingBefore)))
+	}
+	return fmt.Sprintf("%-10s %-7s %d vs %s%s", mt.Mode, res, me.Score, strings.Join(others, ", "), change)
+}
+
+func ordinalSuffix(n int) string {
+	switch n {
+	case 2:
+		return "nd"
+	case 3:
+		return "rd"
+	}
+	return "th"
+}
