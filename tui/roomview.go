@@ -173,6 +173,7 @@ func NewRoomView(cfg RoomViewConfig) *RoomView {
 		sizes: make(chan [2]int, 1),
 		pal:   make(chan colorprofile.Profile, 1),
 		w:     cfg.Width, h: cfg.Height,
+		fps:   cfg.FPS, // until the first second has been measured
 	}
 	v.scr = screen.New(cfg.Width, cfg.Height, gamePalette(cfg.Profile))
 	return v
