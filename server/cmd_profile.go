@@ -67,7 +67,7 @@ type matchPlayerJSON struct {
 	Score        int    `json:"score"`
 	RatingBefore int    `json:"rating_before"`
 	RatingAfter  int    `json:"rating_after"`
-	Left         bool   `json:"left,omitempty"`
+	Left         bool   `json:"left"`
 }
 
 func toMatchJSON(m store.MatchRecord) matchJSON {
