@@ -23,6 +23,8 @@ func migrations() []migration {
 	return []migration{
 		{version: 1, name: "create meta, players and names buckets", apply: createBuckets(bucketMeta, bucketPlayers, bucketNames)},
 		{version: 2, name: "create ratings, matches and player_matches buckets", apply: createBuckets(bucketRatings, bucketMatches, bucketPlayerMatches)},
+		{version: 3, name: "create bans, ban_fingerprints, ban_ranges, mutes, audit and replays buckets",
+			apply: createBuckets(bucketBans, bucketBanFingerprints, bucketBanRanges, bucketMutes, bucketAudit, bucketReplays)},
 	}
 }
 

@@ -2,8 +2,9 @@
 // buckets, the JSON encoding of every record, the schema version and the
 // migrations that move a file from one version to the next, the player
 // identity records (SSH key fingerprint → display name) with their name
-// index, per-mode ratings, the match history with its per-player index,
-// and consistent backups.
+// index and role, per-mode ratings, the match history with its per-player
+// index, stored replays, moderation state (bans, mutes) with its
+// append-only audit log, and consistent backups.
 //
 // Every record is JSON carrying "v" so a later migration can tell old shapes
 // from new ones. Nothing here is written per game tick: each exported write
@@ -60,7 +61,8 @@ type Options struct {
 	// negative value tries exactly once. A lock still held after it yields an
 	// error wrapping ErrInUse rather than a hang.
 	Timeout time.Duration
-	// Now is the clock for FirstSeen/LastSeen; nil means time.Now.
+	// Now is the store's clock: FirstSeen/LastSeen, ban and mute expiry,
+	// audit timestamps. nil means time.Now.
 	Now func() time.Time
 }
 
@@ -72,8 +74,12 @@ type Store struct {
 
 	// failAfter, set only by tests before any use, makes RecordMatch fail
 	// its transaction after the named stage, to prove nothing is half
-	// written.
+	// written, and PruneReplays fail one of its batches, to prove the
+	// batches before it stay committed.
 	failAfter func(stage string) error
+	// pruneBatch, set only by tests, overrides defaultPruneBatch so a
+	// handful of replays spans several transactions.
+	pruneBatch int
 }
 
 // Open opens or creates the bbolt file at path with mode 0600 and brings its

@@ -1,0 +1,230 @@
+// Package admin owns the `admin …` commands: moderation (bans, mutes,
+// kicks, warnings, announcements, moderator roles), the listings an
+// operator scripts against (bans, mutes, audit log, live sessions, rooms),
+// and backups. Each command is a pure function of its dependencies (the
+// store, the live sessions behind a small interface, a clock), so it is
+// tested without SSH.
+//
+// Only admins run these: keys listed in the operator's admin keys file.
+// Moderators, whom an admin promotes, act from chat instead.
+//
+// Exit codes: 0 ok, 1 failure (such as an unknown player), 2 usage, 77 the
+// caller is not an admin.
+package admin
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/termarena/termarena/sanitize"
+	"github.com/termarena/termarena/store"
+)
+
+// Exit codes, the same as every other termarena command's.
+const (
+	ExitOK     = 0
+	ExitFail   = 1
+	ExitUsage  = 2
+	ExitDenied = 77
+)
+
+// Caller is who runs the command, as the server identified them.
+type Caller struct {
+	ID    string // key fingerprint
+	Name  string // player name; recorded as the actor in the audit log
+	Admin bool   // holds a key from the admin keys file
+}
+
+// Sessions is the live side of the server that moderation reaches into.
+// The server implements it; tests use a fake.
+type Sessions interface {
+	// Kick ends every live session of that player, showing them reason,
+	// and returns how many it ended.
+	Kick(fingerprint, reason string) int
+	// Tell shows a warning to that player and returns how many sessions
+	// it reached.
+	Tell(fingerprint, text string) int
+	// Announce shows text to everyone online and returns how many
+	// sessions it reached.
+	Announce(text string) int
+	// List describes every live session, for `admin sessions`.
+	List() []SessionInfo
+	// Rooms describes every room, for `admin rooms`.
+	Rooms() []RoomInfo
+	// Muted applies a mute to the player's live chat until the given
+	// time; a zero until clears it.
+	Muted(fingerprint string, until time.Time, reason string)
+}
+
+// SessionInfo is one live session.
+type SessionInfo struct {
+	Name        string
+	Fingerprint string // the key fingerprint, or a guest's session id
+	Addr        string // remote address, "203.0.113.7:51234"
+	Where       string // "lobby", "room r7", "spectating r7"…
+	Since       time.Time
+	Guest       bool
+}
+
+// RoomInfo is one room.
+type RoomInfo struct {
+	ID, Mode, Phase string
+	Players         []string
+	Ranked          bool
+	Watchers        int
+}
+
+// Deps are what the commands work with.
+type Deps struct {
+	Store    *store.Store
+	Sessions Sessions         // nil behaves as a server with nobody online
+	Now      func() time.Time // nil means time.Now
+	// TempDir is where backup spools its snapshot before streaming it;
+	// "" means os.TempDir(). It needs room for a copy of the data file.
+	TempDir string
+}
+
+// command is one `admin` subcommand.
+type command struct {
+	name, args, summary string
+	run                 func(r *runner, args []string) int
+}
+
+// commands is the subcommand table, in the order help lists them. A
+// function rather than a variable so there is no package state.
+func commands() []command {
+	return []command{
+		{"ban", "NAME|FINGERPRINT [DUR|permanent] [REASON…] [--ip CIDR]", "refuse a player's key (and an address range) at login; kicks them", runBan},
+		{"unban", "NAME|FINGERPRINT [REASON…]", "lift every active ban of a player", runUnban},
+		{"mute", "NAME|FINGERPRINT [DUR] [REASON…]", "stop a player chatting (default 10m)", runMute},
+		{"unmute", "NAME|FINGERPRINT [REASON…]", "lift a player's mute", runUnmute},
+		{"kick", "NAME|FINGERPRINT [REASON…]", "end a player's live sessions", runKick},
+		{"warn", "NAME|FINGERPRINT REASON…", "show a player a warning", runWarn},
+		{"announce", "TEXT…", "show a message to everyone online", runAnnounce},
+		{"promote", "NAME moderator", "make a player a moderator", runPromote},
+		{"demote", "NAME", "make a moderator a player again", runDemote},
+		{"bans", "[--all] [--json]", "active bans (--all: expired and lifted too)", runBans},
+		{"mutes", "[--json]", "active mutes", runMutes},
+		{"audit", "[--since DUR] [--limit N] [--json]", "the moderation log, newest first", runAudit},
+		{"sessions", "[--json]", "who is online", runSessions},
+		{"rooms", "[--json]", "every room, private and ranked ones too", runRooms},
+		{"backup", "", "stream a consistent copy of the data file to stdout", runBackup},
+		{"help", "", "this list", runHelp},
+	}
+}
+
+// runner carries one invocation's dependencies to a subcommand.
+type runner struct {
+	ctx    context.Context
+	d      Deps
+	caller Caller
+	out    io.Writer
+	errOut io.Writer
+	cmd    command
+}
+
+// Run runs `admin ARGS…` for caller and returns the exit status. Whether
+// the caller is an admin is checked before anything is parsed, so a
+// non-admin learns nothing about the commands, not even their usage.
+func Run(ctx context.Context, d Deps, caller Caller, args []string, stdout, stderr io.Writer) int {
+	if !caller.Admin {
+		fmt.Fprintln(stderr, "termarena: admin: not allowed: only keys in the server's admin keys file may run admin commands")
+		return ExitDenied
+	}
+	if d.Store == nil {
+		fmt.Fprintln(stderr, "termarena: admin: no store configured")
+		return ExitFail
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Sessions == nil {
+		d.Sessions = nobodyOnline{}
+	}
+	if d.TempDir == "" {
+		d.TempDir = os.TempDir()
+	}
+	if len(args) == 0 {
+		usage(stderr)
+		return ExitUsage
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			r := &runner{ctx: ctx, d: d, caller: caller, out: stdout, errOut: stderr, cmd: c}
+			return c.run(r, args[1:])
+		}
+	}
+	fmt.Fprintf(stderr, "termarena: admin: unknown command %q\n\n", sanitize.Arg(args[0]))
+	usage(stderr)
+	return ExitUsage
+}
+
+func runHelp(r *runner, args []string) int {
+	if len(args) > 0 {
+		return r.usageErr("help takes no arguments (got %q)", sanitize.Arg(args[0]))
+	}
+	usage(r.out)
+	return ExitOK
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: ssh HOST admin COMMAND [ARGS…]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "commands:")
+	cmds := commands()
+	width := 0
+	for _, c := range cmds {
+		width = max(width, sanitize.Width(synopsis(c)))
+	}
+	for _, c := range cmds {
+		fmt.Fprintf(w, "  %s  %s\n", pad(synopsis(c), width), c.summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "DUR is a number and a unit: 90s, 30m, 24h, 7d, 2w, or a sum such as 1d12h.")
+	fmt.Fprintln(w, "Bans without DUR are permanent; mutes last 10m. Put -- before a reason that starts with -.")
+	fmt.Fprintln(w, "Listings take --json for scripts.")
+}
+
+func synopsis(c command) string { return strings.TrimSpace(c.name + " " + c.args) }
+
+// usageErr reports a usage error for the running subcommand.
+func (r *runner) usageErr(format string, a ...any) int {
+	fmt.Fprintf(r.errOut, "termarena: admin %s: %s\nusage: admin %s\n", r.cmd.name, fmt.Sprintf(format, a...), synopsis(r.cmd))
+	return ExitUsage
+}
+
+// fail reports a failure of the running subcommand.
+func (r *runner) fail(format string, a ...any) int {
+	fmt.Fprintf(r.errOut, "termarena: admin %s: %s\n", r.cmd.name, fmt.Sprintf(format, a...))
+	return ExitFail
+}
+
+// storeFail reports a store error. Its text is sanitised because it can
+// quote what a player chose (a name) or an admin typed.
+func (r *runner) storeFail(what string, err error) int {
+	return r.fail("could not %s: %s", what, sanitize.Text(err.Error(), 300))
+}
+
+// actor is the caller as the audit log names them: by name, falling back
+// to the key when the server had none.
+func (r *runner) actor() string {
+	if n := sanitize.Text(r.caller.Name, 32); n != "" {
+		return n
+	}
+	return sanitize.Text(r.caller.ID, 64)
+}
+
+// nobodyOnline stands in for Sessions when the caller has none: every
+// live action reaches no one.
+type nobodyOnline struct{}
+
+func (nobodyOnline) Kick(string, string) int         { return 0 }
+func (nobodyOnline) Tell(string, string) int         { return 0 }
+func (nobodyOnline) Announce(string) int             { return 0 }
+func (nobodyOnline) List() []SessionInfo             { return nil }
+func (nobodyOnline) Rooms() []RoomInfo               { return nil }
+func (nobodyOnline) Muted(string, time.Time, string) {}

@@ -1,0 +1,463 @@
+package admin
+
+import (
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net/netip"
+	"strings"
+	"time"
+
+	"github.com/termarena/termarena/sanitize"
+	"github.com/termarena/termarena/store"
+)
+
+const (
+	defaultMute = 10 * time.Minute
+
+	// Text limits in runes, applied after sanitising. A reason is read in
+	// one table cell and one kick message; an announcement on one line.
+	maxReasonRunes   = 200
+	maxAnnounceRunes = 300
+
+	// A range ban wider than these would lock out a large part of the
+	// internet, most likely by a typo (/8 for /28); an operator who means
+	// it has a firewall.
+	minIPv4Bits = 16
+	minIPv6Bits = 32
+
+	whenLayout = "2006-01-02 15:04 MST"
+)
+
+// target is the player a moderation command acts on.
+type target struct {
+	fp   string
+	name string // "" for a key that no player record holds
+}
+
+// label is how output and the audit log name the target.
+func (t target) label() string {
+	if t.name != "" {
+		return t.name
+	}
+	return t.fp
+}
+
+// resolve finds the player arg names: a fingerprint (it holds a colon,
+// which no name may) or a name. With anyKey, a well-formed fingerprint
+// nobody has logged in with yet is accepted too: an admin may ban a key
+// before it ever connects.
+func (r *runner) resolve(arg string, anyKey bool) (target, int) {
+	t, found, err := r.lookup(arg)
+	switch {
+	case err != nil:
+		return target{}, r.storeFail("read the player", err)
+	case found:
+		return t, ExitOK
+	case strings.Contains(arg, ":") && anyKey && validFingerprint(arg):
+		return target{fp: arg}, ExitOK
+	case strings.Contains(arg, ":"):
+		return target{}, r.fail("no player with key %q", sanitize.Arg(arg))
+	}
+	return target{}, r.fail("no player named %q", sanitize.Arg(arg))
+}
+
+// resolveLive is resolve for commands that act on live sessions (kick,
+// warn): a name or fingerprint of a stored player, or else of anyone
+// online, which is how a guest (guest-1a2b) is reached.
+func (r *runner) resolveLive(arg string) (target, int) {
+	t, found, err := r.lookup(arg)
+	if err != nil {
+		return target{}, r.storeFail("read the player", err)
+	}
+	if found {
+		return t, ExitOK
+	}
+	for _, si := range r.d.Sessions.List() {
+		if strings.EqualFold(si.Name, arg) || si.Fingerprint == arg {
+			return target{fp: si.Fingerprint, name: sanitize.Text(si.Name, 32)}, ExitOK
+		}
+	}
+	return target{}, r.fail("no player or online guest named %q", sanitize.Arg(arg))
+}
+
+// lookup finds a stored player; an unknown or impossible name is simply
+// not found.
+func (r *runner) lookup(arg string) (target, bool, error) {
+	var p store.Player
+	var err error
+	if strings.Contains(arg, ":") {
+		p, err = r.d.Store.PlayerByFingerprint(arg)
+	} else {
+		p, err = r.d.Store.PlayerByName(arg)
+	}
+	switch {
+	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrInvalidName):
+		return target{}, false, nil
+	case err != nil:
+		return target{}, false, err
+	}
+	return target{fp: p.Fingerprint, name: p.Name}, true, nil
+}
+
+// validFingerprint accepts exactly what ssh.FingerprintSHA256 produces.
+func validFingerprint(s string) bool {
+	b64, ok := strings.CutPrefix(s, "SHA256:")
+	if !ok {
+		return false
+	}
+	sum, err := base64.RawStdEncoding.DecodeString(b64)
+	return err == nil && len(sum) == 32
+}
+
+// reasonText joins the words of a reason and makes it inert on a terminal.
+func reasonText(words []string, maxRunes int) string {
+	return strings.TrimSpace(sanitize.Text(strings.Join(words, " "), maxRunes))
+}
+
+// BanMessage is what a banned player is shown: when they are kicked by
+// `admin ban`, and (the server should use it too) when a login is refused.
+func BanMessage(b store.Ban) string {
+	msg := "you are banned permanently"
+	if !b.Expires.IsZero() {
+		msg = "you are banned until " + b.Expires.UTC().Format(whenLayout)
+	}
+	if reason := sanitize.Text(b.Reason, maxReasonRunes); reason != "" {
+		msg += ": " + reason
+	}
+	return msg
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func runBan(r *runner, args []string) int {
+	p, err := parseArgs(args, nil, []string{"ip"})
+	if err != nil {
+		return r.usageErr("%v", err)
+	}
+	if len(p.pos) == 0 {
+		return r.usageErr("name the player to ban")
+	}
+	rest := p.pos[1:]
+	var dur time.Duration // 0: permanent
+	if len(rest) > 0 && (rest[0] == permanent || looksLikeDuration(rest[0])) {
+		if rest[0] != permanent {
+			if dur, err = parseDuration(rest[0]); err != nil {
+				return r.usageErr("%v", err)
+			}
+		}
+		rest = rest[1:]
+	}
+	reason := reasonText(rest, maxReasonRunes)
+	var prefix netip.Prefix
+	if v, ok := p.vals["ip"]; ok {
+		if prefix, err = store.ParseCIDR(v); err != nil {
+			return r.usageErr("--ip %q: want an address or a range such as 203.0.113.0/24", sanitize.Arg(v))
+		}
+		minBits := minIPv6Bits
+		if prefix.Addr().Is4() {
+			minBits = minIPv4Bits
+		}
+		if prefix.Bits() < minBits {
+			return r.usageErr("--ip %s is too wide; the widest range allowed is /%d", prefix, minBits)
+		}
+	}
+
+	t, code := r.resolve(p.pos[0], true)
+	if code != ExitOK {
+		return code
+	}
+	if t.fp == r.caller.ID {
+		return r.fail("refusing to ban your own key")
+	}
+	now := r.d.Now()
+	b := store.Ban{Fingerprint: t.fp, Name: t.name, Reason: reason, Actor: r.actor(), Created: now}
+	if prefix.IsValid() {
+		b.CIDR = prefix.String()
+	}
+	if dur > 0 {
+		b.Expires = now.Add(dur)
+	}
+	if b, err = r.d.Store.AddBan(b); err != nil {
+		return r.storeFail("save the ban", err)
+	}
+
+	msg := BanMessage(b)
+	kicked := r.d.Sessions.Kick(t.fp, msg)
+	if prefix.IsValid() {
+		kicked += r.kickRange(prefix, t.fp, msg)
+	}
+
+	if dur > 0 {
+		fmt.Fprintf(r.out, "banned %s for %s, until %s\n", t.label(), formatDuration(dur), b.Expires.UTC().Format(whenLayout))
+	} else {
+		fmt.Fprintf(r.out, "banned %s permanently\n", t.label())
+	}
+	if b.CIDR != "" {
+		fmt.Fprintf(r.out, "also refusing every connection from %s\n", b.CIDR)
+	}
+	if reason != "" {
+		fmt.Fprintf(r.out, "reason: %s\n", reason)
+	}
+	fmt.Fprintf(r.out, "kicked %s\n", plural(kicked, "session", "sessions"))
+	return ExitOK
+}
+
+// kickRange ends the sessions of everyone else connected from the banned
+// range, as the ban would refuse them at their next login anyway. The
+// caller is spared: an admin in the range is still the one holding the
+// keyboard.
+func (r *runner) kickRange(prefix netip.Prefix, banned, msg string) int {
+	done := map[string]bool{banned: true, r.caller.ID: true}
+	n := 0
+	for _, si := range r.d.Sessions.List() {
+		if done[si.Fingerprint] {
+			continue
+		}
+		if a, ok := sessionAddr(si.Addr); ok && prefix.Contains(a) {
+			done[si.Fingerprint] = true
+			n += r.d.Sessions.Kick(si.Fingerprint, msg)
+		}
+	}
+	return n
+}
+
+// sessionAddr reads "host:port" or a bare address.
+func sessionAddr(s string) (netip.Addr, bool) {
+	if ap, err := netip.ParseAddrPort(s); err == nil {
+		return ap.Addr().Unmap(), true
+	}
+	if a, err := netip.ParseAddr(s); err == nil {
+		return a.Unmap(), true
+	}
+	return netip.Addr{}, false
+}
+
+func runUnban(r *runner, args []string) int {
+	p, err := parseArgs(args, nil, nil)
+	if err != nil {
+		return r.usageErr("%v", err)
+	}
+	if len(p.pos) == 0 {
+		return r.usageErr("name the player to unban")
+	}
+	t, code := r.resolve(p.pos[0], true)
+	if code != ExitOK {
+		return code
+	}
+	n, err := r.d.Store.RemoveBan(t.fp, store.By{Actor: r.actor(), Reason: reasonText(p.pos[1:], maxReasonRunes)})
+	if err != nil {
+		return r.storeFail("lift the ban", err)
+	}
+	if n == 0 {
+		// The state the admin asked for already holds, so this is not a
+		// failure for a script.
+		fmt.Fprintf(r.out, "%s has no active ban\n", t.label())
+		return ExitOK
+	}
+	fmt.Fprintf(r.out, "lifted %s of %s\n", plural(n, "ban", "bans"), t.label())
+	return ExitOK
+}
+
+func runMute(r *runner, args []string) int {
+	p, err := parseArgs(args, nil, nil)
+	if err != nil {
+		return r.usageErr("%v", err)
+	}
+	if len(p.pos) == 0 {
+		return r.usageErr("name the player to mute")
+	}
+	rest := p.pos[1:]
+	dur := defaultMute
+	if len(rest) > 0 && rest[0] == permanent {
+		// Live chat takes a mute's end time, and no end means "lift".
+		return r.usageErr("mutes cannot be permanent; give a DUR (at most %dd), or ban", maxDuration/(24*time.Hour))
+	}
+	if len(rest) > 0 && looksLikeDuration(rest[0]) {
+		if dur, err = parseDuration(rest[0]); err != nil {
+			return r.usageErr("%v", err)
+		}
+		rest = rest[1:]
+	}
+	reason := reasonText(rest, maxReasonRunes)
+	t, code := r.resolve(p.pos[0], false)
+	if code != ExitOK {
+		return code
+	}
+	now := r.d.Now()
+	m := store.Mute{Fingerprint: t.fp, Name: t.name, Reason: reason, Actor: r.actor(), Created: now, Expires: now.Add(dur)}
+	if err := r.d.Store.SetMute(m); err != nil {
+		return r.storeFail("save the mute", err)
+	}
+	r.d.Sessions.Muted(t.fp, m.Expires, reason)
+	fmt.Fprintf(r.out, "muted %s for %s, until %s\n", t.label(), formatDuration(dur), m.Expires.UTC().Format(whenLayout))
+	if reason != "" {
+		fmt.Fprintf(r.out, "reason: %s\n", reason)
+	}
+	return ExitOK
+}
+
+func runUnmute(r *runner, args []string) int {
+	p, err := parseArgs(args, nil, nil)
+	if err != nil {
+		return r.usageErr("%v", err)
+	}
+	if len(p.pos) == 0 {
+		return r.usageErr("name the player to unmute")
+	}
+	t, code := r.resolve(p.pos[0], true)
+	if code != ExitOK {
+		return code
+	}
+	lifted, err := r.d.Store.RemoveMute(t.fp, store.By{Actor: r.actor(), Reason: reasonText(p.pos[1:], maxReasonRunes)})
+	if err != nil {
+		return r.storeFail("lift the mute", err)
+	}
+	// Cleared live either way, so a chat session never stays muted by a
+	// mute the store no longer has.
+	r.d.Sessions.Muted(t.fp, time.Time{}, "")
+	if !lifted {
+		fmt.Fprintf(r.out, "%s is not muted\n", t.label())
+		return ExitOK
+	}
+	fmt.Fprintf(r.out, "unmuted %s\n", t.label())
+	return ExitOK
+}
+
+func runKick(r *runner, args []string) int {
+	p, err := parseArgs(args, nil, nil)
+	if err != nil {
+		return r.usageErr("%v", err)
+	}
+	if len(p.pos) == 0 {
+		return r.usageErr("name the player to kick")
+	}
+	reason := reasonText(p.pos[1:], maxReasonRunes)
+	t, code := r.resolveLive(p.pos[0])
+	if code != ExitOK {
+		return code
+	}
+	msg := "you were kicked by an admin"
+	if reason != "" {
+		msg += ": " + reason
+	}
+	n := r.d.Sessions.Kick(t.fp, msg)
+	if n == 0 {
+		return r.fail("%s is not online", t.label())
+	}
+	if code := r.audit(store.ActionKick, t, reason); code != ExitOK {
+		return code
+	}
+	fmt.Fprintf(r.out, "kicked %s (%s)\n", t.label(), plural(n, "session", "sessions"))
+	return ExitOK
+}
+
+func runWarn(r *runner, args []string) int {
+	p, err := parseArgs(args, nil, nil)
+	if err != nil {
+		return r.usageErr("%v", err)
+	}
+	if len(p.pos) == 0 {
+		return r.usageErr("name the player to warn")
+	}
+	text := reasonText(p.pos[1:], maxReasonRunes)
+	if text == "" {
+		return r.usageErr("say what the warning is")
+	}
+	t, code := r.resolveLive(p.pos[0])
+	if code != ExitOK {
+		return code
+	}
+	n := r.d.Sessions.Tell(t.fp, text)
+	if n == 0 {
+		return r.fail("%s is not online; nothing was sent", t.label())
+	}
+	if code := r.audit(store.ActionWarn, t, text); code != ExitOK {
+		return code
+	}
+	fmt.Fprintf(r.out, "warned %s (%s)\n", t.label(), plural(n, "session", "sessions"))
+	return ExitOK
+}
+
+func runAnnounce(r *runner, args []string) int {
+	p, err := parseArgs(args, nil, nil)
+	if err != nil {
+		return r.usageErr("%v", err)
+	}
+	text := reasonText(p.pos, maxAnnounceRunes)
+	if text == "" {
+		return r.usageErr("say what to announce")
+	}
+	n := r.d.Sessions.Announce(text)
+	if code := r.audit(store.ActionAnnounce, target{}, text); code != ExitOK {
+		return code
+	}
+	fmt.Fprintf(r.out, "announced to %s\n", plural(n, "session", "sessions"))
+	return ExitOK
+}
+
+func runPromote(r *runner, args []string) int {
+	p, err := parseArgs(args, nil, nil)
+	if err != nil {
+		return r.usageErr("%v", err)
+	}
+	if len(p.pos) != 2 {
+		return r.usageErr("want a player and a role")
+	}
+	if !strings.EqualFold(p.pos[1], store.RoleModerator) {
+		return r.usageErr("unknown role %q; the only role is %s", sanitize.Arg(p.pos[1]), store.RoleModerator)
+	}
+	return r.setRole(p.pos[0], store.RoleModerator)
+}
+
+func runDemote(r *runner, args []string) int {
+	p, err := parseArgs(args, nil, nil)
+	if err != nil {
+		return r.usageErr("%v", err)
+	}
+	if len(p.pos) != 1 {
+		return r.usageErr("want exactly one player")
+	}
+	return r.setRole(p.pos[0], "")
+}
+
+func (r *runner) setRole(who, role string) int {
+	t, code := r.resolve(who, false)
+	if code != ExitOK {
+		return code
+	}
+	before, err := r.d.Store.PlayerByFingerprint(t.fp)
+	if err != nil {
+		return r.storeFail("read the player", err)
+	}
+	if _, err := r.d.Store.SetRole(t.fp, role, store.By{Actor: r.actor()}); err != nil {
+		return r.storeFail("change the role", err)
+	}
+	switch {
+	case before.Role == role && role == "":
+		fmt.Fprintf(r.out, "%s is not a moderator\n", t.label())
+	case before.Role == role:
+		fmt.Fprintf(r.out, "%s is already a moderator\n", t.label())
+	case role == "":
+		fmt.Fprintf(r.out, "%s is no longer a moderator\n", t.label())
+	default:
+		fmt.Fprintf(r.out, "%s is now a moderator\n", t.label())
+	}
+	return ExitOK
+}
+
+// audit records an action that changes no stored state. It runs after the
+// action, so a failure here is reported: the action happened but its log
+// line is missing, which an operator must know.
+func (r *runner) audit(action string, t target, reason string) int {
+	err := r.d.Store.Audit(store.AuditEntry{Actor: r.actor(), Action: action, Target: t.label(), TargetID: t.fp, Reason: reason})
+	if err != nil {
+		return r.fail("%s done, but the audit log was not written: %s", action, sanitize.Text(err.Error(), 300))
+	}
+	return ExitOK
+}
