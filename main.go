@@ -41,6 +41,9 @@ type config struct {
 	logFormat     string
 	metricsListen string
 	srv           server.Config
+	spectateDelay time.Duration
+	keepReplays   int
+	keepDays      int
 }
 
 // flagSet defines every flag with its environment fallback: the flag wins,
@@ -92,6 +95,9 @@ func flagSet(getenv func(string) string, errOut io.Writer) (*flag.FlagSet, *conf
 	num(&c.srv.MaxSessionsPerConn, "max-sessions-per-conn", c.srv.MaxSessionsPerConn, "SSH sessions multiplexed on one connection")
 	dur(&c.srv.HandshakeTimeout, "handshake-timeout", c.srv.HandshakeTimeout, "time allowed for key exchange and login")
 	num(&c.srv.FPS, "fps", c.srv.FPS, "frames per second of each session's screen (10-60)")
+	dur(&c.spectateDelay, "spectate-delay", 2*time.Second, "how far behind live play watchers of ranked matches are (0 = live)")
+	num(&c.keepReplays, "replay-keep-per-player", 50, "replays kept per player whatever their age")
+	num(&c.keepDays, "replay-keep-days", 30, "days every replay is kept")
 	fs.Usage = func() {
 		fmt.Fprintln(errOut, "termarena: multiplayer terminal games over SSH")
 		fmt.Fprintln(errOut)
@@ -129,6 +135,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	if c.srv.FPS < 10 || c.srv.FPS > 60 {
 		fmt.Fprintln(stderr, "termarena: --fps must be between 10 and 60")
+		return 2
+	}
+	if c.spectateDelay < 0 || c.spectateDelay > time.Minute || c.keepReplays < 0 || c.keepDays < 0 {
+		fmt.Fprintln(stderr, "termarena: --spectate-delay must be 0–1m; --replay-keep-per-player and --replay-keep-days must not be negative")
 		return 2
 	}
 	logger, err := newLogger(c.logLevel, c.logFormat, stderr)
@@ -187,8 +197,13 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 	// Rooms live until the SSH server has shut down (players are told why
 	// before their matches end); then in-progress matches are recorded as
 	// aborted, and only then does the store close (deferred above).
-	svc := lobby.Start(st, lobby.RoomsConfig{}, log)
+	delay := c.spectateDelay
+	if delay == 0 {
+		delay = -1 // live: RoomsConfig reads 0 as "the default"
+	}
+	svc := lobby.Start(st, lobby.RoomsConfig{SpectateDelay: delay}, log)
 	defer svc.Stop()
+	svc.PruneReplays(st, lobby.Retention{KeepPerPlayer: c.keepReplays, KeepFor: time.Duration(c.keepDays) * 24 * time.Hour}, log)
 	hub := svc.Hub
 	srv, err := server.New(c.srv, server.Deps{Store: st, Hub: hub, Rooms: svc.Rooms, Matchmaker: svc.Matchmaker,
 		HostKey: key.Signer, Admins: admins, Logger: log})

@@ -10,6 +10,7 @@ import (
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/game/pong"
 	"github.com/termarena/termarena/rating"
+	"github.com/termarena/termarena/spectator"
 	"github.com/termarena/termarena/store"
 )
 
@@ -37,6 +38,7 @@ type startedMatch struct {
 
 type resultJob struct {
 	room    *Room
+	replay  *spectator.Replay
 	started startedMatch
 	res     game.Result
 	seats   []game.Seat
@@ -72,7 +74,8 @@ func (rs *Results) Hooks(r *Room) game.Hooks {
 			res.Placements = append([]int(nil), res.Placements...)
 			res.Places = append([]int(nil), res.Places...)
 			res.Scores = append([]int(nil), res.Scores...)
-			rs.jobs = append(rs.jobs, resultJob{room: r, started: st, res: res, seats: append([]game.Seat(nil), seats...), ticks: ticks})
+			rs.jobs = append(rs.jobs, resultJob{room: r, replay: r.replay, started: st, res: res, seats: append([]game.Seat(nil), seats...), ticks: ticks})
+			r.replay = nil
 			rs.mu.Unlock()
 			select {
 			case rs.signal <- struct{}{}:
@@ -189,6 +192,13 @@ func (rs *Results) write(j resultJob) error {
 	})
 	if err != nil {
 		return fmt.Errorf("lobby: %s match in %s: %w", rec.Mode, r.ID(), err)
+	}
+	if j.replay != nil {
+		if data, err := spectator.Encode(j.replay); err != nil {
+			rs.log.Error("encode replay", "match", saved.ID, "err", err)
+		} else if err := rs.st.PutReplay(saved.ID, data); err != nil {
+			rs.log.Error("store replay", "match", saved.ID, "err", err)
+		}
 	}
 	out := &Outcome{Seed: j.started.seed, MatchID: saved.ID}
 	if rec.Ranked && !rec.Aborted {

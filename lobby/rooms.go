@@ -14,6 +14,7 @@ import (
 
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/game/pong"
+	"github.com/termarena/termarena/spectator"
 )
 
 // ErrNoRoom is returned when a room name or join code matches nothing live.
@@ -29,6 +30,11 @@ type RoomsConfig struct {
 	MaxRooms int
 	// Observer, when set, watches every room's matches (results, replays).
 	Observer MatchObserver
+	// SpectateDelay is how far behind the live game watchers of a ranked
+	// room are, so nobody can relay positions to a player; zero means
+	// spectator.DefaultRankedDelay, negative means live. Casual rooms are
+	// always live.
+	SpectateDelay time.Duration
 }
 
 // MatchObserver watches the matches played in rooms. Its hooks run on the
@@ -49,8 +55,42 @@ type Room struct {
 	Seats map[game.PlayerID]int
 
 	cancel  context.CancelFunc
+	ctx     context.Context
 	outcome atomic.Pointer[Outcome]
+	// replay is the last finished match's recording, handed from the
+	// recorder to the results writer; both run on the room goroutine.
+	replay *spectator.Replay
+
+	watchMu sync.Mutex
+	delay   *spectator.Delay
+	delayBy time.Duration
 }
+
+// Watch returns the room's feed for spectators (delayed for ranked rooms)
+// and registers a watcher until stop is called.
+func (r *Room) Watch() (feed *spectator.Delay, stop func()) {
+	r.watchMu.Lock()
+	if r.delay == nil {
+		r.delay = spectator.NewDelay(r.Room, spectator.DelayConfig{Delay: r.delayBy})
+		go func() { _ = r.delay.Run(r.ctx) }()
+	}
+	d := r.delay
+	r.watchMu.Unlock()
+	return d, d.Watch()
+}
+
+// Watchers is how many people are watching (players see it).
+func (r *Room) Watchers() int {
+	r.watchMu.Lock()
+	defer r.watchMu.Unlock()
+	if r.delay == nil {
+		return 0
+	}
+	return r.delay.Watchers()
+}
+
+// SpectateDelay is how far behind the game its watchers are.
+func (r *Room) SpectateDelay() time.Duration { return r.delayBy }
 
 // Outcome is what a finished match did to ratings, for the results screen.
 type Outcome struct {
@@ -161,13 +201,30 @@ func (rs *Rooms) create(mode pong.Mode, ranked RankedMode, private bool, rc game
 	}
 	rs.seq++
 	id := fmt.Sprintf("r%d", rs.seq)
-	r := &Room{
-		Room: game.NewRoom(id, rc, func(seed uint64) game.Game { return pong.New(pc, seed) }, newSeed()),
-		Mode: mode, Ranked: ranked, Private: private || ranked != "", Created: time.Now(), Seats: seats,
+	r := &Room{Mode: mode, Ranked: ranked, Private: private || ranked != "", Created: time.Now(), Seats: seats}
+	if ranked != "" {
+		switch d := rs.cfg.SpectateDelay; {
+		case d == 0:
+			r.delayBy = spectator.DefaultRankedDelay
+		case d > 0:
+			r.delayBy = d
+		}
 	}
+	// Every match is recorded for replays. The recorder is the room's game
+	// factory as well as its hooks: only the games it makes see the seat
+	// changes (late joins, forfeits) that re-simulation has to repeat.
+	rec, err := spectator.NewRecorder(spectator.RecorderConfig{Pong: pc, TickRate: rc.TickRate,
+		OnReplay: func(rp *spectator.Replay) { r.replay = rp }})
+	if err != nil {
+		rs.mu.Unlock()
+		return nil, fmt.Errorf("lobby: recorder: %w", err)
+	}
+	r.Room = game.NewRoom(id, rc, rec.Factory(), newSeed())
+	hooks := rec.Hooks()
 	if rs.cfg.Observer != nil {
-		r.SetHooks(rs.cfg.Observer.Hooks(r))
+		hooks = chainHooks(hooks, rs.cfg.Observer.Hooks(r))
 	}
+	r.SetHooks(hooks)
 	if private {
 		for {
 			r.Code = newCode()
@@ -182,7 +239,7 @@ func (rs *Rooms) create(mode pong.Mode, ranked RankedMode, private bool, rc game
 	rs.mu.Unlock()
 
 	ctx, cancel := context.WithCancel(rs.ctx)
-	r.cancel = cancel
+	r.ctx, r.cancel = ctx, cancel
 	go func() {
 		defer cancel()
 		_ = r.Run(ctx)
@@ -195,6 +252,35 @@ func (rs *Rooms) create(mode pong.Mode, ranked RankedMode, private bool, rc game
 		rs.mu.Unlock()
 	}()
 	return r, nil
+}
+
+// chainHooks runs a's hooks, then b's: the recorder's MatchEnded hands over
+// the replay before the results writer's MatchEnded picks it up.
+func chainHooks(a, b game.Hooks) game.Hooks {
+	return game.Hooks{
+		MatchStarted: func(room string, seed uint64, seats []game.Seat) {
+			call3(a.MatchStarted, room, seed, seats)
+			call3(b.MatchStarted, room, seed, seats)
+		},
+		Ticked: func(tick uint64, in []game.Input, g game.Game) {
+			call3(a.Ticked, tick, in, g)
+			call3(b.Ticked, tick, in, g)
+		},
+		MatchEnded: func(room string, res game.Result, seats []game.Seat, ticks uint64) {
+			if a.MatchEnded != nil {
+				a.MatchEnded(room, res, seats, ticks)
+			}
+			if b.MatchEnded != nil {
+				b.MatchEnded(room, res, seats, ticks)
+			}
+		},
+	}
+}
+
+func call3[A, B, C any](f func(A, B, C), a A, b B, c C) {
+	if f != nil {
+		f(a, b, c)
+	}
 }
 
 func (rs *Rooms) signalLocked() {
@@ -225,6 +311,39 @@ func (rs *Rooms) List() ([]*Room, <-chan struct{}) {
 	out := make([]*Room, 0, len(rs.byID))
 	for _, r := range rs.byID {
 		if !r.Private {
+			out = append(out, r)
+		}
+	}
+	ch := rs.changed
+	rs.mu.Unlock()
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].Created.Before(out[j].Created) || (out[i].Created.Equal(out[j].Created) && out[i].ID() < out[j].ID())
+	})
+	return out, ch
+}
+
+// Watchable returns the room a spectator asked for: any room by id except
+// private casual rooms, which only their code reaches.
+func (rs *Rooms) Watchable(ref string) (*Room, error) {
+	ref = strings.ToLower(strings.TrimSpace(ref))
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if r := rs.byCode[ref]; r != nil {
+		return r, nil
+	}
+	if r := rs.byID[ref]; r != nil && (!r.Private || r.Ranked != "") {
+		return r, nil
+	}
+	return nil, ErrNoRoom
+}
+
+// Live lists the rooms spectators can pick from (public and ranked),
+// oldest first, and a channel closed when the set changes.
+func (rs *Rooms) Live() ([]*Room, <-chan struct{}) {
+	rs.mu.Lock()
+	out := make([]*Room, 0, len(rs.byID))
+	for _, r := range rs.byID {
+		if !r.Private || r.Ranked != "" {
 			out = append(out, r)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/termarena/termarena/store"
 )
@@ -18,6 +19,7 @@ type Services struct {
 
 	stopRooms   context.CancelFunc
 	stopResults context.CancelFunc
+	pruneCtx    context.Context
 	wg          sync.WaitGroup
 }
 
@@ -30,6 +32,7 @@ func Start(st *store.Store, cfg RoomsConfig, log *slog.Logger) *Services {
 	roomsCtx, stopRooms := context.WithCancel(context.Background())
 	resultsCtx, stopResults := context.WithCancel(context.Background())
 	s.stopRooms, s.stopResults = stopRooms, stopResults
+	s.pruneCtx = roomsCtx
 	s.Rooms = NewRooms(roomsCtx, cfg)
 	mm = NewMatchmaker(s.Rooms, &Cooldowns{}, log)
 	s.Matchmaker = mm
@@ -37,6 +40,46 @@ func Start(st *store.Store, cfg RoomsConfig, log *slog.Logger) *Services {
 	go func() { defer s.wg.Done(); mm.Run(roomsCtx) }()
 	go func() { defer s.wg.Done(); s.Results.Run(resultsCtx) }()
 	return s
+}
+
+// Retention is how long replays are kept: the last KeepPerPlayer of every
+// player, and everything for KeepFor.
+type Retention struct {
+	KeepPerPlayer int
+	KeepFor       time.Duration
+	Every         time.Duration // how often to prune; 0 means hourly
+}
+
+// PruneReplays deletes replays past retention every r.Every until Stop.
+// The store deletes in small batches, so pruning never holds the writer
+// for long and rooms keep saving results meanwhile.
+func (s *Services) PruneReplays(st *store.Store, r Retention, log *slog.Logger) {
+	if r.Every <= 0 {
+		r.Every = time.Hour
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		t := time.NewTicker(r.Every)
+		defer t.Stop()
+		for {
+			n, err := st.PruneReplays(r.KeepPerPlayer, r.KeepFor, time.Now())
+			switch {
+			case err != nil:
+				log.Error("prune replays", "err", err)
+			case n > 0:
+				log.Info("pruned replays", "count", n)
+			}
+			select {
+			case <-s.pruneCtx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	}()
 }
 
 // Stop ends every room and queue, then lets the results writer finish:

@@ -21,9 +21,12 @@ func lobbyCommand() command {
 // lobbyStart says where a session goes first: a room, a ranked queue, or
 // the lobby itself.
 type lobbyStart struct {
-	join string
-	side int
-	play lobby.RankedMode
+	join         string
+	side         int
+	play         lobby.RankedMode
+	spectate     string
+	spectateList bool
+	replay       uint64
 }
 
 // runLobby runs the lobby program.
@@ -31,20 +34,23 @@ func (srv *Server) runLobby(s *Session, start lobbyStart) int {
 	id := s.Identity()
 	return srv.runProgram(s, func(io *sessionIO) programModel {
 		return tui.NewLobby(tui.LobbyDeps{
-			Ctx:        io.ctx,
-			Player:     game.Player{ID: game.PlayerID(id.ID), Name: id.Name, Guest: id.Guest},
-			Online:     srv.deps.Hub,
-			Rooms:      srv.deps.Rooms,
-			Commands:   srv.helpLines(),
-			Join:       start.join,
-			JoinSide:   start.side,
-			Play:       start.play,
-			Matchmaker: srv.deps.Matchmaker,
-			Store:      srv.deps.Store,
-			Out:        io.out,
-			Profile:    io.profile,
-			FPS:        srv.cfg.FPS,
-			RTT:        io.rtt.get,
+			Ctx:           io.ctx,
+			Player:        game.Player{ID: game.PlayerID(id.ID), Name: id.Name, Guest: id.Guest},
+			Online:        srv.deps.Hub,
+			Rooms:         srv.deps.Rooms,
+			Commands:      srv.helpLines(),
+			Join:          start.join,
+			JoinSide:      start.side,
+			Play:          start.play,
+			Matchmaker:    srv.deps.Matchmaker,
+			Store:         srv.deps.Store,
+			Spectate:      start.spectate,
+			SpectateStart: start.spectateList,
+			Replay:        start.replay,
+			Out:           io.out,
+			Profile:       io.profile,
+			FPS:           srv.cfg.FPS,
+			RTT:           io.rtt.get,
 		})
 	})
 }

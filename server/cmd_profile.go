@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -59,6 +60,8 @@ type matchJSON struct {
 	Start    string            `json:"start"`
 	Duration float64           `json:"duration_seconds"`
 	Players  []matchPlayerJSON `json:"players"`
+	// Replay is true while a replay is stored: `replay ID` plays it.
+	Replay bool `json:"replay"`
 }
 
 type matchPlayerJSON struct {
@@ -72,7 +75,7 @@ type matchPlayerJSON struct {
 
 func toMatchJSON(m store.MatchRecord) matchJSON {
 	j := matchJSON{ID: m.ID, Mode: m.Mode, Ranked: m.Ranked, Aborted: m.Aborted,
-		Start: m.Start.UTC().Format(time.RFC3339), Duration: m.Duration.Seconds(), Players: []matchPlayerJSON{}}
+		Start: m.Start.UTC().Format(time.RFC3339), Duration: m.Duration.Seconds(), Players: []matchPlayerJSON{}, Replay: m.Replay}
 	for _, p := range m.Players {
 		j.Players = append(j.Players, matchPlayerJSON{Name: p.Name, Place: p.Place, Score: p.Score,
 			RatingBefore: int(math.Round(p.RatingBefore)), RatingAfter: int(math.Round(p.RatingAfter)), Left: p.Left})
@@ -170,7 +173,7 @@ func printProfile(s *Session, pl store.Player, ratings []store.Rating, ms []stor
 
 // printMatches writes one aligned line per match from player fp's side.
 func printMatches(w interface{ Write([]byte) (int, error) }, fp string, ms []store.MatchRecord) {
-	fmt.Fprintf(w, "%6s  %-11s  %-16s  %-7s  %-28s  %s\n", "ID", "MODE", "WHEN", "RESULT", "PLAYERS", "RATING")
+	fmt.Fprintf(w, "%7s  %-11s  %-16s  %-7s  %-28s  %s\n", "ID", "MODE", "WHEN", "RESULT", "PLAYERS", "RATING")
 	for _, m := range ms {
 		result, change := "", ""
 		var names []string
@@ -194,7 +197,11 @@ func printMatches(w interface{ Write([]byte) (int, error) }, fp string, ms []sto
 				change = fmt.Sprintf("%+d", int(math.Round(p.RatingAfter))-int(math.Round(p.RatingBefore)))
 			}
 		}
-		fmt.Fprintf(w, "%6d  %-11s  %-16s  %-7s  %-28s  %s\n", m.ID, m.Mode, m.Start.UTC().Format("2006-01-02 15:04"), result, strings.Join(names, ", "), change)
+		id := strconv.FormatUint(m.ID, 10)
+		if m.Replay {
+			id += "▶" // replay stored
+		}
+		fmt.Fprintf(w, "%7s  %-11s  %-16s  %-7s  %-28s  %s\n", id, m.Mode, m.Start.UTC().Format("2006-01-02 15:04"), result, strings.Join(names, ", "), change)
 	}
 }
 

@@ -35,10 +35,13 @@ func commandTable() []command {
 		lobbyCommand(),
 		playCommand(),
 		joinCommand(),
+		spectateCommand(),
+		replayCommand(),
 		roomsCommand(),
 		leaderboardCommand(),
 		profileCommand(),
 		matchesCommand(),
+		replaysCommand(),
 		whoamiCommand(),
 		helpCommand(),
 	}

@@ -44,6 +44,10 @@ type LobbyDeps struct {
 	Matchmaker *lobby.Matchmaker
 	Store      *store.Store
 	Play       lobby.RankedMode
+	// Spectating and replays: `ssh -t host spectate [room]`, `replay ID`.
+	Spectate      string
+	SpectateStart bool // open the live-room chooser at once
+	Replay        uint64
 }
 
 type lobbyState int
@@ -57,6 +61,9 @@ const (
 	stQueue   // waiting for a ranked match
 	stBoard   // leaderboard
 	stProfile // a player's profile
+	stWatchList
+	stWatch
+	stReplay
 )
 
 // inRoom is the room a session sits in, and its view goroutine.
@@ -93,6 +100,11 @@ type Lobby struct {
 	boardSel    int
 	profile     *profileMsg
 	profileBack lobbyState
+
+	live    []*lobby.Room
+	liveSel int
+	watch   *watching
+	replay  *replayer
 }
 
 // Lobby layout needs this much room; below it the too-small screen shows.
@@ -138,6 +150,14 @@ func (m *Lobby) FinalNotice() string {
 // seat is kept for the room's grace period so the same key can come back.
 func (m *Lobby) Detach(ctx context.Context) {
 	m.leaveQueue()
+	if w := m.watch; w != nil {
+		m.stopWatching()
+		<-w.done
+	}
+	if rp := m.replay; rp != nil {
+		m.stopReplay()
+		<-rp.done
+	}
 	if m.in == nil {
 		return
 	}
@@ -158,6 +178,15 @@ func (m *Lobby) Init() tea.Cmd {
 	}
 	if m.d.Join != "" {
 		cmds = append(cmds, func() tea.Msg { return joinMsg{m.d.Join, m.d.JoinSide, nil} })
+	} else if m.d.Spectate != "" || m.d.SpectateStart {
+		ref := m.d.Spectate
+		cmds = append(cmds, func() tea.Msg { return spectateMsg{ref} })
+	} else if m.d.Replay != 0 {
+		id, st := m.d.Replay, m.d.Store
+		cmds = append(cmds, func() tea.Msg {
+			data, err := st.Replay(id)
+			return replayDataMsg{id, data, err}
+		})
 	} else if m.d.Play != "" {
 		mode := m.d.Play
 		cmds = append(cmds, func() tea.Msg { return playMsg{mode} })
@@ -171,6 +200,14 @@ func (m *Lobby) Init() tea.Cmd {
 }
 
 type playMsg struct{ mode lobby.RankedMode }
+
+type spectateMsg struct{ ref string }
+
+type replayDataMsg struct {
+	id   uint64
+	data []byte
+	err  error
+}
 
 type joinMsg struct {
 	ref  string
@@ -215,7 +252,40 @@ func (m *Lobby) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.in != nil {
 			m.in.view.Resize(msg.Width, msg.Height)
 		}
+		if m.watch != nil {
+			m.watch.view.Resize(msg.Width, msg.Height)
+		}
+		if m.replay != nil {
+			m.replay.view.Resize(msg.Width, msg.Height)
+		}
 		return m, nil
+	case spectateMsg:
+		if msg.ref == "" {
+			return m, m.openChooser("")
+		}
+		r, err := m.d.Rooms.Watchable(msg.ref)
+		if err != nil {
+			return m, m.openChooser(fmt.Sprintf("No live room %q: pick one below.", msg.ref))
+		}
+		return m, m.spectate(r)
+	case liveMsg:
+		m.live = msg.rooms
+		m.liveSel = min(m.liveSel, max(len(m.live)-1, 0))
+		if m.state == stWatchList {
+			return m, m.watchLive(msg.ch)
+		}
+		return m, nil
+	case watchEndedMsg:
+		if m.watch != nil && m.watch.room == msg.room {
+			return m, tea.Sequence(m.stopWatching(), m.openChooser(fmt.Sprintf("The match in %s ended.", msg.room.ID())))
+		}
+		return m, nil
+	case replayDataMsg:
+		if msg.err != nil {
+			m.notice = fmt.Sprintf("No replay of match %d is stored (it may have been pruned).", msg.id)
+			return m, nil
+		}
+		return m, m.startReplay(msg.id, msg.data)
 	case tea.ColorProfileMsg:
 		m.d.Profile = msg.Profile
 		if m.in != nil {
@@ -300,12 +370,36 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 	if s == "ctrl+c" {
 		m.quitting = true
 		m.leaveQueue()
+		if m.watch != nil {
+			return tea.Sequence(m.stopWatching(), tea.Quit)
+		}
+		if m.replay != nil {
+			return tea.Sequence(m.stopReplay(), tea.Quit)
+		}
 		if m.in != nil {
 			return tea.Sequence(m.leaveRoom(true, ""), tea.Quit)
 		}
 		return tea.Quit
 	}
 	switch m.state {
+	case stWatch:
+		return m.watchKey(s)
+	case stReplay:
+		return m.replayKey(s)
+	case stWatchList:
+		switch s {
+		case "esc", "q":
+			m.state, m.notice = stLobby, ""
+		case "up", "k":
+			m.liveSel = max(m.liveSel-1, 0)
+		case "down", "j":
+			m.liveSel = min(m.liveSel+1, max(len(m.live)-1, 0))
+		case "enter":
+			if m.liveSel < len(m.live) {
+				return m.spectate(m.live[m.liveSel])
+			}
+		}
+		return nil
 	case stRoom:
 		switch s {
 		case "q", "esc":
@@ -442,6 +536,10 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 		if m.d.Matchmaker != nil {
 			m.state, m.notice = stChoose, ""
 		}
+	case "w":
+		if m.d.Rooms != nil {
+			return m.openChooser("")
+		}
 	case "L":
 		if m.d.Store != nil {
 			if m.boardMode == "" {
@@ -544,7 +642,7 @@ func (m *Lobby) join(j joinMsg) tea.Cmd {
 	view := NewRoomView(RoomViewConfig{
 		Room: r, Me: m.d.Player.ID, Slot: slot, Title: title, Out: m.d.Out,
 		Profile: m.d.Profile, FPS: m.d.FPS, Width: m.w, Height: m.h, RTT: m.d.RTT,
-		Ranked: r.Ranked != "", Outcome: r.Outcome,
+		Ranked: r.Ranked != "", Outcome: r.Outcome, Watchers: r.Watchers,
 	})
 	in := &inRoom{room: r, slot: slot, view: view, cancel: cancel, done: make(chan struct{})}
 	go func() {
@@ -581,7 +679,7 @@ func (m *Lobby) leaveRoom(leave bool, notice string) tea.Cmd {
 }
 
 func (m *Lobby) View() tea.View {
-	if m.state == stRoom {
+	if m.state == stRoom || m.state == stWatch || m.state == stReplay {
 		// The RoomView draws this screen; Bubble Tea keeps input and
 		// lifecycle. A constant view keeps its renderer quiet. Not an empty
 		// one: Bubble Tea v2.0.10 treats empty content as a zero-height
@@ -612,6 +710,8 @@ func (m *Lobby) render() string {
 		return m.frame(m.renderBoard())
 	case m.state == stProfile:
 		return m.frame(m.renderProfile())
+	case m.state == stWatchList:
+		return m.frame(m.renderChooser())
 	}
 	title := lipgloss.NewStyle().Bold(true).Foreground(colAccent).Render("t e r m a r e n a")
 	var b strings.Builder
@@ -653,7 +753,7 @@ func (m *Lobby) render() string {
 		keys = "c create · enter join · / code · " + keys
 	}
 	if m.d.Matchmaker != nil {
-		keys = "p play ranked · P mode · L leaderboard · m me\n" + keys
+		keys = "p play ranked · P mode · w watch · L leaderboard · m me\n" + keys
 	}
 	b.WriteString("\n" + style(colDim).Render(keys))
 	return m.frame(b.String())
@@ -728,7 +828,7 @@ func (m *Lobby) helpText() string {
 	b.WriteString(lipgloss.NewStyle().Bold(true).Foreground(colText).Render("Keys") + "\n")
 	lines := "  ?       show or hide this help\n  esc     close help\n  q ^C    quit"
 	if m.d.Matchmaker != nil {
-		lines = "  p       ranked 1v1 · P choose the ranked mode\n  L       leaderboard · m your profile\n" + lines
+		lines = "  p       ranked 1v1 · P choose the ranked mode\n  w       watch a live room\n  L       leaderboard · m your profile\n" + lines
 	}
 	if m.d.Rooms != nil {
 		lines = "  ↑/↓     choose a room · enter join\n  c       create a room · / join by code\n" + lines

@@ -49,6 +49,14 @@ type RoomViewConfig struct {
 	// changes once Outcome has them.
 	Ranked  bool
 	Outcome func() *lobby.Outcome
+	// Watchers reports how many people watch the room (players see it).
+	Watchers func() int
+	// Watching views have Slot -1 and may follow a player: Follow returns
+	// the followed slot (-1 = overview), Labels a seat's extra HUD text
+	// (its rating), Footer replaces the key help line (controls, progress).
+	Follow func() int
+	Labels func(slot int) string
+	Footer func() string
 }
 
 // keyEvent is a direction intent from the Bubble Tea program.
@@ -103,6 +111,7 @@ type RoomView struct {
 	fpsAt    time.Time
 	hud      string
 	hudKey   hudKey
+	follow   int
 	overlay  []string
 	ovRect   [4]int
 	w, h     int
@@ -173,7 +182,7 @@ func NewRoomView(cfg RoomViewConfig) *RoomView {
 		sizes: make(chan [2]int, 1),
 		pal:   make(chan colorprofile.Profile, 1),
 		w:     cfg.Width, h: cfg.Height,
-		fps:   cfg.FPS, // until the first second has been measured
+		fps: cfg.FPS, // until the first second has been measured
 	}
 	v.scr = screen.New(cfg.Width, cfg.Height, gamePalette(cfg.Profile))
 	return v
@@ -296,7 +305,7 @@ func (v *RoomView) setFrame(fr *game.Frame) {
 		return
 	}
 	v.fr, v.frAt = fr, v.cfg.Now()
-	if v.cfg.Slot < len(fr.Acks) {
+	if v.cfg.Slot >= 0 && v.cfg.Slot < len(fr.Acks) {
 		ack := fr.Acks[v.cfg.Slot]
 		i := 0
 		for i < len(v.pending) && v.pending[i].seq <= ack {
@@ -408,6 +417,10 @@ func (v *RoomView) predictedPaddle(now time.Time, snap *pong.Snapshot, tickRate 
 }
 
 func (v *RoomView) paintBoard(now time.Time, fr *game.Frame, snap *pong.Snapshot) {
+	v.follow = -1
+	if v.cfg.Follow != nil {
+		v.follow = v.cfg.Follow()
+	}
 	if v.bd.setWalls(snap) {
 		v.bd.paintAll(v.scr)
 	}
@@ -433,6 +446,9 @@ func (v *RoomView) paintBoard(now time.Time, fr *game.Frame, snap *pong.Snapshot
 			pos = snap.Config.MovePaddle(pos, p.Dir, int32(int64(ahead)*int64(rate)/int64(time.Second)), side)
 		}
 		objs[n] = v.bd.paddleRect(side, pos, p.Len)
+		if v.follow == side {
+			objs[n].c = pxBall // the followed player's paddle stands out
+		}
 		n++
 	}
 	bx, by := snap.BallAt(pong.FracTicks(ahead, rate))
@@ -454,14 +470,28 @@ type hudKey struct {
 	lives     [4]int32
 	mode      pong.Mode
 	finished  bool
+	hits      [4]int32
 	rttMS     int64
 	fps       int
 	w, h      int
+	watchers  int
+	follow    int
+	labels    [4]string
+	footer    string
 }
 
 func (v *RoomView) paintHUD(fr *game.Frame, snap *pong.Snapshot) {
-	k := hudKey{mode: snap.Mode, finished: fr.Phase == game.Finished, fps: v.fps, w: v.w, h: v.h, rttMS: -1}
+	k := hudKey{mode: snap.Mode, finished: fr.Phase == game.Finished, fps: v.fps, w: v.w, h: v.h, rttMS: -1, follow: v.follow, hits: snap.Hits}
+	if v.cfg.Watchers != nil {
+		k.watchers = v.cfg.Watchers()
+	}
+	if v.cfg.Footer != nil {
+		k.footer = v.cfg.Footer()
+	}
 	for slot := range min(len(fr.Seats), 4) {
+		if v.cfg.Labels != nil {
+			k.labels[slot] = v.cfg.Labels(slot)
+		}
 		k.names[slot] = seatName(fr, slot)
 		k.taken[slot] = fr.Seats[slot].Taken
 		k.connected[slot] = fr.Seats[slot].Connected
@@ -493,22 +523,31 @@ func (v *RoomView) paintHUD(fr *game.Frame, snap *pong.Snapshot) {
 				score = " out"
 			}
 		}
-		if slot == v.cfg.Slot {
+		if slot == v.cfg.Slot || slot == k.follow {
 			name = "▸" + name
+		}
+		if k.labels[slot] != "" {
+			name += " " + k.labels[slot]
 		}
 		if k.taken[slot] && !k.connected[slot] {
 			score += " ⌁"
 		}
 		x += v.scr.Text(x, 0, name+score+"  ", stSide0+screen.Style(slot))
 	}
-	rtt := "rtt –"
-	if k.rttMS >= 0 {
-		rtt = fmt.Sprintf("rtt %dms", k.rttMS)
-		if k.rttMS == 0 {
-			rtt = "rtt <1ms"
+	right := fmt.Sprintf("%dfps", k.fps)
+	if v.cfg.Slot >= 0 {
+		rtt := "rtt –"
+		if k.rttMS >= 0 {
+			rtt = fmt.Sprintf("rtt %dms", k.rttMS)
+			if k.rttMS == 0 {
+				rtt = "rtt <1ms"
+			}
 		}
+		right = rtt + " · " + right
 	}
-	right := fmt.Sprintf("%s · %dfps", rtt, k.fps)
+	if k.watchers > 0 {
+		right = fmt.Sprintf("%d watching · %s", k.watchers, right)
+	}
 	v.scr.Text(max(v.w-len([]rune(right))-1, x), 0, right, stDim)
 
 	foot := "q leave"
@@ -523,6 +562,17 @@ func (v *RoomView) paintHUD(fr *game.Frame, snap *pong.Snapshot) {
 		foot = "a/d ←/→ move · q leave"
 	}
 	foot = v.cfg.Title + "   " + foot
+	if k.footer != "" {
+		foot = k.footer
+	}
+	if k.follow >= 0 && k.follow < 4 && k.names[k.follow] != "" {
+		// Follow mode: the followed player's match so far.
+		score := fmt.Sprintf("%d points", k.score[k.follow])
+		if k.mode == pong.FFA4 {
+			score = fmt.Sprintf("%d lives", k.lives[k.follow])
+		}
+		foot = fmt.Sprintf("following %s %s · %s · %d hits   %s", k.names[k.follow], k.labels[k.follow], score, k.hits[k.follow], foot)
+	}
 	v.scr.Fill(0, v.h-1, v.w, 1, ' ', stDefault)
 	v.scr.Text(max((v.w-len([]rune(foot)))/2, 0), v.h-1, foot, stDim)
 }

@@ -1,0 +1,98 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/termarena/termarena/sanitize"
+	"github.com/termarena/termarena/store"
+)
+
+func replayCommand() command {
+	return command{
+		name:    "replay",
+		args:    "MATCH-ID",
+		summary: "watch a recorded match (needs a terminal: ssh -t)",
+		tui:     true,
+		run: func(srv *Server, s *Session, args []string) int {
+			if len(args) != 1 {
+				fmt.Fprintln(s.ErrOut(), "usage: ssh -t HOST replay MATCH-ID   (ids are in `matches` and `replays`)")
+				return ExitUsage
+			}
+			id, err := strconv.ParseUint(args[0], 10, 64)
+			if err != nil || id == 0 {
+				fmt.Fprintf(s.ErrOut(), "termarena: replay: %q is not a match id\n", sanitize.Arg(args[0]))
+				return ExitUsage
+			}
+			if _, err := srv.deps.Store.Replay(id); err != nil {
+				if errors.Is(err, store.ErrNotFound) {
+					fmt.Fprintf(s.ErrOut(), "termarena: no replay of match %d (unknown match, or pruned)\n", id)
+					return ExitFail
+				}
+				srv.log.Error("replay", "id", id, "err", err)
+				fmt.Fprintln(s.ErrOut(), "termarena: could not read the replay; please try again")
+				return ExitFail
+			}
+			return srv.runLobby(s, lobbyStart{side: -1, replay: id})
+		},
+	}
+}
+
+func replaysCommand() command {
+	return command{
+		name:    "replays",
+		args:    "[NAME] [--limit N] [--json]",
+		summary: "recorded matches you can replay",
+		run:     runReplays,
+	}
+}
+
+func runReplays(srv *Server, s *Session, args []string) int {
+	p, err := parseArgs(args, []string{"json"}, []string{"limit"})
+	limit := 0
+	if err == nil {
+		limit, err = p.limit(20, 200)
+	}
+	if err != nil {
+		fmt.Fprintf(s.ErrOut(), "termarena: replays: %v\nusage: replays [NAME] [--limit N] [--json]\n", err)
+		return ExitUsage
+	}
+	pl, code := whose(srv, s, p.pos)
+	if code != ExitOK {
+		return code
+	}
+	// Pruned matches keep their record but lose the replay: read more than
+	// the limit so the listing still fills up.
+	ms, err := srv.deps.Store.Matches(pl.Fingerprint, min(limit*4, 1000))
+	if err != nil {
+		srv.log.Error("replays", "err", err)
+		fmt.Fprintln(s.ErrOut(), "termarena: could not read the replays; please try again")
+		return ExitFail
+	}
+	var with []store.MatchRecord
+	for _, m := range ms {
+		if m.Replay && len(with) < limit {
+			with = append(with, m)
+		}
+	}
+	w := s.Out()
+	if p.bools["json"] {
+		out := []matchJSON{}
+		for _, m := range with {
+			out = append(out, toMatchJSON(m))
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(out)
+		return ExitOK
+	}
+	if len(with) == 0 {
+		fmt.Fprintf(w, "%s has no recorded matches\n", pl.Name)
+		return ExitOK
+	}
+	printMatches(w, pl.Fingerprint, with)
+	fmt.Fprintln(w, "\nwatch one: ssh -t HOST replay ID")
+	return ExitOK
+}

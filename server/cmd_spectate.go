@@ -1,0 +1,27 @@
+package server
+
+import (
+	"fmt"
+
+	"github.com/termarena/termarena/sanitize"
+)
+
+func spectateCommand() command {
+	return command{
+		name:    "spectate",
+		args:    "[ROOM]",
+		summary: "watch a live room, or pick one (needs a terminal: ssh -t)",
+		tui:     true,
+		run: func(srv *Server, s *Session, args []string) int {
+			if len(args) > 1 {
+				fmt.Fprintln(s.ErrOut(), "usage: ssh -t HOST spectate [ROOM]")
+				return ExitUsage
+			}
+			start := lobbyStart{side: -1, spectateList: true}
+			if len(args) == 1 {
+				start.spectate = sanitize.Text(args[0], 32)
+			}
+			return srv.runLobby(s, start)
+		},
+	}
+}

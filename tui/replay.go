@@ -1,0 +1,222 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/spectator"
+)
+
+// Replay speeds, slowest to fastest.
+var replaySpeeds = []float64{0.5, 1, 2, 4, 8}
+
+const seekStep = 10 * time.Second
+
+// replayer plays a recorded match: one goroutine re-simulates it at the
+// chosen speed and publishes frames the way a room does, so the ordinary
+// room view draws them.
+type replayer struct {
+	id   uint64
+	r    *spectator.Replay
+	ctl  chan func(*replayState)
+	view *RoomView
+
+	mu      sync.Mutex
+	cur     *game.Frame
+	changed chan struct{}
+	status  string
+
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// replayState is owned by the driver goroutine.
+type replayState struct {
+	pb      *spectator.Playback
+	speed   int // index into replaySpeeds
+	paused  bool
+	err     error
+	dirty   bool
+	carried float64 // fractional ticks owed at this speed
+}
+
+func (rp *replayer) ID() string { return fmt.Sprintf("match %d", rp.id) }
+func (rp *replayer) Latest() (*game.Frame, <-chan struct{}) {
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	return rp.cur, rp.changed
+}
+func (rp *replayer) Submit(game.PlayerID, game.Input) bool { return false }
+
+func (rp *replayer) publish(f *game.Frame, status string) {
+	rp.mu.Lock()
+	rp.cur, rp.status = f, status
+	close(rp.changed)
+	rp.changed = make(chan struct{})
+	rp.mu.Unlock()
+}
+
+func (rp *replayer) footer() string {
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	return rp.status
+}
+
+// startReplay decodes and plays the replay of match id.
+func (m *Lobby) startReplay(id uint64, data []byte) tea.Cmd {
+	r, err := spectator.Decode(data)
+	if err != nil {
+		m.notice = fmt.Sprintf("The replay of match %d cannot be read: %v", id, err)
+		return nil
+	}
+	pb, err := spectator.NewPlayback(r)
+	if err != nil {
+		m.notice = fmt.Sprintf("The replay of match %d cannot be played: %v", id, err)
+		return nil
+	}
+	ctx, cancel := context.WithCancel(m.d.Ctx)
+	rp := &replayer{id: id, r: r, ctl: make(chan func(*replayState), 16), changed: make(chan struct{}), cancel: cancel, done: make(chan struct{})}
+	st := &replayState{pb: pb, speed: 1}
+	rp.publish(rp.frame(st), rp.statusLine(st))
+	rp.view = NewRoomView(RoomViewConfig{
+		Room: rp, Slot: -1, Title: rp.ID(), Out: m.d.Out, Profile: m.d.Profile, FPS: m.d.FPS,
+		Width: m.w, Height: m.h, Footer: rp.footer,
+	})
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); rp.drive(ctx, st) }()
+	go func() { defer wg.Done(); rp.view.Run(ctx) }()
+	go func() { wg.Wait(); close(rp.done) }()
+	m.replay, m.state, m.notice, m.help = rp, stReplay, "", false
+	return nil
+}
+
+// drive advances the playback in real time × speed until ctx ends.
+func (rp *replayer) drive(ctx context.Context, st *replayState) {
+	tick := time.NewTicker(time.Second / 60)
+	defer tick.Stop()
+	last := time.Now()
+	rate := float64(max(rp.r.TickRate, 1))
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case f := <-rp.ctl:
+			f(st)
+			st.dirty = true
+		case now := <-tick.C:
+			dt := now.Sub(last).Seconds()
+			last = now
+			if st.paused || st.err != nil || st.pb.Done() {
+				break
+			}
+			st.carried += dt * rate * replaySpeeds[st.speed]
+			for st.carried >= 1 && !st.pb.Done() {
+				st.carried--
+				if err := st.pb.Step(); err != nil && !errors.Is(err, spectator.ErrReplayEnded) {
+					st.err = err
+					break
+				}
+				st.dirty = true
+			}
+		}
+		if st.dirty {
+			st.dirty = false
+			rp.publish(rp.frame(st), rp.statusLine(st))
+		}
+	}
+}
+
+func (rp *replayer) frame(st *replayState) *game.Frame {
+	seats := make([]game.Seat, len(rp.r.Seats))
+	for i, p := range rp.r.Seats {
+		seats[i] = game.Seat{Player: p, Taken: p.ID != "" || p.Name != "", Connected: true}
+	}
+	f := &game.Frame{Room: rp.ID(), Tick: st.pb.Tick(), TickRate: rp.r.TickRate, Phase: game.Playing,
+		Seats: seats, State: st.pb.Snapshot(), Roster: rp.r.Seats, Paused: st.paused}
+	if st.pb.Done() && st.err == nil {
+		res := rp.r.Result
+		f.Phase, f.Result = game.Finished, &res
+	}
+	return f
+}
+
+func (rp *replayer) statusLine(st *replayState) string {
+	if st.err != nil {
+		return strings.TrimPrefix(st.err.Error(), "spectator: ") + " — the recording does not match this server's game · q quit"
+	}
+	el, dur := st.pb.Elapsed(), rp.r.Duration()
+	const barW = 20
+	filled := 0
+	if dur > 0 {
+		filled = int(float64(barW) * float64(el) / float64(dur))
+	}
+	bar := strings.Repeat("█", min(filled, barW)) + strings.Repeat("░", barW-min(filled, barW))
+	icon := "▶"
+	if st.paused {
+		icon = "⏸"
+	}
+	return fmt.Sprintf("%s %s / %s %s %g×   space pause · +/- speed · ←/→ 10s · q quit", icon, mmss(el), mmss(dur), bar, replaySpeeds[st.speed])
+}
+
+func mmss(d time.Duration) string {
+	s := int(d.Round(time.Second).Seconds())
+	return fmt.Sprintf("%02d:%02d", s/60, s%60)
+}
+
+// replayKey handles the replay controls.
+func (m *Lobby) replayKey(s string) tea.Cmd {
+	rp := m.replay
+	send := func(f func(*replayState)) {
+		select {
+		case rp.ctl <- f:
+		default: // a flood of keys is dropped, never queued
+		}
+	}
+	seek := func(by time.Duration) func(*replayState) {
+		return func(st *replayState) {
+			target := st.pb.Elapsed() + by
+			if target < 0 {
+				target = 0
+			}
+			if err := st.pb.Seek(st.pb.TickAt(target)); err != nil && !errors.Is(err, spectator.ErrReplayEnded) {
+				st.err = err
+			}
+		}
+	}
+	switch s {
+	case "q", "esc":
+		return m.stopReplay()
+	case "space", " ":
+		send(func(st *replayState) { st.paused = !st.paused })
+	case "+", "=":
+		send(func(st *replayState) { st.speed = min(st.speed+1, len(replaySpeeds)-1) })
+	case "-", "_":
+		send(func(st *replayState) { st.speed = max(st.speed-1, 0) })
+	case "right", "l":
+		send(seek(seekStep))
+	case "left", "h":
+		send(seek(-seekStep))
+	}
+	return nil
+}
+
+func (m *Lobby) stopReplay() tea.Cmd {
+	rp := m.replay
+	if rp == nil {
+		return nil
+	}
+	m.replay, m.state = nil, stLobby
+	rp.cancel()
+	return func() tea.Msg {
+		<-rp.done
+		return viewStoppedMsg{}
+	}
+}

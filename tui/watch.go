@@ -1,0 +1,256 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync/atomic"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/game/pong"
+	"github.com/termarena/termarena/lobby"
+	"github.com/termarena/termarena/rating"
+	"github.com/termarena/termarena/spectator"
+)
+
+// watching is a session spectating a room.
+type watching struct {
+	room   *lobby.Room
+	view   *RoomView
+	cancel context.CancelFunc
+	done   chan struct{}
+	stop   func()
+	follow atomic.Int32
+}
+
+// watchFeed adapts a room's delayed feed to the view: watchers read frames
+// and never submit.
+type watchFeed struct {
+	room *lobby.Room
+	feed *spectator.Delay
+}
+
+func (w watchFeed) ID() string                             { return w.room.ID() }
+func (w watchFeed) Latest() (*game.Frame, <-chan struct{}) { return w.feed.Latest() }
+func (w watchFeed) Submit(game.PlayerID, game.Input) bool  { return false }
+
+type liveMsg struct {
+	rooms []*lobby.Room
+	ch    <-chan struct{}
+}
+
+type watchEndedMsg struct{ room *lobby.Room }
+
+func (m *Lobby) watchLive(ch <-chan struct{}) tea.Cmd {
+	ctx, rs := m.d.Ctx, m.d.Rooms
+	return func() tea.Msg {
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return nil
+		}
+		rooms, next := rs.Live()
+		return liveMsg{rooms, next}
+	}
+}
+
+// openChooser shows the live rooms to watch.
+func (m *Lobby) openChooser(notice string) tea.Cmd {
+	rooms, ch := m.d.Rooms.Live()
+	m.live, m.liveSel = rooms, min(m.liveSel, max(len(rooms)-1, 0))
+	m.state, m.notice = stWatchList, notice
+	return m.watchLive(ch)
+}
+
+// spectate starts watching r.
+func (m *Lobby) spectate(r *lobby.Room) tea.Cmd {
+	m.stopWatching()
+	feed, stop := r.Watch()
+	ctx, cancel := context.WithCancel(m.d.Ctx)
+	w := &watching{room: r, cancel: cancel, done: make(chan struct{}), stop: stop}
+	w.follow.Store(-1)
+	labels := m.ratingLabels(r)
+	title := fmt.Sprintf("watching %s · %s", r.ID(), modeLabel(r))
+	if d := r.SpectateDelay(); d > 0 {
+		title += fmt.Sprintf(" · %ds behind", int(d.Seconds()))
+	}
+	footer := title + "   tab/1-4 follow · 0 overview · n/p next room · q back"
+	w.view = NewRoomView(RoomViewConfig{
+		Room: watchFeed{r, feed}, Slot: -1, Title: title, Out: m.d.Out, Profile: m.d.Profile, FPS: m.d.FPS,
+		Width: m.w, Height: m.h, Ranked: r.Ranked != "", Outcome: r.Outcome, Watchers: r.Watchers,
+		Follow: func() int { return int(w.follow.Load()) },
+		Labels: func(slot int) string { return labels[slot] },
+		Footer: func() string { return footer },
+	})
+	go func() {
+		defer close(w.done)
+		w.view.Run(ctx)
+	}()
+	m.watch, m.state, m.notice, m.help = w, stWatch, "", false
+	return func() tea.Msg {
+		select {
+		case <-r.Done():
+			return watchEndedMsg{r}
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}
+
+// stopWatching ends the watch view; the returned command repaints once the
+// view has stopped drawing.
+func (m *Lobby) stopWatching() tea.Cmd {
+	w := m.watch
+	if w == nil {
+		return nil
+	}
+	m.watch = nil
+	w.cancel()
+	w.stop()
+	return func() tea.Msg {
+		<-w.done
+		return viewStoppedMsg{}
+	}
+}
+
+// ratingLabels reads each seated player's rating once, for ranked rooms.
+func (m *Lobby) ratingLabels(r *lobby.Room) [4]string {
+	var out [4]string
+	if r.Ranked == "" || m.d.Store == nil {
+		return out
+	}
+	fr, _ := r.Latest()
+	if fr == nil {
+		return out
+	}
+	for slot, s := range fr.Seats {
+		if slot >= 4 || s.Player.ID == "" {
+			continue
+		}
+		if rt, _, err := m.d.Store.Rating(string(r.Ranked), string(s.Player.ID)); err == nil {
+			out[slot] = rating.Display(rt.Rating, rt.Games)
+		}
+	}
+	return out
+}
+
+func modeLabel(r *lobby.Room) string {
+	if r.Ranked != "" {
+		return string(r.Ranked) + " · ranked"
+	}
+	return r.Mode.String() + " · casual"
+}
+
+// watchKey handles keys while watching.
+func (m *Lobby) watchKey(s string) tea.Cmd {
+	w := m.watch
+	switch s {
+	case "q", "esc":
+		if s == "esc" && w.follow.Load() >= 0 {
+			w.follow.Store(-1)
+			return nil
+		}
+		return tea.Sequence(m.stopWatching(), m.openChooser(""))
+	case "0":
+		w.follow.Store(-1)
+	case "1", "2", "3", "4":
+		w.follow.Store(int32(s[0] - '1'))
+	case "tab":
+		fr, _ := w.room.Latest()
+		if fr == nil {
+			return nil
+		}
+		next := int(w.follow.Load())
+		for range len(fr.Seats) + 1 {
+			next++
+			if next >= len(fr.Seats) {
+				next = -1
+			}
+			if next == -1 || fr.Seats[next].Taken {
+				break
+			}
+		}
+		w.follow.Store(int32(next))
+	case "n", "p":
+		rooms, _ := m.d.Rooms.Live()
+		if len(rooms) == 0 {
+			return nil
+		}
+		i := 0
+		for k, r := range rooms {
+			if r == w.room {
+				i = k
+			}
+		}
+		if s == "n" {
+			i = (i + 1) % len(rooms)
+		} else {
+			i = (i + len(rooms) - 1) % len(rooms)
+		}
+		if rooms[i] == w.room {
+			return nil
+		}
+		stop := m.stopWatching()
+		return tea.Sequence(stop, m.spectate(rooms[i]))
+	}
+	return nil
+}
+
+// renderChooser lists live rooms with their players, score and watchers.
+func (m *Lobby) renderChooser() string {
+	var b strings.Builder
+	b.WriteString(lipgloss.NewStyle().Bold(true).Foreground(colText).Render("Watch a live room") + "\n\n")
+	if m.notice != "" {
+		b.WriteString(style(colWarn).Render(m.notice) + "\n\n")
+	}
+	if len(m.live) == 0 {
+		b.WriteString(style(colDim).Render("  nothing is being played right now") + "\n")
+	}
+	rows := max(m.h-14, 3)
+	start := max(0, min(m.liveSel-rows+1, len(m.live)-rows))
+	for i := start; i < len(m.live) && i < start+rows; i++ {
+		r := m.live[i]
+		line := fmt.Sprintf("%-5s %-16s %s", r.ID(), modeLabel(r), roomSummary(r, m.ratingLabels(r)))
+		if n := r.Watchers(); n > 0 {
+			line += fmt.Sprintf("  · %d watching", n)
+		}
+		st, cur := style(colText), "  "
+		if i == m.liveSel {
+			st, cur = lipgloss.NewStyle().Bold(true).Foreground(colGood), "▸ "
+		}
+		b.WriteString(st.Render(cur+line) + "\n")
+	}
+	b.WriteString("\n" + style(colDim).Render("↑/↓ choose · enter watch · esc back"))
+	return b.String()
+}
+
+// roomSummary is "alice 1520? 3 : 5 bob 1480?" or the phase and names.
+func roomSummary(r *lobby.Room, labels [4]string) string {
+	fr, _ := r.Latest()
+	if fr == nil {
+		return "starting"
+	}
+	snap, _ := fr.State.(*pong.Snapshot)
+	var parts []string
+	for slot, s := range fr.Seats {
+		if !s.Taken {
+			continue
+		}
+		p := s.Player.Name
+		if slot < 4 && labels[slot] != "" {
+			p += " " + labels[slot]
+		}
+		if snap != nil && fr.Phase != game.Waiting {
+			if snap.Mode == pong.FFA4 {
+				p += fmt.Sprintf(" ♥%d", snap.Lives[slot])
+			} else {
+				p += fmt.Sprintf(" %d", snap.Scores[slot])
+			}
+		}
+		parts = append(parts, p)
+	}
+	return fmt.Sprintf("%-9s %s", strings.ToLower(fr.Phase.String()), strings.Join(parts, " · "))
+}
