@@ -32,13 +32,15 @@ type lobbyStart struct {
 // runLobby runs the lobby program.
 func (srv *Server) runLobby(s *Session, start lobbyStart) int {
 	id := s.Identity()
+	plain, term := srv.helpLines()
 	return srv.runProgram(s, func(io *sessionIO) programModel {
 		return tui.NewLobby(tui.LobbyDeps{
 			Ctx:           io.ctx,
 			Player:        game.Player{ID: game.PlayerID(id.ID), Name: id.Name, Guest: id.Guest},
 			Online:        srv.deps.Hub,
 			Rooms:         srv.deps.Rooms,
-			Commands:      srv.helpLines(),
+			Commands:      plain,
+			TermCommands:  term,
 			Join:          start.join,
 			JoinSide:      start.side,
 			Play:          start.play,

@@ -105,15 +105,22 @@ type lockedWriter struct {
 	foreign atomic.Uint64
 }
 
-// Write is Bubble Tea's path.
+// Write is Bubble Tea's path. Without a TTY on our side Bubble Tea assumes
+// the terminal turns a bare \n into \r\n (a server-side PTY's ONLCR would)
+// and moves to the next line with \n alone; the player's terminal is in raw
+// mode, so we do the translation, as an emulated PTY writer does.
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.foreign.Add(1)
-	return l.w.Write(p)
+	if _, err := (crlfWriter{l.w}).Write(p); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
-// WriteFrame is the game view's path.
+// WriteFrame is the game view's path: frames position every cell with
+// cursor moves and never contain \n, so they are written as they are.
 func (l *lockedWriter) WriteFrame(p []byte) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -130,20 +130,21 @@ func (srv *Server) usage(w io.Writer) {
 	}
 }
 
-// helpLines is the command list as the lobby's help screen shows it.
-func (srv *Server) helpLines() []string {
-	var out []string
-	width := 0
+// helpLines lists the commands for the lobby's help screen: plain ones
+// and those that need a terminal, each with its arguments.
+func (srv *Server) helpLines() (plain, term []string) {
 	for _, c := range srv.cmds {
-		width = max(width, len(c.name))
-	}
-	for _, c := range srv.cmds {
-		if c.tui {
+		if c.name == lobbyName || c.name == "help" {
 			continue
 		}
-		out = append(out, fmt.Sprintf("%-*s  %s", width, c.name, c.summary))
+		line := strings.TrimSpace(c.name + " " + c.args)
+		if c.tui {
+			term = append(term, line)
+		} else {
+			plain = append(plain, line)
+		}
 	}
-	return out
+	return plain, term
 }
 
 // hasFlag removes flag from args and reports whether it was there.

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -126,7 +127,7 @@ func (s *Session) exit(code int) {
 type crlfWriter struct{ w io.Writer }
 
 func (c crlfWriter) Write(p []byte) (int, error) {
-	if !strings.ContainsRune(string(p), '\n') {
+	if bytes.IndexByte(p, '\n') < 0 {
 		return c.w.Write(p)
 	}
 	out := make([]byte, 0, len(p)+8)

@@ -29,8 +29,10 @@ type LobbyDeps struct {
 	Player game.Player
 	Online Online
 	Rooms  *lobby.Rooms
-	// Commands lists the plain commands for the help screen.
-	Commands []string
+	// Commands and TermCommands list the plain and the terminal (ssh -t)
+	// commands with their arguments, for the help screen.
+	Commands     []string
+	TermCommands []string
 	// Join names a room to enter at once (`ssh -t host join r3 [side]`).
 	Join     string
 	JoinSide int // -1 = any free side
@@ -825,20 +827,43 @@ func roomState(r *lobby.Room) string {
 
 func (m *Lobby) helpText() string {
 	var b strings.Builder
-	b.WriteString(lipgloss.NewStyle().Bold(true).Foreground(colText).Render("Keys") + "\n")
-	lines := "  ?       show or hide this help\n  esc     close help\n  q ^C    quit"
-	if m.d.Matchmaker != nil {
-		lines = "  p       ranked 1v1 · P choose the ranked mode\n  w       watch a live room\n  L       leaderboard · m your profile\n" + lines
-	}
+	bold := lipgloss.NewStyle().Bold(true).Foreground(colText)
+	b.WriteString(bold.Render("Keys") + "\n")
+	lines := []string{"?  help · esc  back · q ^C  quit"}
 	if m.d.Rooms != nil {
-		lines = "  ↑/↓     choose a room · enter join\n  c       create a room · / join by code\n" + lines
+		lines = append([]string{"↑/↓ enter  join a room · c  create one · /  join by code", "w  watch a live room"}, lines...)
 	}
-	b.WriteString(style(colDim).Render(lines) + "\n")
+	if m.d.Matchmaker != nil {
+		lines = append([]string{"p  ranked 1v1 · P  choose the mode · L  leaderboard · m  your profile"}, lines...)
+	}
+	for _, l := range lines {
+		b.WriteString(style(colDim).Render("  "+l) + "\n")
+	}
+	if len(m.d.TermCommands) > 0 {
+		b.WriteString("\n" + bold.Render("ssh -t HOST …") + "\n")
+		b.WriteString(style(colDim).Render(wrapWords(m.d.TermCommands, " · ", max(m.w-12, 30), "  ")) + "\n")
+	}
 	if len(m.d.Commands) > 0 {
-		b.WriteString("\n" + lipgloss.NewStyle().Bold(true).Foreground(colText).Render("Commands (ssh host COMMAND)") + "\n")
-		for _, c := range m.d.Commands {
-			b.WriteString(style(colDim).Render("  "+c) + "\n")
-		}
+		b.WriteString("\n" + bold.Render("ssh HOST …") + style(colDim).Render("  (ssh HOST help explains each)") + "\n")
+		b.WriteString(style(colDim).Render(wrapWords(m.d.Commands, " · ", max(m.w-12, 30), "  ")) + "\n")
 	}
 	return b.String()
+}
+
+// wrapWords joins items with sep into lines of at most width cells.
+func wrapWords(items []string, sep string, width int, indent string) string {
+	var lines []string
+	cur := indent
+	for _, it := range items {
+		switch {
+		case cur == indent:
+			cur += it
+		case lipgloss.Width(cur+sep+it) > width:
+			lines = append(lines, cur)
+			cur = indent + it
+		default:
+			cur += sep + it
+		}
+	}
+	return strings.Join(append(lines, cur), "\n")
 }
