@@ -20,6 +20,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/termarena/termarena/chat"
 	"github.com/termarena/termarena/hostkeys"
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/server"
@@ -44,6 +45,7 @@ type config struct {
 	spectateDelay time.Duration
 	keepReplays   int
 	keepDays      int
+	chatFilter    string
 }
 
 // flagSet defines every flag with its environment fallback: the flag wins,
@@ -98,6 +100,7 @@ func flagSet(getenv func(string) string, errOut io.Writer) (*flag.FlagSet, *conf
 	dur(&c.spectateDelay, "spectate-delay", 2*time.Second, "how far behind live play watchers of ranked matches are (0 = live)")
 	num(&c.keepReplays, "replay-keep-per-player", 50, "replays kept per player whatever their age")
 	num(&c.keepDays, "replay-keep-days", 30, "days every replay is kept")
+	str(&c.chatFilter, "chat-filter", "", "file of extra words the chat filter masks (one per line, !word allows one)")
 	fs.Usage = func() {
 		fmt.Fprintln(errOut, "termarena: multiplayer terminal games over SSH")
 		fmt.Fprintln(errOut)
@@ -201,11 +204,17 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 	if delay == 0 {
 		delay = -1 // live: RoomsConfig reads 0 as "the default"
 	}
-	svc := lobby.Start(st, lobby.RoomsConfig{SpectateDelay: delay}, log)
+	var filter *chat.Filter
+	if c.chatFilter != "" {
+		if filter, err = chat.LoadFilter(c.chatFilter); err != nil {
+			return fmt.Errorf("--chat-filter: %w", err)
+		}
+	}
+	svc := lobby.Start(st, lobby.Config{Rooms: lobby.RoomsConfig{SpectateDelay: delay}, Chat: chat.Config{Filter: filter}}, log)
 	defer svc.Stop()
 	svc.PruneReplays(st, lobby.Retention{KeepPerPlayer: c.keepReplays, KeepFor: time.Duration(c.keepDays) * 24 * time.Hour}, log)
 	hub := svc.Hub
-	srv, err := server.New(c.srv, server.Deps{Store: st, Hub: hub, Rooms: svc.Rooms, Matchmaker: svc.Matchmaker,
+	srv, err := server.New(c.srv, server.Deps{Store: st, Hub: hub, Rooms: svc.Rooms, Matchmaker: svc.Matchmaker, Chat: svc.Chat,
 		HostKey: key.Signer, Admins: admins, Logger: log})
 	if err != nil {
 		return err

@@ -5,6 +5,7 @@ package lobby
 import (
 	"sort"
 	"sync"
+	"time"
 )
 
 // Presence is one live session as the rest of the server sees it.
@@ -12,14 +13,19 @@ type Presence struct {
 	ID    string // player id: key fingerprint or guest id
 	Name  string
 	Guest bool
+	Addr  string    // remote address, for moderators
+	Where string    // what the session was opened for: lobby, play, spectate…
+	Since time.Time // when it started
 }
 
 // Notice is something said to sessions from outside their own flow: the
-// server restarting, and later announcements, kicks and bans.
+// server restarting, announcements, warnings, kicks and bans.
 type Notice struct {
 	Text string
-	// Final ends the session after the text is shown.
+	// Final ends the session after the text is shown, with exit status
+	// Code (0 means 1, "failure"; a ban uses 77).
 	Final bool
+	Code  int
 }
 
 // Hub tracks live sessions. It is safe for concurrent use; the notify
@@ -80,6 +86,20 @@ func (h *Hub) Online() (int, <-chan struct{}) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return len(h.players), h.changed
+}
+
+// SessionList returns every live session, sorted by name.
+func (h *Hub) SessionList() []Presence {
+	h.mu.Lock()
+	out := make([]Presence, 0, len(h.sessions))
+	for _, e := range h.sessions {
+		out = append(out, e.p)
+	}
+	h.mu.Unlock()
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].Name < out[j].Name || (out[i].Name == out[j].Name && out[i].Since.Before(out[j].Since))
+	})
+	return out
 }
 
 // Sessions reports how many sessions are live (a player may have several).

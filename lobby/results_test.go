@@ -23,14 +23,14 @@ func testServices(t *testing.T) (*Services, *store.Store) {
 			t.Fatal(err)
 		}
 	}
-	svc := Start(st, RoomsConfig{
+	svc := Start(st, Config{Rooms: RoomsConfig{
 		Room: game.RoomConfig{Countdown: -1},
 		Pong: func(m pong.Mode) pong.Config {
 			c := pong.DefaultConfig(m)
 			c.PointsToWin, c.Lives = 1, 1
 			return c
 		},
-	}, nil)
+	}}, nil)
 	t.Cleanup(func() { svc.Stop(); st.Close() })
 	return svc, st
 }

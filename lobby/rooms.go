@@ -355,6 +355,21 @@ func (rs *Rooms) Live() ([]*Room, <-chan struct{}) {
 	return out, ch
 }
 
+// All lists every live room, private ones included, oldest first (for
+// operators).
+func (rs *Rooms) All() []*Room {
+	rs.mu.Lock()
+	out := make([]*Room, 0, len(rs.byID))
+	for _, r := range rs.byID {
+		out = append(out, r)
+	}
+	rs.mu.Unlock()
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].Created.Before(out[j].Created) || (out[i].Created.Equal(out[j].Created) && out[i].ID() < out[j].ID())
+	})
+	return out
+}
+
 // Count is the number of live rooms, private ones included.
 func (rs *Rooms) Count() int {
 	rs.mu.Lock()

@@ -6,16 +6,24 @@ import (
 	"sync"
 	"time"
 
+	"github.com/termarena/termarena/chat"
 	"github.com/termarena/termarena/store"
 )
 
+// Config is the operator's tuning of the lobby services.
+type Config struct {
+	Rooms RoomsConfig
+	Chat  chat.Config
+}
+
 // Services is everything the lobby runs for a server: who is online, the
-// rooms, the ranked queues and the results writer, wired together.
+// rooms, the ranked queues, chat and the results writer, wired together.
 type Services struct {
 	Hub        *Hub
 	Rooms      *Rooms
 	Matchmaker *Matchmaker
 	Results    *Results
+	Chat       *chat.Chat
 
 	stopRooms   context.CancelFunc
 	stopResults context.CancelFunc
@@ -24,8 +32,9 @@ type Services struct {
 }
 
 // Start wires and starts the services. Rooms and queues run until Stop.
-func Start(st *store.Store, cfg RoomsConfig, log *slog.Logger) *Services {
-	s := &Services{Hub: NewHub()}
+func Start(st *store.Store, c Config, log *slog.Logger) *Services {
+	s := &Services{Hub: NewHub(), Chat: chat.New(c.Chat)}
+	cfg := c.Rooms
 	var mm *Matchmaker
 	s.Results = NewResults(st, func(id string) { mm.RecordLeave(id) }, log)
 	cfg.Observer = s.Results

@@ -45,14 +45,14 @@ func startWith(t testing.TB, dir string, cfg server.Config, admins map[string]bo
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := lobby.Start(st, roomsCfg, nil)
+	svc := lobby.Start(st, lobby.Config{Rooms: roomsCfg}, nil)
 	hub, rooms := svc.Hub, svc.Rooms
 	var logOut io.Writer = io.Discard
 	if os.Getenv("TERMARENA_TEST_LOG") != "" {
 		logOut = os.Stderr
 	}
 	srv, err := server.New(cfg, server.Deps{
-		Store: st, Hub: hub, Rooms: rooms, Matchmaker: svc.Matchmaker, HostKey: key.Signer, Admins: admins,
+		Store: st, Hub: hub, Rooms: rooms, Matchmaker: svc.Matchmaker, Chat: svc.Chat, HostKey: key.Signer, Admins: admins,
 		Logger: slog.New(slog.NewTextHandler(logOut, nil)),
 	})
 	if err != nil {

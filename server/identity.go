@@ -24,6 +24,7 @@ type Identity struct {
 	KeyType   string
 	Guest     bool
 	Admin     bool
+	Role      string // "moderator" when promoted by an admin
 	FirstSeen time.Time
 }
 
@@ -45,9 +46,15 @@ func (srv *Server) identify(sctx ssh.Context, user string) (Identity, error) {
 	if created {
 		srv.log.Info("new player", "name", p.Name, "fingerprint", fp)
 	}
+	if srv.deps.Chat != nil {
+		// A mute outlives sessions and restarts: live chat learns of it here.
+		if m, ok, err := srv.deps.Store.ActiveMute(fp); err == nil && ok {
+			srv.deps.Chat.SetMuted(fp, m.Expires, m.Reason)
+		}
+	}
 	return Identity{
 		ID: fp, Name: p.Name, KeyType: p.KeyType, FirstSeen: p.FirstSeen,
-		Admin: srv.admins[fp],
+		Admin: srv.admins[fp], Role: p.Role,
 	}, nil
 }
 

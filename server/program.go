@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/termarena/termarena/inputguard"
 	"github.com/termarena/termarena/lobby"
+	"github.com/termarena/termarena/sanitize"
 	"github.com/termarena/termarena/tui"
 )
 
@@ -53,7 +55,16 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 	)
 
 	id := s.Identity()
-	leave := srv.deps.Hub.Join(lobby.Presence{ID: id.ID, Name: id.Name, Guest: id.Guest}, func(n lobby.Notice) {
+	where := "lobby"
+	if len(s.command) > 0 {
+		where = strings.Join(s.command, " ")
+	}
+	var finalCode atomic.Int32
+	leave := srv.deps.Hub.Join(lobby.Presence{ID: id.ID, Name: id.Name, Guest: id.Guest,
+		Addr: s.RemoteAddr().String(), Where: sanitizeWhere(where), Since: time.Now()}, func(n lobby.Notice) {
+		if n.Final && n.Code != 0 {
+			finalCode.Store(int32(n.Code))
+		}
 		// Send blocks until the program reads it; it gives up when the
 		// program's context ends, so this goroutine cannot outlive it.
 		go p.Send(tui.NoticeMsg{Text: n.Text, Final: n.Final})
@@ -90,6 +101,9 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 	dcancel()
 	if text := m.FinalNotice(); text != "" {
 		_, _ = io.WriteString(s, "\r\n"+text+"\r\n")
+		if c := finalCode.Load(); c != 0 {
+			return int(c)
+		}
 		return ExitFail
 	}
 	return ExitOK
@@ -156,6 +170,8 @@ func (r *rttProbe) run(ctx context.Context, conn interface {
 		}
 	}
 }
+
+func sanitizeWhere(s string) string { return sanitize.Text(s, 40) }
 
 // programModel is a session's Bubble Tea model as the server drives it.
 type programModel interface {

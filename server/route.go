@@ -3,8 +3,10 @@ package server
 import (
 	"fmt"
 	"io"
+	"net"
 	"strings"
 
+	"github.com/termarena/termarena/admin"
 	"github.com/termarena/termarena/sanitize"
 )
 
@@ -43,6 +45,7 @@ func commandTable() []command {
 		matchesCommand(),
 		replaysCommand(),
 		whoamiCommand(),
+		adminCommand(),
 		helpCommand(),
 	}
 }
@@ -71,6 +74,9 @@ func (srv *Server) run(s *Session) int {
 		return ExitFail
 	}
 	s.id = id
+	if code, refused := srv.refuseBanned(s); refused {
+		return code
+	}
 
 	args := s.command
 	if len(args) == 0 {
@@ -98,6 +104,38 @@ func describe(c command) string {
 		return "the lobby"
 	}
 	return "'" + c.name + "'"
+}
+
+// refuseBanned is the one place bans are checked: after authentication,
+// with the identity of the key that completed it and the client's address
+// (a range ban also refuses guests from it). Admin keys are never refused:
+// the admin keys file is the operator's own authority, and a range ban
+// must not lock them out of lifting it.
+func (srv *Server) refuseBanned(s *Session) (int, bool) {
+	id := s.Identity()
+	if id.Admin {
+		return 0, false
+	}
+	fp := id.ID
+	if id.Guest {
+		fp = ""
+	}
+	var ip net.IP
+	if ta, ok := s.RemoteAddr().(*net.TCPAddr); ok {
+		ip = ta.IP
+	}
+	b, banned, err := srv.deps.Store.ActiveBan(fp, ip)
+	if err != nil {
+		srv.log.Error("ban check", "err", err)
+		fmt.Fprintln(s.ErrOut(), "termarena: could not check your account; please try again")
+		return ExitFail, true
+	}
+	if !banned {
+		return 0, false
+	}
+	srv.log.Info("refused banned login", "name", id.Name, "fingerprint", fp, "ban", b.ID)
+	fmt.Fprintln(s.ErrOut(), "termarena: "+admin.BanMessage(b))
+	return ExitDenied, true
 }
 
 // enter registers a running session unless the server is shutting down.

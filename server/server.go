@@ -19,6 +19,7 @@ import (
 	"charm.land/ssh"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/termarena/termarena/chat"
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/store"
 )
@@ -43,9 +44,11 @@ type Deps struct {
 	Rooms *lobby.Rooms
 	// Matchmaker runs the ranked queues; nil disables ranked play.
 	Matchmaker *lobby.Matchmaker
-	HostKey    gossh.Signer
-	Admins     map[string]bool // fingerprints from the admin keys file
-	Logger     *slog.Logger
+	// Chat is the server's chat; nil disables chat.
+	Chat    *chat.Chat
+	HostKey gossh.Signer
+	Admins  map[string]bool // fingerprints from the admin keys file
+	Logger  *slog.Logger
 }
 
 // Server is a termarena SSH server.

@@ -1,0 +1,24 @@
+package server
+
+import (
+	"path/filepath"
+
+	"github.com/termarena/termarena/admin"
+)
+
+func adminCommand() command {
+	return command{
+		name:    "admin",
+		args:    "SUBCOMMAND …",
+		summary: "moderation, for admin keys (ssh HOST admin help)",
+		run: func(srv *Server, s *Session, args []string) int {
+			id := s.Identity()
+			return admin.Run(s.Context(), admin.Deps{
+				Store:    srv.deps.Store,
+				Sessions: liveSessions{srv},
+				// Backups spool next to the data file: same disk, known room.
+				TempDir: filepath.Dir(srv.deps.Store.Path()),
+			}, admin.Caller{ID: id.ID, Name: id.Name, Admin: id.Admin}, args, s.Out(), s.ErrOut())
+		},
+	}
+}

@@ -1,0 +1,81 @@
+package server
+
+import (
+	"strings"
+	"time"
+
+	"github.com/termarena/termarena/admin"
+	"github.com/termarena/termarena/chat"
+	"github.com/termarena/termarena/lobby"
+)
+
+// liveSessions is what moderation reaches into: the sessions online now
+// and their chat. It implements admin.Sessions.
+type liveSessions struct{ srv *Server }
+
+var _ admin.Sessions = liveSessions{}
+
+// Kick ends every session of the player, showing why; the session exits
+// with 77 ("not allowed").
+func (l liveSessions) Kick(id, reason string) int {
+	return l.srv.deps.Hub.Tell(id, lobby.Notice{Text: reason, Final: true, Code: ExitDenied})
+}
+
+// Tell shows a moderator's warning on the player's screen and in chat.
+func (l liveSessions) Tell(id, text string) int {
+	if c := l.srv.deps.Chat; c != nil {
+		c.Tell(id, chat.Moderation, "warning from a moderator: "+text, time.Now())
+	}
+	return l.srv.deps.Hub.Tell(id, lobby.Notice{Text: "Warning from a moderator: " + text})
+}
+
+// Announce shows text to everyone online.
+func (l liveSessions) Announce(text string) int {
+	if c := l.srv.deps.Chat; c != nil {
+		now := time.Now()
+		for _, p := range l.srv.deps.Hub.List() {
+			c.Tell(p.ID, chat.Notice, "announcement: "+text, now)
+		}
+	}
+	return l.srv.deps.Hub.Broadcast(lobby.Notice{Text: "Announcement: " + text})
+}
+
+// List describes every live session.
+func (l liveSessions) List() []admin.SessionInfo {
+	var out []admin.SessionInfo
+	for _, p := range l.srv.deps.Hub.SessionList() {
+		out = append(out, admin.SessionInfo{Name: p.Name, Fingerprint: p.ID, Addr: p.Addr, Where: p.Where, Since: p.Since, Guest: p.Guest})
+	}
+	return out
+}
+
+// Rooms describes every live room, private ones included.
+func (l liveSessions) Rooms() []admin.RoomInfo {
+	var out []admin.RoomInfo
+	for _, r := range l.srv.deps.Rooms.All() {
+		info := admin.RoomInfo{ID: r.ID(), Mode: lobby.ModeName(r), Ranked: r.Ranked != "", Watchers: r.Watchers(), Players: []string{}}
+		if fr, _ := r.Latest(); fr != nil {
+			info.Phase = strings.ToLower(fr.Phase.String())
+			for _, s := range fr.Seats {
+				if s.Taken {
+					info.Players = append(info.Players, s.Player.Name)
+				}
+			}
+		}
+		out = append(out, info)
+	}
+	return out
+}
+
+// Muted applies a mute to live chat; a zero until lifts it.
+func (l liveSessions) Muted(id string, until time.Time, reason string) {
+	c := l.srv.deps.Chat
+	if c == nil {
+		return
+	}
+	if until.IsZero() {
+		c.ClearMuted(id)
+		return
+	}
+	c.SetMuted(id, until, reason)
+}
