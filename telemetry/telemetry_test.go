@@ -1,0 +1,131 @@
+package telemetry
+
+import (
+	"io"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+
+	"github.com/termarena/termarena/game"
+)
+
+type fakeSources struct{ stats []game.TickStats }
+
+func (f fakeSources) Sessions() int               { return 7 }
+func (f fakeSources) PlayersOnline() int          { return 5 }
+func (f fakeSources) PlayersInMatches() int       { return 4 }
+func (f fakeSources) Rooms() int                  { return 2 }
+func (f fakeSources) TickStats() []game.TickStats { return f.stats }
+
+func gather(t *testing.T, m *Metrics, name string) *dto.MetricFamily {
+	t.Helper()
+	fams, err := m.Registry().Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range fams {
+		if f.GetName() == name {
+			return f
+		}
+	}
+	t.Fatalf("no metric %s", name)
+	return nil
+}
+
+func TestFrameHistograms(t *testing.T) {
+	m := New(fakeSources{})
+	m.FrameWritten(57, 100*time.Microsecond)
+	m.FrameWritten(120, 2*time.Millisecond)
+	m.FrameWritten(5000, 2*time.Second) // a stalled client
+	m.FramesSkipped(3)
+	m.InputToFrame(3 * time.Millisecond)
+	m.InputToFrame(40 * time.Millisecond)
+
+	h := gather(t, m, "termarena_frame_bytes").GetMetric()[0].GetHistogram()
+	if h.GetSampleCount() != 3 || h.GetSampleSum() != 5177 {
+		t.Fatalf("frame bytes: count %d sum %v", h.GetSampleCount(), h.GetSampleSum())
+	}
+	// Cumulative buckets: ≤64 holds 1, ≤128 holds 2, ≤16384 holds 3.
+	want := map[float64]uint64{64: 1, 128: 2, 4096: 2, 16384: 3}
+	for _, b := range h.GetBucket() {
+		if n, ok := want[b.GetUpperBound()]; ok && b.GetCumulativeCount() != n {
+			t.Errorf("bytes bucket ≤%v = %d, want %d", b.GetUpperBound(), b.GetCumulativeCount(), n)
+		}
+	}
+	stall := gather(t, m, "termarena_frame_write_seconds").GetMetric()[0].GetHistogram()
+	for _, b := range stall.GetBucket() {
+		if b.GetUpperBound() == 1 && b.GetCumulativeCount() != 2 {
+			t.Errorf("writes ≤1s = %d, want 2 (the 2 s one is a stall)", b.GetCumulativeCount())
+		}
+	}
+	lat := gather(t, m, "termarena_input_to_frame_seconds").GetMetric()[0].GetHistogram()
+	for _, b := range lat.GetBucket() {
+		if b.GetUpperBound() == 0.005 && b.GetCumulativeCount() != 1 {
+			t.Errorf("input→frame ≤5ms = %d, want 1", b.GetCumulativeCount())
+		}
+	}
+	if got := gather(t, m, "termarena_frames_skipped_total").GetMetric()[0].GetCounter().GetValue(); got != 3 {
+		t.Errorf("skipped %v", got)
+	}
+}
+
+func TestTickLatenessFromRooms(t *testing.T) {
+	bounds := []time.Duration{250 * time.Microsecond, 500 * time.Microsecond, time.Millisecond, 2 * time.Millisecond,
+		4 * time.Millisecond, 8 * time.Millisecond, 16 * time.Millisecond}
+	var a, b game.TickStats
+	a.LatenessBounds, b.LatenessBounds = bounds, bounds
+	a.Lateness[0], a.Lateness[3] = 90, 5 // 90 on time, 5 between 1 and 2 ms
+	b.Lateness[0], b.Lateness[7] = 4, 1  // one over 16 ms
+	a.Rate, b.Rate = 60, 58
+	m := New(fakeSources{stats: []game.TickStats{a, b}})
+	h := gather(t, m, "termarena_tick_lateness_seconds").GetMetric()[0].GetHistogram()
+	if h.GetSampleCount() != 100 {
+		t.Fatalf("lateness count %d", h.GetSampleCount())
+	}
+	for _, bk := range h.GetBucket() {
+		if bk.GetUpperBound() == 0.002 && bk.GetCumulativeCount() != 99 {
+			t.Errorf("ticks ≤2ms = %d, want 99", bk.GetCumulativeCount())
+		}
+	}
+	s := m.Snapshot()
+	if s.TickRate != 59 || s.TickLatenessP99 != 2 || s.Rooms != 2 || s.Sessions != 7 || s.PlayersInMatches != 4 {
+		t.Fatalf("snapshot %+v", s)
+	}
+}
+
+func TestSnapshotRatesAndExposition(t *testing.T) {
+	m := New(fakeSources{})
+	m.Snapshot()
+	for range 30 {
+		m.FrameWritten(60, time.Microsecond)
+	}
+	m.Login()
+	s := m.Snapshot()
+	if s.FramesWritten != 30 || s.MeanFrameBytes != 60 || s.Logins != 1 || s.FramesPerSecond <= 0 || s.RSSBytes == 0 {
+		t.Fatalf("snapshot %+v", s)
+	}
+	rec := httptest.NewRecorder()
+	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	body, _ := io.ReadAll(rec.Body)
+	for _, name := range []string{"termarena_sessions 7", "termarena_frames_written_total 30", "termarena_logins_total 1", "go_goroutines", "process_resident_memory_bytes"} {
+		if !strings.Contains(string(body), name) {
+			t.Errorf("exposition lacks %q", name)
+		}
+	}
+	var nilM *Metrics // sessions without telemetry call the same hooks
+	nilM.FrameWritten(1, 0)
+	nilM.InputToFrame(0)
+	nilM.Login()
+	nilM.FramesSkipped(1)
+}
+
+func BenchmarkFrameWritten(b *testing.B) {
+	m := New(fakeSources{})
+	b.ReportAllocs()
+	for range b.N {
+		m.FrameWritten(57, 13*time.Microsecond)
+	}
+}
