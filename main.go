@@ -25,6 +25,7 @@ import (
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/server"
 	"github.com/termarena/termarena/store"
+	"github.com/termarena/termarena/telemetry"
 )
 
 func main() {
@@ -214,7 +215,8 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 	defer svc.Stop()
 	svc.PruneReplays(st, lobby.Retention{KeepPerPlayer: c.keepReplays, KeepFor: time.Duration(c.keepDays) * 24 * time.Hour}, log)
 	hub := svc.Hub
-	srv, err := server.New(c.srv, server.Deps{Store: st, Hub: hub, Rooms: svc.Rooms, Matchmaker: svc.Matchmaker, Chat: svc.Chat,
+	metrics := telemetry.New(svc)
+	srv, err := server.New(c.srv, server.Deps{Store: st, Hub: hub, Rooms: svc.Rooms, Matchmaker: svc.Matchmaker, Chat: svc.Chat, Metrics: metrics,
 		HostKey: key.Signer, Admins: admins, Logger: log})
 	if err != nil {
 		return err
@@ -227,7 +229,7 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 
 	var metricsDone <-chan error
 	if c.metricsListen != "" {
-		stopMetrics, done, err := serveMetrics(c.metricsListen, hub, log)
+		stopMetrics, done, err := serveMetrics(c.metricsListen, metrics.Handler(), log)
 		if err != nil {
 			ln.Close()
 			return err

@@ -22,6 +22,7 @@ import (
 
 	"github.com/termarena/termarena/sanitize"
 	"github.com/termarena/termarena/store"
+	"github.com/termarena/termarena/telemetry"
 )
 
 // Exit codes, the same as every other termarena command's.
@@ -86,6 +87,9 @@ type Deps struct {
 	// TempDir is where backup spools its snapshot before streaming it;
 	// "" means os.TempDir(). It needs room for a copy of the data file.
 	TempDir string
+	// Stats reads the server's telemetry for `admin stats`; nil means the
+	// server has none.
+	Stats func() telemetry.Stats
 }
 
 // command is one `admin` subcommand.
@@ -112,6 +116,7 @@ func commands() []command {
 		{"audit", "[--since DUR] [--limit N] [--json]", "the moderation log, newest first", runAudit},
 		{"sessions", "[--json]", "who is online", runSessions},
 		{"rooms", "[--json]", "every room, private and ranked ones too", runRooms},
+		{"stats", "[--json]", "the server's own telemetry: sessions, rooms, ticks, frames, memory", runStats},
 		{"backup", "", "stream a consistent copy of the data file to stdout", runBackup},
 		{"help", "", "this list", runHelp},
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/termarena/termarena/chat"
+	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/store"
 )
 
@@ -89,6 +90,43 @@ func (s *Services) PruneReplays(st *store.Store, r Retention, log *slog.Logger) 
 			}
 		}
 	}()
+}
+
+// Sessions, PlayersOnline, PlayersInMatches, Rooms and TickStats are what
+// telemetry reads at scrape time (they implement telemetry.Sources).
+func (s *Services) Sessions() int { return s.Hub.Sessions() }
+
+// PlayersOnline counts distinct players online.
+func (s *Services) PlayersOnline() int { n, _ := s.Hub.Online(); return n }
+
+// PlayersInMatches counts seated players in rooms counting down or playing.
+func (s *Services) PlayersInMatches() int {
+	n := 0
+	for _, r := range s.Rooms.All() {
+		fr, _ := r.Latest()
+		if fr == nil || (fr.Phase != game.Countdown && fr.Phase != game.Playing) {
+			continue
+		}
+		for _, seat := range fr.Seats {
+			if seat.Taken {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// Rooms counts live rooms.
+func (s *Services) RoomCount() int { return s.Rooms.Count() }
+
+// TickStats collects every live room's tick statistics.
+func (s *Services) TickStats() []game.TickStats {
+	rooms := s.Rooms.All()
+	out := make([]game.TickStats, 0, len(rooms))
+	for _, r := range rooms {
+		out = append(out, r.Stats())
+	}
+	return out
 }
 
 // Stop ends every room and queue, then lets the results writer finish:

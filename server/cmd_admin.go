@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 
 	"github.com/termarena/termarena/admin"
+	"github.com/termarena/termarena/telemetry"
 )
 
 func adminCommand() command {
@@ -13,7 +14,12 @@ func adminCommand() command {
 		summary: "moderation, for admin keys (ssh HOST admin help)",
 		run: func(srv *Server, s *Session, args []string) int {
 			id := s.Identity()
+			var stats func() telemetry.Stats
+			if srv.deps.Metrics != nil {
+				stats = srv.deps.Metrics.Snapshot
+			}
 			return admin.Run(s.Context(), admin.Deps{
+				Stats:    stats,
 				Store:    srv.deps.Store,
 				Sessions: liveSessions{srv},
 				// Backups spool next to the data file: same disk, known room.

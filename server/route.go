@@ -66,6 +66,7 @@ func (srv *Server) run(s *Session) int {
 		return ExitFail
 	}
 	defer srv.running.Done()
+	srv.deps.Metrics.Login()
 
 	id, err := srv.identify(s.sctx, s.user)
 	if err != nil {

@@ -22,6 +22,7 @@ import (
 	"github.com/termarena/termarena/chat"
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/store"
+	"github.com/termarena/termarena/telemetry"
 )
 
 // Config is the operator-facing tuning of the SSH server.
@@ -45,7 +46,9 @@ type Deps struct {
 	// Matchmaker runs the ranked queues; nil disables ranked play.
 	Matchmaker *lobby.Matchmaker
 	// Chat is the server's chat; nil disables chat.
-	Chat    *chat.Chat
+	Chat *chat.Chat
+	// Metrics receives the server's telemetry; nil keeps none.
+	Metrics *telemetry.Metrics
 	HostKey gossh.Signer
 	Admins  map[string]bool // fingerprints from the admin keys file
 	Logger  *slog.Logger

@@ -27,7 +27,7 @@ type Sources interface {
 	Sessions() int
 	PlayersOnline() int
 	PlayersInMatches() int
-	Rooms() int
+	RoomCount() int
 	TickStats() []game.TickStats
 }
 
@@ -149,7 +149,7 @@ func (c *liveCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(descSessions, prometheus.GaugeValue, float64(src.Sessions()))
 	ch <- prometheus.MustNewConstMetric(descOnline, prometheus.GaugeValue, float64(src.PlayersOnline()))
 	ch <- prometheus.MustNewConstMetric(descInMatch, prometheus.GaugeValue, float64(src.PlayersInMatches()))
-	ch <- prometheus.MustNewConstMetric(descRooms, prometheus.GaugeValue, float64(src.Rooms()))
+	ch <- prometheus.MustNewConstMetric(descRooms, prometheus.GaugeValue, float64(src.RoomCount()))
 	t := aggregate(src.TickStats())
 	ch <- prometheus.MustNewConstMetric(descTickRate, prometheus.GaugeValue, t.rate)
 	ch <- prometheus.MustNewConstMetric(descDropTicks, prometheus.CounterValue, float64(t.dropped))
@@ -228,7 +228,7 @@ func (m *Metrics) Snapshot() Stats {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	s := Stats{
-		Sessions: m.src.Sessions(), PlayersOnline: m.src.PlayersOnline(), PlayersInMatches: m.src.PlayersInMatches(), Rooms: m.src.Rooms(),
+		Sessions: m.src.Sessions(), PlayersOnline: m.src.PlayersOnline(), PlayersInMatches: m.src.PlayersInMatches(), Rooms: m.src.RoomCount(),
 		TickRate: t.rate, TicksDropped: t.dropped, TickLatenessP99: latenessQuantile(t, 0.99) * 1000,
 		FramesWritten: w, FramesSkipped: sk, Logins: lg,
 		HeapBytes: ms.HeapInuse, RSSBytes: rss(), Goroutines: runtime.NumGoroutine(),

@@ -17,7 +17,7 @@ type fakeSources struct{ stats []game.TickStats }
 func (f fakeSources) Sessions() int               { return 7 }
 func (f fakeSources) PlayersOnline() int          { return 5 }
 func (f fakeSources) PlayersInMatches() int       { return 4 }
-func (f fakeSources) Rooms() int                  { return 2 }
+func (f fakeSources) RoomCount() int              { return 2 }
 func (f fakeSources) TickStats() []game.TickStats { return f.stats }
 
 func gather(t *testing.T, m *Metrics, name string) *dto.MetricFamily {

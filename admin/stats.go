@@ -1,0 +1,46 @@
+package admin
+
+import (
+	"fmt"
+
+	"github.com/termarena/termarena/sanitize"
+)
+
+// runStats prints the server's telemetry. `--json` is telemetry.Stats:
+// {sessions, players_online, players_in_matches, rooms, tick_rate,
+// tick_lateness_p99_ms, ticks_dropped, frames_written, frames_skipped,
+// frames_per_second, frames_skipped_per_second, mean_frame_bytes, logins,
+// logins_per_second, heap_bytes, rss_bytes, goroutines}; rates are over
+// the time since the previous read, so poll it once a second.
+func runStats(r *runner, args []string) int {
+	p, err := parseArgs(args, []string{"json"}, nil)
+	if err == nil && len(p.pos) > 0 {
+		err = fmt.Errorf("unexpected argument %q", sanitize.Arg(p.pos[0]))
+	}
+	if err != nil {
+		return r.usageErr("%v", err)
+	}
+	if r.d.Stats == nil {
+		return r.fail("this server keeps no telemetry")
+	}
+	s := r.d.Stats()
+	if p.bools["json"] {
+		return r.writeJSON(s)
+	}
+	var t table
+	t.row("sessions", fmt.Sprint(s.Sessions))
+	t.row("players online", fmt.Sprint(s.PlayersOnline))
+	t.row("players in matches", fmt.Sprint(s.PlayersInMatches))
+	t.row("rooms", fmt.Sprint(s.Rooms))
+	t.row("tick rate", fmt.Sprintf("%.1f/s", s.TickRate))
+	t.row("tick lateness p99", fmt.Sprintf("%.2f ms", s.TickLatenessP99))
+	t.row("frames written", fmt.Sprintf("%d (%.0f/s)", s.FramesWritten, s.FramesPerSecond))
+	t.row("frames skipped", fmt.Sprintf("%d (%.0f/s)", s.FramesSkipped, s.SkippedPerSecond))
+	t.row("mean frame bytes", fmt.Sprintf("%.1f", s.MeanFrameBytes))
+	t.row("logins", fmt.Sprintf("%d (%.1f/s)", s.Logins, s.LoginsPerSecond))
+	t.row("heap", fmt.Sprintf("%.1f MB", float64(s.HeapBytes)/1e6))
+	t.row("rss", fmt.Sprintf("%.1f MB", float64(s.RSSBytes)/1e6))
+	t.row("goroutines", fmt.Sprint(s.Goroutines))
+	t.write(r.out)
+	return ExitOK
+}
