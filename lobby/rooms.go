@@ -292,13 +292,18 @@ func (rs *Rooms) signalLocked() {
 // room by its join code. A private room is never found by id, so ids cannot
 // be walked to reach private rooms.
 func (rs *Rooms) Find(ref string) (*Room, error) {
+	return rs.lookup(ref, func(r *Room) bool { return !r.Private })
+}
+
+// lookup finds a room by join code, or by id when byID allows it.
+func (rs *Rooms) lookup(ref string, byID func(*Room) bool) (*Room, error) {
 	ref = strings.ToLower(strings.TrimSpace(ref))
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	if r := rs.byCode[ref]; r != nil {
 		return r, nil
 	}
-	if r := rs.byID[ref]; r != nil && !r.Private {
+	if r := rs.byID[ref]; r != nil && byID(r) {
 		return r, nil
 	}
 	return nil, ErrNoRoom
@@ -307,43 +312,31 @@ func (rs *Rooms) Find(ref string) (*Room, error) {
 // List returns the public rooms, oldest first, and a channel closed when the
 // set of rooms changes.
 func (rs *Rooms) List() ([]*Room, <-chan struct{}) {
-	rs.mu.Lock()
-	out := make([]*Room, 0, len(rs.byID))
-	for _, r := range rs.byID {
-		if !r.Private {
-			out = append(out, r)
-		}
-	}
-	ch := rs.changed
-	rs.mu.Unlock()
-	sort.Slice(out, func(i, j int) bool {
-		return out[i].Created.Before(out[j].Created) || (out[i].Created.Equal(out[j].Created) && out[i].ID() < out[j].ID())
-	})
-	return out, ch
+	return rs.snapshot(func(r *Room) bool { return !r.Private })
 }
 
 // Watchable returns the room a spectator asked for: any room by id except
 // private casual rooms, which only their code reaches.
-func (rs *Rooms) Watchable(ref string) (*Room, error) {
-	ref = strings.ToLower(strings.TrimSpace(ref))
-	rs.mu.Lock()
-	defer rs.mu.Unlock()
-	if r := rs.byCode[ref]; r != nil {
-		return r, nil
-	}
-	if r := rs.byID[ref]; r != nil && (!r.Private || r.Ranked != "") {
-		return r, nil
-	}
-	return nil, ErrNoRoom
-}
+func (rs *Rooms) Watchable(ref string) (*Room, error) { return rs.lookup(ref, watchable) }
 
 // Live lists the rooms spectators can pick from (public and ranked),
 // oldest first, and a channel closed when the set changes.
-func (rs *Rooms) Live() ([]*Room, <-chan struct{}) {
+func (rs *Rooms) Live() ([]*Room, <-chan struct{}) { return rs.snapshot(watchable) }
+
+// All lists every live room, private ones included, oldest first (for
+// operators).
+func (rs *Rooms) All() []*Room {
+	out, _ := rs.snapshot(func(*Room) bool { return true })
+	return out
+}
+
+// snapshot copies the rooms keep accepts, oldest first, with the channel
+// that is closed when the set of rooms changes.
+func (rs *Rooms) snapshot(keep func(*Room) bool) ([]*Room, <-chan struct{}) {
 	rs.mu.Lock()
 	out := make([]*Room, 0, len(rs.byID))
 	for _, r := range rs.byID {
-		if !r.Private || r.Ranked != "" {
+		if keep(r) {
 			out = append(out, r)
 		}
 	}
@@ -355,20 +348,9 @@ func (rs *Rooms) Live() ([]*Room, <-chan struct{}) {
 	return out, ch
 }
 
-// All lists every live room, private ones included, oldest first (for
-// operators).
-func (rs *Rooms) All() []*Room {
-	rs.mu.Lock()
-	out := make([]*Room, 0, len(rs.byID))
-	for _, r := range rs.byID {
-		out = append(out, r)
-	}
-	rs.mu.Unlock()
-	sort.Slice(out, func(i, j int) bool {
-		return out[i].Created.Before(out[j].Created) || (out[i].Created.Equal(out[j].Created) && out[i].ID() < out[j].ID())
-	})
-	return out
-}
+// watchable says whether spectators may find a room by id: public rooms
+// and ranked matches (a private casual room only by its code).
+func watchable(r *Room) bool { return !r.Private || r.Ranked != "" }
 
 // Count is the number of live rooms, private ones included.
 func (rs *Rooms) Count() int {

@@ -402,13 +402,6 @@ func getMatch(matches *bbolt.Bucket, id uint64) (MatchRecord, error) {
 }
 
 // decodeMatch keeps nothing that points into raw (bbolt's memory).
-func decodeMatch(raw []byte) (matchRecord, error) {
-	var rec matchRecord
-	if err := json.Unmarshal(raw, &rec); err != nil {
-		return matchRecord{}, fmt.Errorf("decode match: %w", err)
-	}
-	if rec.V != recordVersion {
-		return matchRecord{}, fmt.Errorf("decode match: unknown record version %d", rec.V)
-	}
-	return rec, nil
-}
+func decodeMatch(raw []byte) (matchRecord, error) { return decodeRecord[matchRecord](raw, "match") }
+
+func (r matchRecord) version() int { return r.V }

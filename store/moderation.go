@@ -528,16 +528,9 @@ func putBan(bans *bbolt.Bucket, b Ban) error {
 }
 
 // decodeBan keeps nothing that points into raw (bbolt's memory).
-func decodeBan(raw []byte) (banRecord, error) {
-	var rec banRecord
-	if err := json.Unmarshal(raw, &rec); err != nil {
-		return banRecord{}, fmt.Errorf("decode ban: %w", err)
-	}
-	if rec.V != recordVersion {
-		return banRecord{}, fmt.Errorf("decode ban: unknown record version %d", rec.V)
-	}
-	return rec, nil
-}
+func decodeBan(raw []byte) (banRecord, error) { return decodeRecord[banRecord](raw, "ban") }
+
+func (r banRecord) version() int { return r.V }
 
 // ---- mutes ----
 
@@ -720,16 +713,9 @@ func (r muteRecord) mute(fp string) Mute {
 }
 
 // decodeMute keeps nothing that points into raw (bbolt's memory).
-func decodeMute(raw []byte) (muteRecord, error) {
-	var rec muteRecord
-	if err := json.Unmarshal(raw, &rec); err != nil {
-		return muteRecord{}, fmt.Errorf("decode mute: %w", err)
-	}
-	if rec.V != recordVersion {
-		return muteRecord{}, fmt.Errorf("decode mute: unknown record version %d", rec.V)
-	}
-	return rec, nil
-}
+func decodeMute(raw []byte) (muteRecord, error) { return decodeRecord[muteRecord](raw, "mute") }
+
+func (r muteRecord) version() int { return r.V }
 
 // ---- audit ----
 
@@ -824,15 +810,10 @@ func appendAudit(b *bbolt.Bucket, e AuditEntry) error {
 
 // decodeAudit keeps nothing that points into raw (bbolt's memory).
 func decodeAudit(raw []byte) (auditRecord, error) {
-	var rec auditRecord
-	if err := json.Unmarshal(raw, &rec); err != nil {
-		return auditRecord{}, fmt.Errorf("decode audit entry: %w", err)
-	}
-	if rec.V != recordVersion {
-		return auditRecord{}, fmt.Errorf("decode audit entry: unknown record version %d", rec.V)
-	}
-	return rec, nil
+	return decodeRecord[auditRecord](raw, "audit entry")
 }
+
+func (r auditRecord) version() int { return r.V }
 
 // ---- roles ----
 

@@ -260,16 +260,9 @@ func getPlayer(players *bbolt.Bucket, fp string) (Player, error) {
 // decodePlayer copies everything it keeps out of raw (json.Unmarshal
 // allocates its strings), which matters because raw is bbolt's memory and
 // is only valid until the transaction ends.
-func decodePlayer(raw []byte) (playerRecord, error) {
-	var rec playerRecord
-	if err := json.Unmarshal(raw, &rec); err != nil {
-		return playerRecord{}, fmt.Errorf("decode player: %w", err)
-	}
-	if rec.V != recordVersion {
-		return playerRecord{}, fmt.Errorf("decode player: unknown record version %d", rec.V)
-	}
-	return rec, nil
-}
+func decodePlayer(raw []byte) (playerRecord, error) { return decodeRecord[playerRecord](raw, "player") }
+
+func (r playerRecord) version() int { return r.V }
 
 func putPlayer(players *bbolt.Bucket, key []byte, rec playerRecord) error {
 	raw, err := json.Marshal(rec)

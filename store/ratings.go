@@ -276,16 +276,9 @@ func playerName(players *bbolt.Bucket, fp string) (name string, ok bool, err err
 }
 
 // decodeRating keeps nothing that points into raw (bbolt's memory).
-func decodeRating(raw []byte) (ratingRecord, error) {
-	var rec ratingRecord
-	if err := json.Unmarshal(raw, &rec); err != nil {
-		return ratingRecord{}, fmt.Errorf("decode rating: %w", err)
-	}
-	if rec.V != recordVersion {
-		return ratingRecord{}, fmt.Errorf("decode rating: unknown record version %d", rec.V)
-	}
-	return rec, nil
-}
+func decodeRating(raw []byte) (ratingRecord, error) { return decodeRecord[ratingRecord](raw, "rating") }
+
+func (r ratingRecord) version() int { return r.V }
 
 func putRating(ratings *bbolt.Bucket, r Rating) error {
 	raw, err := json.Marshal(ratingRecord{

@@ -205,3 +205,22 @@ func writeSchema(tx *bbolt.Tx, version int) error {
 	}
 	return nil
 }
+
+// versioned is every stored record: V says which shape it has, so a newer
+// server's records are refused rather than misread.
+type versioned interface{ version() int }
+
+// decodeRecord unmarshals a stored record. The result holds nothing that
+// points into raw (bbolt's memory).
+func decodeRecord[T versioned](raw []byte, what string) (T, error) {
+	var rec T
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		var zero T
+		return zero, fmt.Errorf("decode %s: %w", what, err)
+	}
+	if v := rec.version(); v != recordVersion {
+		var zero T
+		return zero, fmt.Errorf("decode %s: unknown record version %d", what, v)
+	}
+	return rec, nil
+}
