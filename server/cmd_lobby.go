@@ -49,10 +49,23 @@ func (srv *Server) runLobby(s *Session, start lobbyStart) int {
 			Spectate:      start.spectate,
 			SpectateStart: start.spectateList,
 			Replay:        start.replay,
+			Metrics:       srv.frameMetrics(),
+			Chat:          srv.deps.Chat,
+			ChatMember:    chatMember(id),
+			ChatAct:       srv.chatAct,
 			Out:           io.out,
 			Profile:       io.profile,
 			FPS:           srv.cfg.FPS,
 			RTT:           io.rtt.get,
 		})
 	})
+}
+
+// frameMetrics hands the game screens the telemetry sink, or nil: a nil
+// *telemetry.Metrics inside the interface would not compare equal to nil.
+func (srv *Server) frameMetrics() tui.FrameMetrics {
+	if srv.deps.Metrics == nil {
+		return nil
+	}
+	return srv.deps.Metrics
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/server"
 	"github.com/termarena/termarena/store"
+	"github.com/termarena/termarena/telemetry"
 )
 
 // harness is a real termarena server on 127.0.0.1:0 with a real data dir.
@@ -46,13 +47,14 @@ func startWith(t testing.TB, dir string, cfg server.Config, admins map[string]bo
 		t.Fatal(err)
 	}
 	svc := lobby.Start(st, lobby.Config{Rooms: roomsCfg}, nil)
+	metrics := telemetry.New(svc)
 	hub, rooms := svc.Hub, svc.Rooms
 	var logOut io.Writer = io.Discard
 	if os.Getenv("TERMARENA_TEST_LOG") != "" {
 		logOut = os.Stderr
 	}
 	srv, err := server.New(cfg, server.Deps{
-		Store: st, Hub: hub, Rooms: rooms, Matchmaker: svc.Matchmaker, Chat: svc.Chat, HostKey: key.Signer, Admins: admins,
+		Store: st, Hub: hub, Rooms: rooms, Matchmaker: svc.Matchmaker, Chat: svc.Chat, Metrics: metrics, HostKey: key.Signer, Admins: admins,
 		Logger: slog.New(slog.NewTextHandler(logOut, nil)),
 	})
 	if err != nil {

@@ -140,9 +140,7 @@ func TestTwoPlayersPlayPongOverSSH(t *testing.T) {
 	bob2 := sshtest.Open(t, bob2Conn, 80, 24, "")
 	bob2.WaitFor(wait, "▸bob")
 	waitUntil(t, "the pause banner to clear", wait, func() bool { return !strings.Contains(alice.Screen(), "disconnected") })
-	if _, bottom := paddleSpan(bob2, 1); bottom < 0 {
-		t.Fatalf("bob is not on the right side after reconnecting:\n%s", bob2.Screen())
-	}
+	waitUntil(t, "bob's paddle on the right side after reconnecting", wait, func() bool { _, bottom := paddleSpan(bob2, 1); return bottom >= 0 })
 
 	// Both leave: the room closes and every goroutine the sessions and the
 	// room started ends.

@@ -239,12 +239,19 @@ func (srv *Server) sessionHandler(_ *ssh.Server, conn *gossh.ServerConn, newChan
 				}
 				s.command = args
 			}
-			started, ok = true, true
+			started = true
+			// Reply before the handler runs: a quick command would otherwise
+			// send its exit status and close the channel before the client
+			// heard that its exec was accepted, and the client reports EOF.
+			if req.WantReply {
+				_ = req.Reply(true, nil)
+			}
 			go func() {
 				defer close(done)
 				code := srv.run(s)
 				s.exit(code)
 			}()
+			continue
 		default:
 			// auth-agent-req@openssh.com, x11-req, subsystem, signal,
 			// break, and anything unknown: refused. We forward nothing.

@@ -82,8 +82,9 @@ func TestSpectateAndReplayOverSSH(t *testing.T) {
 		ID     uint64
 		Replay bool
 	}
+	poll := sshtest.Dial(t, h.Addr, sshtest.Config("poller", sshtest.NewKey(t)))
 	waitUntil(t, "the match and its replay to be stored", wait, func() bool {
-		r := sshtest.Run(t, h.Addr, "alice", sshtest.NewKey(t), "matches alice --json")
+		r := sshtest.RunOn(t, poll, "matches alice --json")
 		return json.Unmarshal([]byte(r.Stdout), &ms) == nil && len(ms) == 1 && ms[0].Replay
 	})
 	if r := sshtest.Run(t, h.Addr, "x", sshtest.NewKey(t), "replays alice"); r.Code != 0 || !strings.Contains(r.Stdout, fmt.Sprint(ms[0].ID)) {

@@ -37,7 +37,9 @@ const (
 	stSide1
 	stSide2
 	stSide3
-	numStyles
+	stWhisper
+	stChatName0 // stChatName0+i: chatNameColor(i)
+	numStyles   = stChatName0 + chatNameColors
 )
 
 // sideColors are the four sides' colours, used for paddles and names alike.
@@ -76,6 +78,10 @@ func gamePalette(p colorprofile.Profile) *screen.Palette {
 	specs[stGood] = screen.Spec{FG: colGood, Bold: true}
 	for i, c := range sideColors {
 		specs[stSide0+screen.Style(i)] = screen.Spec{FG: c, Bold: true}
+	}
+	specs[stWhisper] = screen.Spec{FG: colWhisper}
+	for i := range chatNameColors {
+		specs[stChatName0+screen.Style(i)] = screen.Spec{FG: chatNameColor(i)}
 	}
 	return screen.NewPalette(p, specs)
 }

@@ -11,6 +11,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
 
+	"github.com/termarena/termarena/chat"
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/game/pong"
 	"github.com/termarena/termarena/lobby"
@@ -50,6 +51,16 @@ type LobbyDeps struct {
 	Spectate      string
 	SpectateStart bool // open the live-room chooser at once
 	Replay        uint64
+	// Metrics receives frame telemetry from the game screens; nil = none.
+	Metrics FrameMetrics
+	// Chat, when set, enables the chat pane. ChatMember is this session as chat
+	// knows it (Role set from admin keys / stored moderator role). ChatAct carries
+	// out a moderation action (a moderator's /mute, /kick, /ban …, or an automatic
+	// flood mute from Send's Result.Action) — it persists it and returns a line to
+	// show the sender; it may block briefly, so call it from a tea.Cmd.
+	Chat       *chat.Chat
+	ChatMember chat.Member
+	ChatAct    func(chat.ModAction) string
 }
 
 type lobbyState int
@@ -71,6 +82,8 @@ const (
 // inRoom is the room a session sits in, and its view goroutine.
 type inRoom struct {
 	room   *lobby.Room
+	id     string          // the room's id, for its chat channel
+	team   chat.ChannelKey // the player's 2v2 team channel, or ""
 	slot   int
 	view   *RoomView
 	cancel context.CancelFunc
@@ -107,6 +120,8 @@ type Lobby struct {
 	liveSel int
 	watch   *watching
 	replay  *replayer
+
+	chat *chatState // nil when the server has no chat
 }
 
 // Lobby layout needs this much room; below it the too-small screen shows.
@@ -133,6 +148,9 @@ type (
 func NewLobby(d LobbyDeps) *Lobby {
 	n, _ := d.Online.Online()
 	m := &Lobby{d: d, online: n, w: 80, h: 24}
+	if d.Chat != nil {
+		m.chat = newChatState(d)
+	}
 	if d.Rooms != nil {
 		m.rooms, _ = d.Rooms.List()
 	}
@@ -151,6 +169,7 @@ func (m *Lobby) FinalNotice() string {
 // Detach is called when the session ends without the player leaving: the
 // seat is kept for the room's grace period so the same key can come back.
 func (m *Lobby) Detach(ctx context.Context) {
+	m.closeChat()
 	m.leaveQueue()
 	if w := m.watch; w != nil {
 		m.stopWatching()
@@ -177,6 +196,10 @@ func (m *Lobby) Init() tea.Cmd {
 	if m.d.Rooms != nil {
 		_, rch := m.d.Rooms.List()
 		cmds = append(cmds, m.watchRooms(rch))
+	}
+	if m.chat != nil {
+		cmds = append(cmds, m.chat.join())
+		m.chat.publish()
 	}
 	if m.d.Join != "" {
 		cmds = append(cmds, func() tea.Msg { return joinMsg{m.d.Join, m.d.JoinSide, nil} })
@@ -248,6 +271,17 @@ func (m *Lobby) watchRooms(ch <-chan struct{}) tea.Cmd {
 }
 
 func (m *Lobby) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := m.update(msg)
+	if m.chat != nil {
+		// Wherever the message took the player, chat follows, and the room
+		// view gets the pane as it now is.
+		m.syncChat()
+		m.chat.publish()
+	}
+	return m, cmd
+}
+
+func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
@@ -302,11 +336,33 @@ func (m *Lobby) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.sel = min(m.sel, max(len(m.rooms)-1, 0))
 		return m, m.watchRooms(msg.ch)
 	case refreshMsg:
+		if m.chat != nil {
+			m.chat.refreshMute() // the time left counts down
+		}
 		return m, refresh() // re-render the room list's live state
+	case chatMsg:
+		if cs := m.chat; cs != nil && msg.sub == cs.sub && !cs.closed {
+			cs.drain()
+			return m, cs.wait()
+		}
+		return m, nil
+	case chatActMsg:
+		if m.chat != nil && !msg.auto && msg.line != "" {
+			// An automatic mute's line is written for moderators; the
+			// muted player was already told by Send's reply.
+			m.chat.system(msg.line)
+		}
+		return m, nil
+	case tea.PasteMsg:
+		if m.chat != nil && m.chat.typing {
+			m.chat.insert(msg.Content)
+		}
+		return m, nil
 	case NoticeMsg:
 		m.notice, m.final = msg.Text, msg.Final
 		if msg.Final {
 			m.quitting = true
+			m.closeChat()
 			return m, tea.Quit
 		}
 		return m, nil
@@ -371,6 +427,7 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 	s := k.String()
 	if s == "ctrl+c" {
 		m.quitting = true
+		m.closeChat()
 		m.leaveQueue()
 		if m.watch != nil {
 			return tea.Sequence(m.stopWatching(), tea.Quit)
@@ -382,6 +439,15 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 			return tea.Sequence(m.leaveRoom(true, ""), tea.Quit)
 		}
 		return tea.Quit
+	}
+	if cs := m.chat; cs != nil {
+		if cs.typing {
+			return cs.key(k)
+		}
+		if m.startsChat(s) {
+			cs.start()
+			return nil
+		}
 	}
 	switch m.state {
 	case stWatch:
@@ -518,6 +584,7 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 	switch s {
 	case "q":
 		m.quitting = true
+		m.closeChat()
 		return tea.Quit
 	case "?":
 		m.help = !m.help
@@ -641,12 +708,17 @@ func (m *Lobby) join(j joinMsg) tea.Cmd {
 		title = fmt.Sprintf("%s · %s · ranked", r.ID(), r.Ranked)
 	}
 	vctx, cancel := context.WithCancel(m.d.Ctx)
+	var team chat.ChannelKey
+	if r.Mode == pong.TwoVTwo {
+		team = chat.TeamChannel(r.ID(), slot/2) // left+right against top+bottom
+	}
 	view := NewRoomView(RoomViewConfig{
 		Room: r, Me: m.d.Player.ID, Slot: slot, Title: title, Out: m.d.Out,
 		Profile: m.d.Profile, FPS: m.d.FPS, Width: m.w, Height: m.h, RTT: m.d.RTT,
-		Ranked: r.Ranked != "", Outcome: r.Outcome, Watchers: r.Watchers,
+		Ranked: r.Ranked != "", Outcome: r.Outcome, Watchers: r.Watchers, Metrics: m.d.Metrics,
+		Chat: m.chatFeed(),
 	})
-	in := &inRoom{room: r, slot: slot, view: view, cancel: cancel, done: make(chan struct{})}
+	in := &inRoom{room: r, id: r.ID(), team: team, slot: slot, view: view, cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(in.done)
 		view.Run(vctx)
@@ -766,13 +838,37 @@ func (m *Lobby) render() string {
 func (m *Lobby) frame(body string) string {
 	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(colAccent).Padding(1, 3).
 		Render(body)
-	if lipgloss.Width(box) > m.w || lipgloss.Height(box) > m.h {
+	chatRows := 0
+	if m.chat != nil {
+		chatRows = 1 // at least the chat marker or the input line
+	}
+	if lipgloss.Width(box) > m.w || lipgloss.Height(box)+chatRows > m.h {
 		// Pad every line to the block's width so the block is centred as
 		// a whole, not line by line.
-		body = lipgloss.NewStyle().Width(lipgloss.Width(body)).Render(body)
-		return fit(lipgloss.Place(m.w, m.h, lipgloss.Center, lipgloss.Center, body), m.w, m.h)
+		box = lipgloss.NewStyle().Width(lipgloss.Width(body)).Render(body)
+	}
+	if m.chat != nil {
+		if over := lipgloss.Height(box) + chatRows - m.h; over > 0 {
+			// The menu gives up its last lines before chat gives up the
+			// line that shows what the player is typing.
+			lines := strings.Split(box, "\n")
+			box = strings.Join(lines[:max(len(lines)-over, 0)], "\n")
+		}
+		pw := min(m.w, max(lipgloss.Width(box), chatLobbyWidth))
+		if pane := m.chat.render(pw, m.h-lipgloss.Height(box), max(chatLobbyRows, m.h/3)); pane != "" {
+			box = lipgloss.JoinVertical(lipgloss.Center, box, pane)
+		}
 	}
 	return fit(lipgloss.Place(m.w, m.h, lipgloss.Center, lipgloss.Center, box), m.w, m.h)
+}
+
+// listH is the height list screens size themselves by: the terminal, less
+// what the chat pane below them would like.
+func (m *Lobby) listH() int {
+	if m.chat == nil || m.h < 20 {
+		return m.h
+	}
+	return m.h - min(5+(m.h-24)/3, chatLobbyRows)
 }
 
 // renderRooms lists public rooms with their live state, read from each
@@ -784,7 +880,7 @@ func (m *Lobby) renderRooms() string {
 		b.WriteString(style(colDim).Render("  no open rooms: press c to create one") + "\n")
 		return b.String()
 	}
-	maxRows := max(m.h-18, 3)
+	maxRows := max(m.listH()-18, 3)
 	start := max(0, min(m.sel-maxRows+1, len(m.rooms)-maxRows))
 	for i := start; i < len(m.rooms) && i < start+maxRows; i++ {
 		r := m.rooms[i]

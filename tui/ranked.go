@@ -155,7 +155,7 @@ func (m *Lobby) renderBoard() string {
 		b.WriteString(style(colDim).Render("  no rated games in this mode yet") + "\n")
 	} else {
 		b.WriteString(style(colDim).Render(fmt.Sprintf("  %4s  %-16s %7s %6s %5s", "RANK", "NAME", "RATING", "GAMES", "WIN%")) + "\n")
-		rows := max(m.h-16, 3)
+		rows := max(m.listH()-16, 3)
 		start := max(0, min(m.boardSel-rows+1, len(m.board)-rows))
 		for i := start; i < len(m.board) && i < start+rows; i++ {
 			r := m.board[i]
@@ -193,7 +193,7 @@ func (m *Lobby) renderProfile() string {
 	}
 	if len(p.matches) > 0 {
 		b.WriteString("\n" + lipgloss.NewStyle().Bold(true).Foreground(colText).Render("Last matches") + "\n")
-		rows := max(m.h-18, 3)
+		rows := max(m.listH()-18, 3)
 		for i, mt := range p.matches {
 			if i >= rows {
 				break

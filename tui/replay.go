@@ -87,7 +87,7 @@ func (m *Lobby) startReplay(id uint64, data []byte) tea.Cmd {
 	rp.publish(rp.frame(st), rp.statusLine(st))
 	rp.view = NewRoomView(RoomViewConfig{
 		Room: rp, Slot: -1, Title: rp.ID(), Out: m.d.Out, Profile: m.d.Profile, FPS: m.d.FPS,
-		Width: m.w, Height: m.h, Footer: rp.footer,
+		Width: m.w, Height: m.h, Footer: rp.footer, Chat: m.chatFeed(),
 	})
 	var wg sync.WaitGroup
 	wg.Add(2)

@@ -25,6 +25,14 @@ type FrameWriter interface {
 	Foreign() uint64
 }
 
+// FrameMetrics receives the view's frame telemetry; *telemetry.Metrics
+// implements it. Every call is cheap and allocation-free.
+type FrameMetrics interface {
+	FrameWritten(bytes int, took time.Duration)
+	FramesSkipped(n int)
+	InputToFrame(d time.Duration)
+}
+
 // RoomHandle is what the view needs of a room.
 type RoomHandle interface {
 	ID() string
@@ -57,6 +65,14 @@ type RoomViewConfig struct {
 	Follow func() int
 	Labels func(slot int) string
 	Footer func() string
+	// Metrics, when set, gets every frame written, paced frames missed,
+	// and keypress-to-frame latency.
+	Metrics FrameMetrics
+	// Chat, when set, is the chat pane's current snapshot. It is called
+	// every frame, so it must be cheap (an atomic load); the snapshot is
+	// never modified, and a new pointer is what tells the view to repaint
+	// the pane.
+	Chat func() *ChatLines
 }
 
 // keyEvent is a direction intent from the Bubble Tea program.
@@ -109,12 +125,20 @@ type RoomView struct {
 	fps      int
 	fpsCount int
 	fpsAt    time.Time
+	lastTick time.Time // when the previous paced frame was due
+	keyAt    time.Time // first key not yet reflected in a written frame
 	hud      string
 	hudKey   hudKey
 	follow   int
 	overlay  []string
 	ovRect   [4]int
 	w, h     int
+
+	chatNow   *ChatLines // this frame's chat snapshot
+	chatShown *ChatLines // the snapshot the pane shows
+	pane      chatRect   // where the pane goes in the current layout
+	paneShown chatRect
+	cells     []rune // scratch for drawing chat text
 }
 
 type viewMode int
@@ -250,6 +274,9 @@ func (v *RoomView) Run(ctx context.Context) {
 			v.setFrame(fr)
 			continue // drawn on the next tick: frames are paced, ticks are not
 		case k := <-v.keys:
+			if v.keyAt.IsZero() {
+				v.keyAt = k.at
+			}
 			if k.release {
 				v.ctl.release(k)
 			} else {
@@ -266,9 +293,16 @@ func (v *RoomView) Run(ctx context.Context) {
 			v.w, v.h = s[0], s[1]
 			v.scr.Resize(s[0], s[1])
 			v.mode = modeNone
+			v.chatShown, v.paneShown = nil, chatRect{}
 		case p := <-v.pal:
 			v.scr.SetPalette(gamePalette(p))
-		case <-tick.C:
+		case now := <-tick.C:
+			// A ticker drops ticks while the loop is blocked writing to a
+			// client that does not read: count those frames as skipped.
+			if period := time.Second / time.Duration(v.cfg.FPS); !v.lastTick.IsZero() && v.cfg.Metrics != nil {
+				v.cfg.Metrics.FramesSkipped(int(now.Sub(v.lastTick)/period) - 1)
+			}
+			v.lastTick = now
 		}
 		v.ctl.expire(v.cfg.Now())
 		v.submit()
@@ -332,10 +366,23 @@ func (v *RoomView) draw() {
 	now := v.cfg.Now()
 	v.paint(now)
 	if out := v.scr.Render(); out != nil {
+		m := v.cfg.Metrics
+		var start time.Time
+		if m != nil {
+			start = time.Now()
+		}
 		if err := v.cfg.Out.WriteFrame(out); err != nil {
 			return
 		}
 		v.frames++
+		if m != nil {
+			done := time.Now()
+			m.FrameWritten(len(out), done.Sub(start))
+			if !v.keyAt.IsZero() {
+				m.InputToFrame(done.Sub(v.keyAt))
+			}
+		}
+		v.keyAt = time.Time{}
 	}
 	// The HUD's rate counts frames delivered on time, written or not (an
 	// unchanged frame costs nothing to deliver): a terminal that stops
@@ -352,6 +399,9 @@ func (v *RoomView) draw() {
 func (v *RoomView) Frames() uint64 { return v.frames }
 
 func (v *RoomView) paint(now time.Time) {
+	if v.cfg.Chat != nil {
+		v.chatNow = v.cfg.Chat()
+	}
 	fr, snap := v.fr, v.snapshot()
 	want := modeWaiting
 	if fr != nil && snap != nil && fr.Phase != game.Waiting {
@@ -359,29 +409,32 @@ func (v *RoomView) paint(now time.Time) {
 	}
 	if want == modeBoard {
 		if v.mode == modeNone || v.mode == modeWaiting || v.mode == modeSmall {
-			if !v.bd.layout(v.w, v.h-2, 1, snap.Width, snap.Height) {
+			if !v.layoutBoard(snap.Width, snap.Height) {
+				v.pane = chatRect{}
 				v.paintSmall(int(snap.Width), int(snap.Height)/2+2)
 				return
 			}
 			v.mode = modeBoard
-			v.scr.Clear()
+			v.clearScreen()
 			v.bd.walls = nil
 			v.hud, v.overlay = "", nil
 		}
 		v.paintBoard(now, fr, snap)
+		v.paintChat()
 		return
 	}
 	if v.mode != modeWaiting {
-		v.scr.Clear()
+		v.clearScreen()
 		v.mode = modeWaiting
 		v.hud = ""
 	}
 	v.paintWaiting(fr)
+	v.paintChat()
 }
 
 func (v *RoomView) paintSmall(needW, needH int) {
 	if v.mode != modeSmall {
-		v.scr.Clear()
+		v.clearScreen()
 		v.mode = modeSmall
 	}
 	lines := []string{"Terminal too small", fmt.Sprintf("need %d×%d, have %d×%d", needW, needH, v.w, v.h), "enlarge the window, or q to leave"}
@@ -478,6 +531,8 @@ type hudKey struct {
 	follow    int
 	labels    [4]string
 	footer    string
+	chat      string // the chat marker, or the input line when typing without a pane
+	typing    bool
 }
 
 func (v *RoomView) paintHUD(fr *game.Frame, snap *pong.Snapshot) {
@@ -487,6 +542,12 @@ func (v *RoomView) paintHUD(fr *game.Frame, snap *pong.Snapshot) {
 	}
 	if v.cfg.Footer != nil {
 		k.footer = v.cfg.Footer()
+	}
+	if cl := v.chatNow; cl != nil {
+		k.chat = cl.marker
+		if cl.typing && v.pane.h == 0 {
+			k.chat, k.typing = cl.prompt, true
+		}
 	}
 	for slot := range min(len(fr.Seats), 4) {
 		if v.cfg.Labels != nil {
@@ -565,6 +626,13 @@ func (v *RoomView) paintHUD(fr *game.Frame, snap *pong.Snapshot) {
 	if k.footer != "" {
 		foot = k.footer
 	}
+	if k.chat != "" && !k.typing {
+		if len([]rune(foot))+3+len([]rune(k.chat)) <= v.w {
+			foot += " · " + k.chat
+		} else {
+			foot = k.chat + " · " + foot // cut at the end, not the unread count
+		}
+	}
 	if k.follow >= 0 && k.follow < 4 && k.names[k.follow] != "" {
 		// Follow mode: the followed player's match so far.
 		score := fmt.Sprintf("%d points", k.score[k.follow])
@@ -574,6 +642,12 @@ func (v *RoomView) paintHUD(fr *game.Frame, snap *pong.Snapshot) {
 		foot = fmt.Sprintf("following %s %s · %s · %d hits   %s", k.names[k.follow], k.labels[k.follow], score, k.hits[k.follow], foot)
 	}
 	v.scr.Fill(0, v.h-1, v.w, 1, ' ', stDefault)
+	if k.typing {
+		// No room for the pane: the input line takes the footer, so the
+		// player still sees what they type.
+		v.chatTail(0, v.h-1, v.w, k.chat, stBold)
+		return
+	}
 	v.scr.Text(max((v.w-len([]rune(foot)))/2, 0), v.h-1, foot, stDim)
 }
 
@@ -728,18 +802,19 @@ func (v *RoomView) paintWaiting(fr *game.Frame) {
 		text string
 		st   screen.Style
 	}{"needs 2 players, all ready · r ready · q leave", stDim})
-	key := fmt.Sprint(lines, v.w, v.h)
+	rows := v.waitingPane(len(lines))
+	key := fmt.Sprint(lines, v.w, v.h, v.pane)
 	if key == v.hud {
 		return
 	}
 	v.hud = key
-	v.scr.Clear()
+	v.clearScreen()
 	wid := 0
 	for _, l := range lines {
 		wid = max(wid, len([]rune(l.text)))
 	}
 	left := max((v.w-wid)/2, 0)
-	top := max((v.h-len(lines))/2, 0)
+	top := max((rows-len(lines))/2, 0)
 	for i, l := range lines {
 		x := left
 		if i == 0 { // the title is centred over the block

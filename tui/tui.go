@@ -32,6 +32,8 @@ var (
 	colDim    = lipgloss.Color("#9CA3AF")
 	colGood   = lipgloss.Color("#22C55E")
 	colWarn   = lipgloss.Color("#F59E0B")
+	// colWhisper marks whispers in chat.
+	colWhisper = lipgloss.Color("#E879F9")
 )
 
 func style(c color.Color) lipgloss.Style { return lipgloss.NewStyle().Foreground(c) }

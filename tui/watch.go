@@ -81,9 +81,11 @@ func (m *Lobby) spectate(r *lobby.Room) tea.Cmd {
 	w.view = NewRoomView(RoomViewConfig{
 		Room: watchFeed{r, feed}, Slot: -1, Title: title, Out: m.d.Out, Profile: m.d.Profile, FPS: m.d.FPS,
 		Width: m.w, Height: m.h, Ranked: r.Ranked != "", Outcome: r.Outcome, Watchers: r.Watchers,
-		Follow: func() int { return int(w.follow.Load()) },
-		Labels: func(slot int) string { return labels[slot] },
-		Footer: func() string { return footer },
+		Follow:  func() int { return int(w.follow.Load()) },
+		Labels:  func(slot int) string { return labels[slot] },
+		Footer:  func() string { return footer },
+		Metrics: m.d.Metrics,
+		Chat:    m.chatFeed(),
 	})
 	go func() {
 		defer close(w.done)
@@ -209,7 +211,7 @@ func (m *Lobby) renderChooser() string {
 	if len(m.live) == 0 {
 		b.WriteString(style(colDim).Render("  nothing is being played right now") + "\n")
 	}
-	rows := max(m.h-14, 3)
+	rows := max(m.listH()-14, 3)
 	start := max(0, min(m.liveSel-rows+1, len(m.live)-rows))
 	for i := start; i < len(m.live) && i < start+rows; i++ {
 		r := m.live[i]

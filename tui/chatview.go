@@ -1,0 +1,222 @@
+package tui
+
+import (
+	"unicode"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/termarena/termarena/screen"
+)
+
+// Where the room view puts chat. The board comes first: the pane takes
+// only room the board does not need at its smallest (1:1) scale, and when
+// there is none the pane gives way to a marker in the footer; the "too
+// small" screen only shows when the board alone does not fit.
+const (
+	// chatSideMin and chatSideMax bound a pane beside the board: narrower
+	// is too cramped to read, wider takes scale from the board for nothing.
+	chatSideMin = 30
+	chatSideMax = 48
+	// chatBottomMin and chatBottomMax bound a pane below the board, in
+	// rows: a header and a line or two at least, a glance at most.
+	chatBottomMin = 3
+	chatBottomMax = 6
+	// chatWaitRows and chatWaitWidth size the pane under the waiting
+	// screen, where there is no board to share with.
+	chatWaitRows  = 10
+	chatWaitWidth = 80
+)
+
+// chatRect is where the pane is drawn; h == 0 means it is not.
+type chatRect struct{ x, y, w, h int }
+
+// clearScreen blanks the grid; the pane is repainted on the next frame.
+func (v *RoomView) clearScreen() {
+	v.scr.Clear()
+	v.chatShown, v.paneShown = nil, chatRect{}
+}
+
+// layoutBoard lays out a bw×bh-unit board and the chat pane: beside the
+// board when the board at 1:1 leaves chatSideMin columns, else below it
+// when it leaves chatBottomMin rows, else no pane. It reports false when
+// even the board alone does not fit.
+func (v *RoomView) layoutBoard(bw, bh int32) bool {
+	v.pane = chatRect{}
+	rows := v.h - 2 // the HUD and the footer
+	if v.cfg.Chat != nil {
+		if pw := min(chatSideMax, v.w-int(bw)-1); pw >= chatSideMin {
+			cols := v.w - pw - 1
+			if v.bd.layout(cols, rows, 1, bw, bh) {
+				v.pane = chatRect{cols + 1, 1, pw, rows}
+				return true
+			}
+		}
+		if k := min(chatBottomMax, rows-int(bh+1)/2); k >= chatBottomMin {
+			if v.bd.layout(v.w, rows-k, 1, bw, bh) {
+				v.pane = chatRect{v.bd.col0, 1 + rows - k, int(v.bd.pw), k}
+				return true
+			}
+		}
+	}
+	return v.bd.layout(v.w, rows, 1, bw, bh)
+}
+
+// waitingPane places the pane under the waiting screen's n lines: a full
+// pane when there is room, else one line at the bottom, else none. It
+// returns the rows left above it.
+func (v *RoomView) waitingPane(n int) int {
+	v.pane = chatRect{}
+	if v.cfg.Chat == nil {
+		return v.h
+	}
+	if k := min(chatWaitRows, v.h-n-2); k >= chatBottomMin {
+		pw := min(v.w, chatWaitWidth)
+		v.pane = chatRect{(v.w - pw) / 2, v.h - k, pw, k}
+		return v.h - k - 1
+	}
+	if v.h > n+1 {
+		v.pane = chatRect{0, v.h - 1, v.w, 1}
+		return v.h - 1
+	}
+	return v.h
+}
+
+// paintChat repaints the pane when the snapshot or the pane moved. The
+// steady state is two comparisons: no allocation, no cell touched.
+func (v *RoomView) paintChat() {
+	cl, p := v.chatNow, v.pane
+	if cl == v.chatShown && p == v.paneShown {
+		return
+	}
+	v.chatShown, v.paneShown = cl, p
+	if cl == nil || p.h <= 0 || p.w <= 0 {
+		return
+	}
+	v.scr.Fill(p.x, p.y, p.w, p.h, ' ', stDefault)
+	if p.h < chatBottomMin {
+		switch {
+		case cl.typing:
+			v.chatTail(p.x, p.y, p.w, cl.prompt, stBold)
+		case cl.status != "":
+			v.chatText(p.x, p.y, p.w, cl.status, stWarn)
+		default:
+			v.chatText(p.x, p.y, p.w, cl.marker, stDim)
+		}
+		return
+	}
+	v.chatRule(p.x, p.y, p.w, cl.header)
+	bottom := p.y + p.h
+	if cl.typing {
+		bottom--
+		v.chatTail(p.x, bottom, p.w, cl.prompt, stBold)
+	}
+	if cl.status != "" && bottom-1 > p.y {
+		bottom--
+		v.chatText(p.x, bottom, p.w, cl.status, stWarn)
+	}
+	n := bottom - p.y - 1
+	first := max(len(cl.lines)-n, 0)
+	y := bottom - (len(cl.lines) - first)
+	for _, l := range cl.lines[first:] {
+		x, room := p.x, p.w
+		for i, sg := range l {
+			used, cut := v.chatCells(x, y, room, sg.text, gridStyle(sg.st), i < len(l)-1)
+			x, room = x+used, room-used
+			if cut {
+				break
+			}
+		}
+		y++
+	}
+}
+
+// chatCells draws s from x in at most room cells and reports the cells
+// used and whether it ran out of room; more says more text follows s on
+// the line, so filling the room exactly still needs an ellipsis.
+func (v *RoomView) chatCells(x, y, room int, s string, st screen.Style, more bool) (int, bool) {
+	v.cells = gridRunes(v.cells[:0], s)
+	if len(v.cells) < room || (len(v.cells) == room && !more) {
+		for i, r := range v.cells {
+			v.scr.Set(x+i, y, r, st)
+		}
+		return len(v.cells), false
+	}
+	if room <= 0 {
+		return 0, true
+	}
+	for i, r := range v.cells[:room-1] {
+		v.scr.Set(x+i, y, r, st)
+	}
+	v.scr.Set(x+room-1, y, '…', st)
+	return room, true
+}
+
+func (v *RoomView) chatText(x, y, w int, s string, st screen.Style) {
+	v.chatCells(x, y, w, s, st, false)
+}
+
+// chatTail draws the end of s (the input line and its cursor) in w cells.
+func (v *RoomView) chatTail(x, y, w int, s string, st screen.Style) {
+	v.cells = gridRunes(v.cells[:0], s)
+	cells := v.cells
+	if len(cells) > w && w > 0 {
+		cells = cells[len(cells)-w:]
+		cells[0] = '…'
+	}
+	for i, r := range cells {
+		v.scr.Set(x+i, y, r, st)
+	}
+}
+
+// chatRule draws "─ header ───…" across w cells.
+func (v *RoomView) chatRule(x, y, w int, header string) {
+	v.scr.Fill(x, y, w, 1, '─', stDim)
+	if w > 2 {
+		v.chatCells(x+1, y, w-1, " "+header+" ", stDim, false)
+	}
+}
+
+// gridRunes appends s as the grid draws it, one rune per cell: marks that
+// would combine with the cell before (and so shift every later cell on the
+// terminal) are dropped, and what a terminal draws two cells wide becomes
+// '?'. The text is sanitised already; this is about keeping the grid and
+// the terminal in step.
+func gridRunes(dst []rune, s string) []rune {
+	for _, r := range s {
+		if r < 0x80 {
+			dst = append(dst, r)
+			continue
+		}
+		if unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf) {
+			continue
+		}
+		switch ansi.StringWidth(string(r)) {
+		case 0:
+		case 1:
+			dst = append(dst, r)
+		default:
+			dst = append(dst, '?')
+		}
+	}
+	return dst
+}
+
+// gridStyle maps a chat style to the game palette (which has no italics:
+// system lines are told apart by colour and their leading dash).
+func gridStyle(st chatStyle) screen.Style {
+	switch {
+	case st == csDim, st == csSystem:
+		return stDim
+	case st == csModeration:
+		return stWarn
+	case st == csWhisper:
+		return stWhisper
+	case st == csSelf:
+		return stGood
+	case st == csTeam:
+		return stAccent
+	case st >= csName0 && st < csName0+chatNameColors:
+		return stChatName0 + screen.Style(st-csName0)
+	}
+	return stText
+}
