@@ -4,6 +4,8 @@ import (
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/tui"
+	"strconv"
+	"strings"
 )
 
 // lobbyCommand is what a bare `ssh host` runs.
@@ -55,7 +57,7 @@ func (srv *Server) runLobby(s *Session, start lobbyStart) int {
 			ChatAct:       srv.chatAct,
 			Out:           io.out,
 			Profile:       io.profile,
-			FPS:           srv.cfg.FPS,
+			FPS:           sessionFPS(s.Environ(), srv.cfg.FPS),
 			RTT:           io.rtt.get,
 		})
 	})
@@ -68,4 +70,18 @@ func (srv *Server) frameMetrics() tui.FrameMetrics {
 		return nil
 	}
 	return srv.deps.Metrics
+}
+
+// sessionFPS is the game frame rate for one session: the player may ask
+// for their own with `ssh -o SetEnv=TERMARENA_FPS=60` (10–60, anything
+// else is ignored); otherwise the server's --fps.
+func sessionFPS(env []string, def int) int {
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "TERMARENA_FPS="); ok {
+			if n, err := strconv.Atoi(v); err == nil && n >= 10 && n <= 60 {
+				return n
+			}
+		}
+	}
+	return def
 }
