@@ -245,29 +245,26 @@ func refresh() tea.Cmd {
 }
 
 func (m *Lobby) watchOnline(ch <-chan struct{}) tea.Cmd {
-	ctx, o := m.d.Ctx, m.d.Online
+	o := m.d.Online
+	return afterChange(m.d.Ctx, ch, func() tea.Msg { n, next := o.Online(); return onlineMsg{n, next} })
+}
+
+// afterChange waits until ch closes (or the session ends), then reads the
+// new state: the shape every live-updating figure and list here shares.
+func afterChange(ctx context.Context, ch <-chan struct{}, read func() tea.Msg) tea.Cmd {
 	return func() tea.Msg {
 		select {
 		case <-ch:
 		case <-ctx.Done():
 			return nil
 		}
-		n, next := o.Online()
-		return onlineMsg{n, next}
+		return read()
 	}
 }
 
 func (m *Lobby) watchRooms(ch <-chan struct{}) tea.Cmd {
-	ctx, rs := m.d.Ctx, m.d.Rooms
-	return func() tea.Msg {
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return nil
-		}
-		rooms, next := rs.List()
-		return roomsMsg{rooms, next}
-	}
+	rs := m.d.Rooms
+	return afterChange(m.d.Ctx, ch, func() tea.Msg { rooms, next := rs.List(); return roomsMsg{rooms, next} })
 }
 
 func (m *Lobby) Update(msg tea.Msg) (tea.Model, tea.Cmd) {

@@ -45,16 +45,8 @@ type liveMsg struct {
 type watchEndedMsg struct{ room *lobby.Room }
 
 func (m *Lobby) watchLive(ch <-chan struct{}) tea.Cmd {
-	ctx, rs := m.d.Ctx, m.d.Rooms
-	return func() tea.Msg {
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return nil
-		}
-		rooms, next := rs.Live()
-		return liveMsg{rooms, next}
-	}
+	rs := m.d.Rooms
+	return afterChange(m.d.Ctx, ch, func() tea.Msg { rooms, next := rs.Live(); return liveMsg{rooms, next} })
 }
 
 // openChooser shows the live rooms to watch.
