@@ -1,0 +1,496 @@
+package main
+
+import (
+	"context"
+	"crypto/ed25519"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"regexp"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// bot is one player: one SSH connection, one PTY session. Its reader
+// goroutine owns the stream tracker and the verifier; everything other
+// goroutines read is published through atomics.
+type bot struct {
+	id     int
+	name   string
+	signer gossh.Signer
+	verify bool
+	// In rooms mode bots come in pairs: the creator sends the room id on
+	// pair, the joiner waits for it. Nil in queue mode.
+	pair    chan string
+	creator bool
+
+	bytes      atomic.Uint64
+	frames     atomic.Uint64
+	frameBytes atomic.Uint64
+	phase      atomic.Int32
+	horizontal atomic.Bool
+	ready      atomic.Int32
+	playSince  atomic.Int64 // UnixNano when the board appeared; 0 when not on it
+	liveFrom   atomic.Int64 // UnixNano from which the ball is in play; 0 while an overlay shows
+	chase      atomic.Int32 // direction toward the ball: -1, 0, +1, or 2 when unknown
+	connected  atomic.Bool
+	reached    atomic.Bool // has been on the board at least once
+	dropped    atomic.Bool
+	verifyOK   atomic.Uint64
+	verifyBad  atomic.Uint64
+	roomID     atomic.Pointer[string]
+	failScreen atomic.Pointer[string] // the first failed check's screen
+
+	changed chan struct{} // capacity 1: the reader saw the screen change
+
+	// Owned by the reporter.
+	lastFrames     uint64
+	lastFrameBytes uint64
+	lastBytes      uint64
+}
+
+func newBot(id int, name string, verify bool) (*bot, error) {
+	_, priv, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		return nil, err
+	}
+	s, err := gossh.NewSignerFromKey(priv)
+	if err != nil {
+		return nil, err
+	}
+	return &bot{id: id, name: name, signer: s, verify: verify, changed: make(chan struct{}, 1)}, nil
+}
+
+// session is what a started bot holds while it plays.
+type session struct {
+	client *gossh.Client
+	sess   *gossh.Session
+	in     io.Writer
+	out    io.Reader
+}
+
+// dial opens the bot's connection and a PTY session, without starting a
+// command. Every step is bounded: the dial and handshake by a deadline,
+// the rest by the connection closing when ctx ends.
+func (b *bot) dial(ctx context.Context, addr string, local net.IP, cols, rows int) (*session, error) {
+	d := net.Dialer{Timeout: 10 * time.Second}
+	if local != nil {
+		d.LocalAddr = &net.TCPAddr{IP: local}
+	}
+	conn, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	defer stop()
+	_ = conn.SetDeadline(time.Now().Add(15 * time.Second))
+	cc, chans, reqs, err := gossh.NewClientConn(conn, addr, &gossh.ClientConfig{
+		User: b.name,
+		Auth: []gossh.AuthMethod{gossh.PublicKeys(b.signer)},
+		// Loopback load testing: there is no host key to pin, and the
+		// tool never sends anything secret.
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(),
+	})
+	if err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("handshake: %w", err)
+	}
+	_ = conn.SetDeadline(time.Time{})
+	client := gossh.NewClient(cc, chans, reqs)
+	s, err := client.NewSession()
+	if err != nil {
+		client.Close()
+		return nil, fmt.Errorf("session: %w", err)
+	}
+	if err := s.RequestPty("xterm-256color", rows, cols, gossh.TerminalModes{}); err != nil {
+		client.Close()
+		return nil, fmt.Errorf("pty: %w", err)
+	}
+	in, err := s.StdinPipe()
+	if err != nil {
+		client.Close()
+		return nil, err
+	}
+	out, err := s.StdoutPipe()
+	if err != nil {
+		client.Close()
+		return nil, err
+	}
+	return &session{client: client, sess: s, in: in, out: out}, nil
+}
+
+// run plays until ctx ends or the server ends the session. It returns an
+// error only when the session could not be started.
+func (b *bot) run(ctx context.Context, r *runner, local net.IP) error {
+	cfg := r.cfg
+	s, err := b.dial(ctx, r.addr, local, cfg.cols, cfg.rows)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil
+		}
+		return err
+	}
+	defer s.client.Close()
+	// Closing the client is what ends a blocked read or key write.
+	stop := context.AfterFunc(ctx, func() { s.client.Close() })
+	defer stop()
+
+	cmd := ""
+	switch {
+	case r.baseline:
+		cmd = "baseline"
+	case cfg.mode == modeQueue:
+		cmd = "play pong-1v1"
+	case !b.creator:
+		select {
+		case id := <-b.pair:
+			cmd = "join " + id
+		case <-ctx.Done():
+			return nil
+		}
+	}
+	if cmd == "" {
+		err = s.sess.Shell()
+	} else {
+		err = s.sess.Start(cmd)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil
+		}
+		return fmt.Errorf("start %q: %w", cmd, err)
+	}
+	b.connected.Store(true)
+	defer b.connected.Store(false)
+
+	readerDone := make(chan struct{})
+	go func() {
+		defer close(readerDone)
+		b.read(s.out, cfg, r.start, r.baseline)
+		if ctx.Err() == nil {
+			b.dropped.Store(true)
+		}
+	}()
+	rng := rand.New(rand.NewPCG(r.seed, uint64(b.id)))
+	// Baseline bots type too: reading keys is part of the bare SSH cost.
+	b.drive(ctx, s.in, rng, cfg, readerDone)
+	select {
+	case <-readerDone:
+	case <-ctx.Done():
+		s.client.Close()
+		<-readerDone
+	}
+	return nil
+}
+
+// read consumes everything the server sends, with one buffer for the
+// session's lifetime, and publishes counts and screen changes.
+func (b *bot) read(out io.Reader, cfg *config, start time.Time, baseline bool) {
+	buf := make([]byte, 16<<10)
+	tr := newTracker(cfg.cols, cfg.rows)
+	tr.anyFrameIsPlay = baseline
+	var v *verifier
+	var nextCheck time.Time
+	if b.verify {
+		v = newVerifier(cfg.cols, cfg.rows, b.name)
+	}
+	for {
+		n, err := out.Read(buf)
+		if n > 0 {
+			chunk := buf[:n]
+			b.bytes.Add(uint64(n))
+			if tr.Write(chunk) {
+				b.publish(tr)
+			}
+			b.frames.Store(tr.frames)
+			b.frameBytes.Store(tr.frameBytes)
+			if dir, ok := tr.chase(); ok {
+				b.chase.Store(int32(dir))
+			} else {
+				b.chase.Store(2)
+			}
+			if v != nil {
+				v.Write(chunk)
+				// Only between frames: mid-frame the screen is half drawn.
+				if now := time.Now(); tr.phase == phasePlay && !tr.inFrame() && !now.Before(nextCheck) {
+					nextCheck = now.Add(time.Second)
+					if ok, why := v.check(); ok {
+						b.verifyOK.Add(1)
+					} else {
+						b.verifyBad.Add(1)
+						scr := fmt.Sprintf("%s at %.1fs: %s\n%s", b.name, now.Sub(start).Seconds(), why, v.Screen())
+						b.failScreen.CompareAndSwap(nil, &scr)
+					}
+				}
+			}
+		}
+		if err != nil {
+			b.setPhase(phaseNone)
+			b.liveFrom.Store(0)
+			return
+		}
+	}
+}
+
+func (b *bot) publish(tr *tracker) {
+	b.horizontal.Store(tr.horizontal)
+	b.ready.Store(int32(tr.ready))
+	if tr.roomID != "" {
+		if old := b.roomID.Load(); old == nil || *old != tr.roomID {
+			id := tr.roomID
+			b.roomID.Store(&id)
+		}
+	}
+	b.setPhase(tr.phase)
+	switch live := b.liveFrom.Load() != 0; {
+	case tr.live && !live:
+		// The overlay is gone but the serve may not have happened yet:
+		// a point's notice leaves the board 15 ticks (0.25 s) before the
+		// serve, the countdown a whole serve delay (60 ticks, 1 s) before.
+		settle := 300 * time.Millisecond
+		if tr.countdown {
+			settle = 1050 * time.Millisecond
+		}
+		b.liveFrom.Store(time.Now().Add(settle).UnixNano())
+	case !tr.live && live:
+		b.liveFrom.Store(0)
+	}
+	select {
+	case b.changed <- struct{}{}:
+	default:
+	}
+}
+
+func (b *bot) setPhase(p phase) {
+	if phase(b.phase.Swap(int32(p))) == p {
+		return
+	}
+	if p == phasePlay {
+		b.reached.Store(true)
+		b.playSince.Store(time.Now().UnixNano())
+	} else {
+		b.playSince.Store(0)
+	}
+}
+
+// drive types like a player until ctx ends or the reader stops: sets the
+// room up (rooms mode), readies, plays, and after a match goes back to the
+// queue or asks for a rematch.
+func (b *bot) drive(ctx context.Context, in io.Writer, rng *rand.Rand, cfg *config, readerDone <-chan struct{}) {
+	keys := keyboard{ctx: ctx, in: in}
+	if b.pair != nil && b.creator {
+		if !b.createRoom(&keys, readerDone) {
+			return
+		}
+	}
+	var readyAt, finishedAt, answeredAt time.Time
+	for keys.ok() {
+		switch phase(b.phase.Load()) {
+		case phasePlay:
+			finishedAt = time.Time{}
+			select {
+			case <-readerDone:
+				return
+			default:
+			}
+			typeBurst(&keys, rng, cfg.keysPerSec, b.horizontal.Load(), &b.chase)
+			continue
+		case phaseWaiting:
+			// r toggles: press only while the screen says "not ready",
+			// and give the server a moment to redraw before pressing again.
+			if b.ready.Load() < 0 && time.Since(readyAt) > 2*time.Second {
+				readyAt = time.Now()
+				keys.press("r")
+			}
+		case phaseFinished:
+			now := time.Now()
+			if finishedAt.IsZero() {
+				// A person reads the results for a moment.
+				finishedAt = now.Add(time.Duration(1000+rng.IntN(2000)) * time.Millisecond)
+				answeredAt = time.Time{}
+			}
+			if now.After(finishedAt) && answeredAt.IsZero() {
+				answeredAt = now
+				if cfg.mode == modeQueue {
+					keys.press("n") // back to the queue
+				} else {
+					keys.press("r") // rematch
+				}
+			}
+		}
+		select {
+		case <-ctx.Done():
+		case <-readerDone:
+			return
+		case <-b.changed:
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+}
+
+// createRoom creates a casual 1v1 room from the lobby and hands its id to
+// the partner. It reports false if that did not happen before ctx ended.
+func (b *bot) createRoom(keys *keyboard, readerDone <-chan struct{}) bool {
+	// The lobby reads keys once its program runs; its first output says
+	// it does. Key presses are retried a few times in case one arrived
+	// before the lobby was listening.
+	for range 50 {
+		if b.bytes.Load() > 0 || !keys.ok() {
+			break
+		}
+		keys.sleep(100 * time.Millisecond)
+	}
+	for attempt := 0; attempt < 5 && keys.ok(); attempt++ {
+		keys.sleep(300 * time.Millisecond)
+		keys.press("c")
+		keys.sleep(300 * time.Millisecond)
+		keys.press("\r")
+		for range 30 {
+			if id := b.roomID.Load(); id != nil {
+				select {
+				case b.pair <- *id:
+				default:
+				}
+				return true
+			}
+			select {
+			case <-readerDone:
+				return false
+			case <-b.changed:
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
+	}
+	return false
+}
+
+// keyboard writes key presses to a session, one write per key (a terminal
+// sends each key as it is pressed), and stops at the first error.
+type keyboard struct {
+	ctx context.Context
+	in  io.Writer
+	err error
+}
+
+func (k *keyboard) ok() bool { return k.err == nil && k.ctx.Err() == nil }
+
+func (k *keyboard) press(s string) {
+	if k.ok() {
+		_, k.err = io.WriteString(k.in, s)
+	}
+}
+
+// sleep waits for d or until ctx ends.
+func (k *keyboard) sleep(d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-k.ctx.Done():
+	case <-t.C:
+	}
+}
+
+// typeBurst types one burst and the pause after it. Players tap a key
+// (one press, the paddle moves briefly) or hold it: one press, the
+// terminal's auto-repeat delay, then repeats at its rate. The pause after
+// a burst of n keys averages n/keysPerSec, so the long-run rate is
+// keysPerSec whatever the mix. Holds repeat at 30 Hz after 250–500 ms, as
+// common keyboard settings do.
+//
+// Like a person, the bot mostly moves toward the ball (chase, when the
+// screen shows where it is) and lets go of a held key once level with it;
+// one burst in five goes a random way. Rallies then last, and the server
+// spends most of the run drawing live play rather than serve pauses.
+func typeBurst(k *keyboard, rng *rand.Rand, keysPerSec float64, horizontal bool, chase *atomic.Int32) {
+	if keysPerSec <= 0 {
+		k.sleep(500 * time.Millisecond)
+		return
+	}
+	up, down := "w", "s"
+	if horizontal {
+		up, down = "a", "d"
+	}
+	dir := 1 - 2*rng.IntN(2)
+	aim := rng.IntN(5) > 0 && !horizontal
+	if c := chase.Load(); aim && c != 0 && c != 2 {
+		dir = int(c)
+	}
+	key := up
+	if dir > 0 {
+		key = down
+	}
+	start := time.Now()
+	n := 1
+	k.press(key)
+	if rng.Float64() < 0.45 {
+		k.sleep(time.Duration(250+rng.IntN(250)) * time.Millisecond)
+		repeats := 3 + rng.IntN(13)
+		for range repeats {
+			if !k.ok() || (aim && chase.Load() != int32(dir)) {
+				break
+			}
+			k.press(key)
+			n++
+			k.sleep(time.Second / 30)
+		}
+	}
+	gap := time.Duration(rng.ExpFloat64() * float64(n) / keysPerSec * float64(time.Second))
+	gap = min(max(gap-time.Since(start), 30*time.Millisecond), 5*time.Second)
+	k.sleep(gap)
+}
+
+// errorLog keeps the first distinct errors for the report; a thousand
+// bots failing the same way must not print a thousand lines.
+type errorLog struct {
+	mu    sync.Mutex
+	count map[string]int
+	order []string
+	other int
+}
+
+// addrRE matches host:port pairs, which make every connection's error
+// text unique (the ephemeral port) and would defeat the grouping.
+var addrRE = regexp.MustCompile(`(\[[0-9a-fA-F:.]+\]|[0-9]{1,3}(\.[0-9]{1,3}){3}):[0-9]+(->)?`)
+
+func (l *errorLog) add(err error) {
+	msg := addrRE.ReplaceAllStringFunc(err.Error(), func(m string) string {
+		if strings.HasSuffix(m, "->") {
+			return "" // the local end: only the server's address stays
+		}
+		return m
+	})
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.count == nil {
+		l.count = map[string]int{}
+	}
+	if _, ok := l.count[msg]; !ok && len(l.order) >= 10 {
+		l.other++
+		return
+	}
+	if _, ok := l.count[msg]; !ok {
+		l.order = append(l.order, msg)
+	}
+	l.count[msg]++
+}
+
+func (l *errorLog) list() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := make([]string, 0, len(l.order)+1)
+	for _, m := range l.order {
+		out = append(out, fmt.Sprintf("%d× %s", l.count[m], m))
+	}
+	if l.other > 0 {
+		out = append(out, fmt.Sprintf("%d× other errors", l.other))
+	}
+	return out
+}

@@ -1,0 +1,303 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/hostkeys"
+	"github.com/termarena/termarena/lobby"
+	"github.com/termarena/termarena/server"
+	"github.com/termarena/termarena/store"
+	"github.com/termarena/termarena/telemetry"
+)
+
+// TestMain lets the test binary stand in for the tool when the baseline
+// run re-executes "itself" as the baseline server.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == "--serve-baseline" {
+		os.Exit(realMain(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// startServer runs a real termarena server on 127.0.0.1:0 with a fresh
+// data dir, the way server/harness_test.go does, through exported APIs
+// only. A short countdown gets the bots to live play within the test.
+func startServer(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	st, err := store.Open(filepath.Join(dir, "termarena.db"), store.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := hostkeys.LoadOrCreate(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := lobby.Start(st, lobby.Config{Rooms: lobby.RoomsConfig{Room: game.RoomConfig{Countdown: 500 * time.Millisecond}}}, nil)
+	cfg := server.DefaultConfig()
+	cfg.MaxConnsPerIP = 1000
+	srv, err := server.New(cfg, server.Deps{
+		Store: st, Hub: svc.Hub, Rooms: svc.Rooms, Matchmaker: svc.Matchmaker, Chat: svc.Chat,
+		Metrics: telemetry.New(svc), HostKey: key.Signer, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 8*time.Second)
+		defer cancel()
+		if err := srv.Shutdown(ctx); err != nil {
+			t.Errorf("shutdown: %v", err)
+		}
+		<-served
+		svc.Stop()
+		if err := st.Close(); err != nil {
+			t.Errorf("store close: %v", err)
+		}
+	})
+	return ln.Addr().String()
+}
+
+// syncBuffer collects the tool's output for the test log.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func runTool(t *testing.T, args ...string) *report {
+	t.Helper()
+	c, err := parseFlags(args, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out syncBuffer
+	rep, err := runAll(t.Context(), c, &out, &out)
+	t.Log("\n" + out.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// checkGame asserts what a healthy run against termarena shows: every bot
+// connected and reached the board, every one of them received frames,
+// and the emulated screens were valid game frames every time.
+func checkGame(t *testing.T, res *result, players int) {
+	t.Helper()
+	s := res.Summary
+	if s.Started != players || s.ConnectedPeak != players || s.ConnectErrors != 0 {
+		t.Errorf("started %d, peak connected %d, connect errors %d (%v); want %d, %d, 0", s.Started, s.ConnectedPeak, s.ConnectErrors, s.Errors, players, players)
+	}
+	if s.ReachedGame != players || s.GameNoFrames != 0 {
+		t.Errorf("%d bots reached the game (%d of them without frames); want all %d with frames", s.ReachedGame, s.GameNoFrames, players)
+	}
+	if s.TotalFrames == 0 || s.BytesPerFrame <= 0 {
+		t.Errorf("frames %d, bytes/frame %.1f", s.TotalFrames, s.BytesPerFrame)
+	}
+	if s.VerifyOK == 0 || s.VerifyFailed != 0 {
+		t.Errorf("verify ok %d failed %d; want some ok and none failed\n%s", s.VerifyOK, s.VerifyFailed, s.VerifyFailure)
+	}
+}
+
+func TestQueueModeAgainstRealServer(t *testing.T) {
+	t.Parallel()
+	addr := startServer(t)
+	rep := runTool(t, "--addr", addr, "--players", "4", "--ramp", "20", "--duration", "4s", "--mode", "queue", "--verify", "2")
+	checkGame(t, rep.Termarena, 4)
+}
+
+func TestRoomsModeAgainstRealServer(t *testing.T) {
+	t.Parallel()
+	addr := startServer(t)
+	rep := runTool(t, "--addr", addr, "--players", "2", "--ramp", "20", "--duration", "4s", "--mode", "rooms", "--verify", "2")
+	checkGame(t, rep.Termarena, 2)
+}
+
+func TestBaselineRun(t *testing.T) {
+	t.Parallel()
+	rep := runTool(t, "--baseline", "--players", "2", "--duration", "2s", "--keys-per-sec", "8")
+	if rep.Baseline == nil || rep.Termarena != nil {
+		t.Fatalf("report %+v: want a baseline run only", rep)
+	}
+	s := rep.Baseline.Summary
+	if s.Started != 2 || s.ConnectedPeak != 2 || s.ReachedGame != 2 || s.GameNoFrames != 0 {
+		t.Errorf("started %d, connected %d, got frames %d–%d; want 2 each", s.Started, s.ConnectedPeak, s.ReachedGame, s.GameNoFrames)
+	}
+	if s.TotalFrames == 0 || s.BytesPerFrame != 57 {
+		t.Errorf("frames %d at %.2f B/frame; want some at exactly 57", s.TotalFrames, s.BytesPerFrame)
+	}
+	if s.Server == nil {
+		t.Error("no CPU figures for the baseline server subprocess")
+	}
+}
+
+func TestTrackerCountsFramesAcrossSplits(t *testing.T) {
+	// Two game frames (one drawing the 1v1 footer and a HUD), a Bubble Tea
+	// style write between them, and a stray restore outside a frame.
+	stream := "\x1b[?1049h\x1b[2J" +
+		"\x1b7\x1b[0m\x1b[H\x1b[2J\x1b[1;2H\x1b[0;1m▸ann 0  bob 0\x1b[24;20Hr1 · 1v1 · casual   w/s ↑/↓ move · q leave\x1b8" +
+		"\x1b[3;1Hmenu text ↑↓\x1b[0m" +
+		"\x1b7\x1b[5;9H\x1b[0;38;5;231m▀\x1b[3C▄\x1b8" +
+		"\x1b8"
+	whole := newTracker(80, 24)
+	whole.Write([]byte(stream))
+	for step := 1; step <= 7; step++ {
+		tr := newTracker(80, 24)
+		for i := 0; i < len(stream); i += step {
+			tr.Write([]byte(stream[i:min(i+step, len(stream))]))
+		}
+		if tr.frames != 3 || tr.frameBytes != whole.frameBytes || tr.phase != phasePlay || tr.horizontal {
+			t.Errorf("chunks of %d: frames %d bytes %d phase %v; want 3, %d, play", step, tr.frames, tr.frameBytes, tr.phase, whole.frameBytes)
+		}
+		if got := strings.TrimSpace(tr.row(0)); got != "▸ann 0  bob 0" {
+			t.Errorf("chunks of %d: HUD row %q", step, got)
+		}
+		if tr.grid[4*80+8] != '▀' || tr.grid[4*80+12] != '▄' {
+			t.Errorf("chunks of %d: cursor-forward misplaced the glyphs: %q", step, tr.row(4))
+		}
+	}
+	if whole.frames != 3 {
+		t.Fatalf("frames %d, want 3", whole.frames)
+	}
+	// ESC 7 … ESC 8 inclusive, both frames, plus the stray ESC 8.
+	want := uint64(len(stream) - len("\x1b[?1049h\x1b[2J") - len("\x1b[3;1Hmenu text ↑↓\x1b[0m"))
+	if whole.frameBytes != want {
+		t.Errorf("frame bytes %d, want %d", whole.frameBytes, want)
+	}
+}
+
+func TestTrackerReadsWaitingRoomAndOverlay(t *testing.T) {
+	tr := newTracker(80, 24)
+	tr.Write([]byte("\x1b7\x1b[2J\x1b[10;30Hr12 · 1v1 · casual\x1b[12;30Hleft     ann      not ready (you)\x1b[15;20Hneeds 2 players, all ready · r ready · q leave\x1b8"))
+	if tr.phase != phaseWaiting || tr.roomID != "r12" || tr.ready != -1 {
+		t.Fatalf("phase %v room %q ready %d; want waiting, r12, -1", tr.phase, tr.roomID, tr.ready)
+	}
+	// A board: walls in rows 2 and 12, paddles in columns 3 and 40, a
+	// countdown digit in the middle.
+	var b strings.Builder
+	b.WriteString("\x1b7\x1b[2J\x1b[1;2H▸ann 0  bob 0\x1b[24;10Ha/d ←/→ move · q leave")
+	for _, row := range []int{2, 12} {
+		b.WriteString("\x1b[" + itoa(row) + ";3H" + strings.Repeat("█", 38))
+	}
+	for _, row := range []int{5, 6, 7} {
+		b.WriteString("\x1b[" + itoa(row) + ";3H█\x1b[" + itoa(row) + ";40H█")
+	}
+	b.WriteString("\x1b[7;20H3\x1b8")
+	tr.Write([]byte(b.String()))
+	if tr.phase != phasePlay || !tr.horizontal || tr.live || !tr.boardOK {
+		t.Fatalf("phase %v horizontal %v live %v board %v; want play, true, false (countdown), found", tr.phase, tr.horizontal, tr.live, tr.boardOK)
+	}
+	// The digit goes, the ball appears below the left paddle.
+	tr.Write([]byte("\x1b7\x1b[7;20H \x1b[10;10H▄\x1b8"))
+	if !tr.live || !tr.countdown {
+		t.Fatalf("live %v countdown %v after the overlay left; want true, true", tr.live, tr.countdown)
+	}
+	if dir, ok := tr.chase(); !ok || dir != 1 {
+		t.Errorf("chase %d %v; want down (+1)", dir, ok)
+	}
+}
+
+func itoa(n int) string { return string(rune('0'+n/10)) + string(rune('0'+n%10)) }
+
+func TestVerifierKeepsRunesSplitAcrossReads(t *testing.T) {
+	v := newVerifier(20, 5, "ann")
+	text := "\x1b[1;1H█▀▄ ↑/↓"
+	for i := 0; i < len(text); i++ {
+		v.Write([]byte{text[i]})
+	}
+	if got := strings.TrimSpace(strings.Split(v.Screen(), "\n")[0]); got != "█▀▄ ↑/↓" {
+		t.Errorf("first row %q, want %q", got, "█▀▄ ↑/↓")
+	}
+}
+
+func TestFlagsRefuseRemoteTargets(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		ok   bool
+	}{
+		{[]string{}, true},
+		{[]string{"--addr", "localhost:2222"}, true},
+		{[]string{"--addr", "[::1]:2222"}, true},
+		{[]string{"--addr", "127.0.0.5:2222"}, true},
+		{[]string{"--addr", "203.0.113.7:22"}, false},
+		{[]string{"--addr", "play.example.com:2222"}, false},
+		{[]string{"--allow-remote"}, true},
+		{[]string{"--addr", "203.0.113.7:22", "--allow-remote"}, true},
+		{[]string{"--source-addrs", "127.0.0.1,127.0.0.2"}, true},
+		{[]string{"--source-addrs", "192.0.2.1"}, false},
+		{[]string{"--size", "80x"}, false},
+		{[]string{"--mode", "chaos"}, false},
+		{[]string{"--baseline", "--compare"}, false},
+	} {
+		_, err := parseFlags(tc.args, io.Discard)
+		if (err == nil) != tc.ok {
+			t.Errorf("%v: err %v, want ok=%v", tc.args, err, tc.ok)
+		}
+	}
+}
+
+func TestParseStat(t *testing.T) {
+	// The command name may hold spaces and parentheses.
+	stat := "4242 (a (b) c) S 1 4242 4242 0 -1 4194560 100 0 0 0 250 75 0 0 20 0 9 0 1000 1000 100"
+	d, ok := parseStat(stat)
+	if !ok || d != 3250*time.Millisecond {
+		t.Errorf("parseStat = %v %v, want 3.25s", d, ok)
+	}
+	if _, ok := cpuOf(os.Getpid()); !ok && isLinux() {
+		t.Error("cannot read this process's CPU")
+	}
+}
+
+func isLinux() bool {
+	_, err := os.Stat("/proc/self/stat")
+	return err == nil
+}
+
+func TestBaselineFrameSize(t *testing.T) {
+	for _, n := range []int{4, 10, 16, 57, 300} {
+		f := baselineFrame(n)
+		tr := newTracker(80, 24)
+		tr.Write(f)
+		if len(f) != n || tr.frames != 1 || tr.frameBytes != uint64(n) {
+			t.Errorf("size %d: len %d frames %d frame bytes %d", n, len(f), tr.frames, tr.frameBytes)
+		}
+	}
+}
+
+func TestPercentile(t *testing.T) {
+	v := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	for _, tc := range []struct{ p, want float64 }{{1, 1}, {50, 5}, {95, 10}, {99, 10}} {
+		if got := percentile(v, tc.p); got != tc.want {
+			t.Errorf("p%v = %v, want %v", tc.p, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,340 @@
+// Command termarena-load plays termarena with many bot players over real SSH
+// and measures what they receive: sessions connected and in game, game
+// frames per second (total and per session), bytes per frame, and whether the
+// frames are real game screens. It exists to answer "how many players per
+// core at 30 fps", which no unit benchmark can: the cost that matters is the
+// server's whole path (SSH, Bubble Tea, rooms, the game screen) under load.
+//
+// Each bot has its own ed25519 key (so its own account; keys are made before
+// the clock starts), an x/crypto/ssh connection, and a PTY of --size with
+// TERM=xterm-256color. In --mode queue a bot runs `play pong-1v1` and the
+// server's matchmaker pairs it; in --mode rooms bots come in pairs: the first
+// creates a casual 1v1 room in the lobby (c, enter) and reads its id "rN"
+// from the screen, the second runs `join rN`, and both press r (an odd last
+// bot waits alone). In play a bot types w/s (a/d for a top or bottom seat)
+// like a person: taps, and held keys with a 250–500 ms auto-repeat delay
+// then 30 repeats a second, --keys-per-sec on average; four bursts in five
+// go toward the ball, so rallies last as they do between people. After a
+// match it goes back to the queue (n) or asks for a rematch (r).
+//
+// Typical use, on a 2-core machine, server on one core and the tool on the
+// other (per-IP cap off so that every bot can connect from 127.0.0.1):
+//
+//	GOMAXPROCS=1 taskset -c 0 go run . --listen 127.0.0.1:2222 --data /tmp/load --max-conns-per-ip 0
+//	taskset -c 1 go run ./cmd/termarena-load --players 200 --ramp 50 --duration 30s --mode queue --verify 5 \
+//	    --server-pid $(pgrep -x termarena)
+//
+// (`go run` leaves the server's PID to a child of the go command: pgrep
+// finds it by name; or `go build` first and run the binary.) With the server's
+// default cap of 16 connections per address, spread the bots over loopback
+// source addresses instead (Linux routes all of 127/8 to lo), 16 bots each:
+// --source-addrs 127.0.0.1,127.0.0.2,…,127.0.0.13 for 200 bots.
+//
+// Other examples:
+//
+//	go run ./cmd/termarena-load --players 50 --duration 20s --mode rooms
+//	go run ./cmd/termarena-load --players 200 --duration 20s --baseline --baseline-cpus 0
+//	go run ./cmd/termarena-load --players 200 --duration 20s --compare --baseline-cpus 0 --server-pid PID --json
+//
+// The tool cannot see a server's CPU by itself. Given --server-pid it reads
+// utime+stime from /proc/PID/stat at every report and prints the server's
+// CPU (cores busy) and CPU µs per frame received. Otherwise measure it
+// alongside with `pidstat -p PID 1`, or read fields 14 and 15 of
+// /proc/PID/stat before and after (clock ticks, 100 per second).
+//
+// --baseline runs the same bots against a minimal SSH server that the tool
+// starts as its own subprocess (so its CPU is measured by PID the same way):
+// x/crypto/ssh, one PTY session per bot, writing per session a frame of
+// --baseline-bytes bytes at --baseline-fps, wrapped in ESC 7 … ESC 8 like a
+// game frame, and reading (dropping) the keys the bots type. That is the
+// bare cost of SSH at termarena's byte rate, so the difference per frame is
+// termarena's own. --compare runs termarena first and then the baseline with
+// the same settings and prints both side by side. A subprocess inherits the
+// tool's CPU affinity: --baseline-cpus pins it where the real server runs.
+//
+// Report fields, one line per second (each covering that second):
+//
+//	conn       sessions whose SSH session is running (menus, queue or game)
+//	game       sessions whose screen is the game board: the footer shows the
+//	           move keys (countdown, play and serve pauses; not the waiting
+//	           room, not the results)
+//	live       of those, sessions whose ball is in play: no overlay (countdown
+//	           digit, "point:", results, pause notice) on the board, from the
+//	           serve on (1.05 s after a countdown, 0.3 s after a point notice)
+//	frames/s   game frames received by all sessions. A game frame is one
+//	           ESC 8 (restore cursor) in the stream: the server wraps every
+//	           game frame in ESC 7 … ESC 8 (screen.Render); Bubble Tea's menus
+//	           never do. Counted by a streaming scan, not the emulator.
+//	fps/game   frames/s received by the sessions in "game" ÷ their number
+//	fps/live   the same over the sessions that were live for the whole second
+//	bytes/s    every byte received (menus included)
+//	B/frame    bytes from ESC 7 to ESC 8 inclusive, per frame
+//	verify     checks so far of the --verify sampled sessions, ok/failed
+//	errors     connections or sessions that failed to start, so far
+//	dropped    sessions the server ended before the run did, so far
+//	srv cpu    server CPU over the second, % of one core (--server-pid)
+//
+// Verification: the sampled sessions' whole output also goes through a
+// vt10x terminal emulator, and once a second (between frames, while the
+// board shows) the emulated screen must be a valid 1v1 game frame: a HUD row
+// naming two players with scores, this bot marked ▸; a run of 2 or more
+// block glyphs (▀▄█) in colours other than the walls' in each of the
+// board's outer columns (the paddles); and the footer's key help with
+// "q leave". Frames counted from bytes that do not make such a screen show
+// up as failures, so cheap output cannot fake a result.
+//
+// Summary: "fps p1 … p99" are percentiles over live session-seconds: one
+// value per session per one-second window in which it was live throughout.
+// "Frames on schedule" is the fraction of those session-seconds in which
+// the session received at least 95 % of --target-fps frames. The server only
+// sends a frame when the screen changes, and a key press draws one at once,
+// so live seconds hold 30–40 frames on a healthy server; seconds with a
+// pause are left out because no frames are due then. Server (and tool) CPU
+// µs/frame is CPU time divided by all frames received in the same interval;
+// the whole run includes key exchanges and matchmaking, "steady" starts 5 s
+// after the last bot was started.
+//
+// Safety: the tool only connects to loopback addresses unless --addr is given
+// explicitly together with --allow-remote. Every loop is bounded and the
+// tool stops by itself after --duration (ramp included).
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"runtime/pprof"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(realMain(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// config is everything the flags decide.
+type config struct {
+	addr          string
+	allowRemote   bool
+	players       int
+	ramp          float64
+	duration      time.Duration
+	mode          string
+	cols, rows    int
+	keysPerSec    float64
+	verify        int
+	sourceAddrs   []net.IP
+	json          bool
+	baseline      bool
+	compare       bool
+	baselineBytes int
+	baselineFPS   int
+	baselineCPUs  string
+	targetFPS     int
+	serverPID     int
+	namePrefix    string
+	cpuProfile    string
+	serveBaseline string // hidden: run as the baseline server subprocess
+}
+
+const (
+	modeQueue = "queue"
+	modeRooms = "rooms"
+)
+
+func parseFlags(args []string, errOut io.Writer) (*config, error) {
+	fs := flag.NewFlagSet("termarena-load", flag.ContinueOnError)
+	fs.SetOutput(errOut)
+	c := &config{}
+	var size, sources string
+	fs.StringVar(&c.addr, "addr", "127.0.0.1:2222", "termarena server address (loopback only unless --allow-remote)")
+	fs.BoolVar(&c.allowRemote, "allow-remote", false, "allow a non-loopback --addr (it must be given explicitly)")
+	fs.IntVar(&c.players, "players", 10, "bot sessions")
+	fs.Float64Var(&c.ramp, "ramp", 20, "new sessions started per second")
+	fs.DurationVar(&c.duration, "duration", 30*time.Second, "run time, ramp included; the tool stops by itself after it")
+	fs.StringVar(&c.mode, "mode", modeQueue, "queue (play pong-1v1, matched by the server) or rooms (pairs: create a casual room, join it)")
+	fs.StringVar(&size, "size", "80x24", "PTY size, COLSxROWS")
+	fs.Float64Var(&c.keysPerSec, "keys-per-sec", 4, "average key presses per second per player in play (0 = idle)")
+	fs.IntVar(&c.verify, "verify", 2, "sessions whose output also feeds a terminal emulator to check it shows a valid game frame")
+	fs.StringVar(&sources, "source-addrs", "", "comma-separated local (loopback) addresses to spread connections over, e.g. 127.0.0.1,127.0.0.2")
+	fs.BoolVar(&c.json, "json", false, "print the final report as JSON on stdout (per-second lines go to stderr)")
+	fs.BoolVar(&c.baseline, "baseline", false, "run against a minimal SSH server (a subprocess) writing fixed frames, instead of --addr")
+	fs.BoolVar(&c.compare, "compare", false, "run against --addr, then the baseline with the same settings, and compare")
+	fs.IntVar(&c.baselineBytes, "baseline-bytes", 57, "baseline frame size in bytes, ESC 7 and ESC 8 included")
+	fs.IntVar(&c.baselineFPS, "baseline-fps", 30, "baseline frames per second per session")
+	fs.StringVar(&c.baselineCPUs, "baseline-cpus", "", "CPU list to pin the baseline server to with taskset (e.g. 0, as the real server is); default: the tool's own")
+	fs.IntVar(&c.targetFPS, "target-fps", 30, "the frame rate sessions should receive (the server's --fps)")
+	fs.IntVar(&c.serverPID, "server-pid", 0, "PID of the termarena server, to report its CPU from /proc/PID/stat")
+	fs.StringVar(&c.namePrefix, "name-prefix", "", "bot name prefix (default: lt + 4 random characters, new every run)")
+	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write the tool's own CPU profile to this file (is the tool the bottleneck?)")
+	fs.StringVar(&c.serveBaseline, "serve-baseline", "", "")
+	fs.Usage = func() {
+		fmt.Fprintln(errOut, "termarena-load: bot players for termarena over SSH, and what they receive")
+		fmt.Fprintln(errOut)
+		fmt.Fprintln(errOut, "usage: termarena-load [flags]   (see the package doc: go doc ./cmd/termarena-load)")
+		fmt.Fprintln(errOut)
+		fs.VisitAll(func(f *flag.Flag) {
+			if f.Name == "serve-baseline" {
+				return
+			}
+			fmt.Fprintf(errOut, "  --%s\t%s (default %q)\n", f.Name, f.Usage, f.DefValue)
+		})
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if c.serveBaseline != "" {
+		return c, checkLoopback(c.serveBaseline, false, false)
+	}
+	explicitAddr := false
+	fs.Visit(func(f *flag.Flag) { explicitAddr = explicitAddr || f.Name == "addr" })
+	var errs []error
+	if err := checkLoopback(c.addr, explicitAddr, c.allowRemote); err != nil {
+		errs = append(errs, err)
+	}
+	w, h, ok := strings.Cut(size, "x")
+	c.cols, _ = strconv.Atoi(w)
+	c.rows, _ = strconv.Atoi(h)
+	if !ok || c.cols < 20 || c.rows < 10 || c.cols > 400 || c.rows > 200 {
+		errs = append(errs, fmt.Errorf("--size %q: want COLSxROWS between 20x10 and 400x200", size))
+	}
+	for s := range strings.SplitSeq(sources, ",") {
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		ip := net.ParseIP(s)
+		switch {
+		case ip == nil:
+			errs = append(errs, fmt.Errorf("--source-addrs: %q is not an IP address", s))
+		case !ip.IsLoopback() && !c.allowRemote:
+			errs = append(errs, fmt.Errorf("--source-addrs: %s is not a loopback address", s))
+		default:
+			c.sourceAddrs = append(c.sourceAddrs, ip)
+		}
+	}
+	if c.mode != modeQueue && c.mode != modeRooms {
+		errs = append(errs, fmt.Errorf("--mode %q: want queue or rooms", c.mode))
+	}
+	if c.players < 1 || c.players > 100000 {
+		errs = append(errs, errors.New("--players must be 1–100000"))
+	}
+	if c.ramp <= 0 {
+		errs = append(errs, errors.New("--ramp must be positive"))
+	}
+	if c.duration <= 0 || c.duration > 24*time.Hour {
+		errs = append(errs, errors.New("--duration must be positive and at most 24h"))
+	}
+	if c.keysPerSec < 0 || c.keysPerSec > 60 {
+		errs = append(errs, errors.New("--keys-per-sec must be 0–60"))
+	}
+	if c.verify < 0 {
+		errs = append(errs, errors.New("--verify must not be negative"))
+	}
+	if c.baselineFPS < 1 || c.baselineFPS > 1000 || c.baselineBytes < 4 || c.baselineBytes > 1<<20 {
+		errs = append(errs, errors.New("--baseline-fps must be 1–1000 and --baseline-bytes 4–1048576"))
+	}
+	if c.targetFPS < 1 || c.targetFPS > 1000 {
+		errs = append(errs, errors.New("--target-fps must be 1–1000"))
+	}
+	if c.baseline && c.compare {
+		errs = append(errs, errors.New("--baseline and --compare exclude each other"))
+	}
+	if strings.Trim(c.baselineCPUs, "0123456789,-") != "" {
+		errs = append(errs, fmt.Errorf("--baseline-cpus %q: want a CPU list such as 0 or 0-1", c.baselineCPUs))
+	}
+	if c.namePrefix != "" && !validPrefix(c.namePrefix) {
+		errs = append(errs, errors.New("--name-prefix: 1–8 characters of a-z 0-9, starting with a letter"))
+	}
+	return c, errors.Join(errs...)
+}
+
+// checkLoopback refuses targets off this machine unless the user both
+// named the address and said they mean it: a load tool pointed at someone
+// else's server by a default or a typo is an attack.
+func checkLoopback(addr string, explicit, allowRemote bool) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("--addr %q: %v", addr, err)
+	}
+	if host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return nil
+	}
+	if explicit && allowRemote {
+		return nil
+	}
+	return fmt.Errorf("--addr %s is not a loopback address; to load a remote server pass --addr explicitly with --allow-remote", addr)
+}
+
+func validPrefix(s string) bool {
+	if len(s) > 8 || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	for _, r := range s {
+		if (r < 'a' || r > 'z') && (r < '0' || r > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+func realMain(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	c, err := parseFlags(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "termarena-load:", err)
+		return 2
+	}
+	if c.serveBaseline != "" {
+		if err := serveBaselineProcess(ctx, c, stdin, stdout); err != nil {
+			fmt.Fprintln(stderr, "termarena-load: baseline server:", err)
+			return 1
+		}
+		return 0
+	}
+	lines := stdout
+	if c.json {
+		lines = stderr
+	}
+	if c.cpuProfile != "" {
+		f, err := os.Create(c.cpuProfile)
+		if err != nil {
+			fmt.Fprintln(stderr, "termarena-load:", err)
+			return 1
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(stderr, "termarena-load:", err)
+			return 1
+		}
+		defer pprof.StopCPUProfile()
+	}
+	rep, err := runAll(ctx, c, lines, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "termarena-load:", err)
+		return 1
+	}
+	if c.json {
+		if err := writeJSON(stdout, rep); err != nil {
+			fmt.Fprintln(stderr, "termarena-load:", err)
+			return 1
+		}
+	}
+	return 0
+}

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// clockTicks is USER_HZ, the unit of /proc/PID/stat times. It is 100 on
+// every Linux architecture Go supports (the kernel's HZ may differ, but
+// the value exported to user space does not).
+const clockTicks = 100
+
+// cpuOf returns a process's user+system CPU time so far, from
+// /proc/PID/stat fields 14 and 15 (utime, stime). ok is false where there
+// is no such file (not Linux, or the process is gone).
+func cpuOf(pid int) (time.Duration, bool) {
+	raw, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, false
+	}
+	return parseStat(string(raw))
+}
+
+func parseStat(s string) (time.Duration, bool) {
+	// The command name (field 2) is in parentheses and may itself hold
+	// spaces or parentheses: count fields from the last ')'.
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := strings.Fields(s[i+1:])
+	// f[0] is field 3 (state), so utime (14) and stime (15) are f[11], f[12].
+	if len(f) < 13 {
+		return 0, false
+	}
+	u, err1 := strconv.ParseUint(f[11], 10, 64)
+	st, err2 := strconv.ParseUint(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, false
+	}
+	return time.Duration(u+st) * time.Second / clockTicks, true
+}
