@@ -1,7 +1,6 @@
 package server
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 
@@ -90,10 +89,7 @@ func runLeaderboard(srv *Server, s *Session, args []string) int {
 	}
 	w := s.Out()
 	if p.bools["json"] {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		_ = enc.Encode(out)
-		return ExitOK
+		return writeJSON(w, out)
 	}
 	if len(rows) == 0 {
 		fmt.Fprintf(w, "no rated %s games yet — be the first: ssh -t HOST play %s\n", mode, mode)

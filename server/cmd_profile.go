@@ -1,7 +1,6 @@
 package server
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -149,10 +148,7 @@ func printProfile(s *Session, pl store.Player, ratings []store.Rating, ms []stor
 		for _, m := range ms {
 			j.Matches = append(j.Matches, toMatchJSON(m))
 		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		_ = enc.Encode(j)
-		return ExitOK
+		return writeJSON(w, j)
 	}
 	fmt.Fprintf(w, "name         %s\n", pl.Name)
 	fmt.Fprintf(w, "first seen   %s\n\n", pl.FirstSeen.UTC().Format("2006-01-02"))
@@ -238,21 +234,5 @@ func runMatches(srv *Server, s *Session, args []string) int {
 		fmt.Fprintln(s.ErrOut(), "termarena: could not read the match history; please try again")
 		return ExitFail
 	}
-	w := s.Out()
-	if p.bools["json"] {
-		out := []matchJSON{}
-		for _, m := range ms {
-			out = append(out, toMatchJSON(m))
-		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		_ = enc.Encode(out)
-		return ExitOK
-	}
-	if len(ms) == 0 {
-		fmt.Fprintf(w, "%s has no matches yet\n", pl.Name)
-		return ExitOK
-	}
-	printMatches(w, pl.Fingerprint, ms)
-	return ExitOK
+	return writeMatches(s.Out(), pl.Fingerprint, ms, p.bools["json"], pl.Name+" has no matches yet")
 }

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -77,22 +76,9 @@ func runReplays(srv *Server, s *Session, args []string) int {
 			with = append(with, m)
 		}
 	}
-	w := s.Out()
-	if p.bools["json"] {
-		out := []matchJSON{}
-		for _, m := range with {
-			out = append(out, toMatchJSON(m))
-		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		_ = enc.Encode(out)
-		return ExitOK
+	code = writeMatches(s.Out(), pl.Fingerprint, with, p.bools["json"], pl.Name+" has no recorded matches")
+	if !p.bools["json"] && len(with) > 0 {
+		fmt.Fprintln(s.Out(), "\nwatch one: ssh -t HOST replay ID")
 	}
-	if len(with) == 0 {
-		fmt.Fprintf(w, "%s has no recorded matches\n", pl.Name)
-		return ExitOK
-	}
-	printMatches(w, pl.Fingerprint, with)
-	fmt.Fprintln(w, "\nwatch one: ssh -t HOST replay ID")
-	return ExitOK
+	return code
 }

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -52,12 +51,7 @@ func runRooms(srv *Server, s *Session, args []string) int {
 	}
 	out := s.Out()
 	if asJSON {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(list); err != nil {
-			return ExitFail
-		}
-		return ExitOK
+		return writeJSON(out, list)
 	}
 	if len(list) == 0 {
 		fmt.Fprintln(out, "no open rooms — create one in the lobby: ssh -t HOST")

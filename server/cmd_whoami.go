@@ -1,7 +1,6 @@
 package server
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -42,12 +41,7 @@ func runWhoami(srv *Server, s *Session, args []string) int {
 		} else {
 			v.FirstSeen = id.FirstSeen.UTC().Format(time.RFC3339)
 		}
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(v); err != nil {
-			return ExitFail
-		}
-		return ExitOK
+		return writeJSON(out, v)
 	}
 	if id.Guest {
 		fmt.Fprintf(out, "name         %s\n", id.Name)

@@ -32,7 +32,7 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 	defer cancel()
 
 	env := append(s.Environ(), "TERM="+pty.Term)
-	sio := &sessionIO{ctx: ctx, out: &lockedWriter{w: s}, profile: colorprofile.Env(env), rtt: &rttProbe{}, pty: pty}
+	sio := &sessionIO{ctx: ctx, out: &lockedWriter{w: s}, profile: colorprofile.Env(env), rtt: &rttProbe{}}
 	m := build(sio)
 	out := sio.out
 	p := tea.NewProgram(m,
@@ -189,5 +189,4 @@ type sessionIO struct {
 	out     *lockedWriter
 	profile colorprofile.Profile
 	rtt     *rttProbe
-	pty     PTY
 }

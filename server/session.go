@@ -53,7 +53,6 @@ type Session struct {
 
 	user    string
 	id      Identity
-	raw     string
 	command []string
 	pty     *PTY
 	env     []string
@@ -230,7 +229,6 @@ func (srv *Server) sessionHandler(_ *ssh.Server, conn *gossh.ServerConn, newChan
 				if gossh.Unmarshal(req.Payload, &c) != nil || len(c.Value) > maxCommandLen {
 					break
 				}
-				s.raw = c.Value
 				args, err := shlex.Split(c.Value, true)
 				if err != nil {
 					// An unbalanced quote: keep the words so the router
