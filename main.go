@@ -42,6 +42,7 @@ type config struct {
 	logLevel      string
 	logFormat     string
 	metricsListen string
+	pprof         bool
 	srv           server.Config
 	spectateDelay time.Duration
 	keepReplays   int
@@ -88,12 +89,25 @@ func flagSet(getenv func(string) string, errOut io.Writer) (*flag.FlagSet, *conf
 		}
 		fs.DurationVar(p, name, def, usage+" (env "+env+")")
 	}
+	boolean := func(p *bool, name string, def bool, usage string) {
+		env := "TERMARENA_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
+		if v := getenv(env); v != "" {
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				envErrs = append(envErrs, fmt.Errorf("%s=%q is not true or false", env, v))
+			} else {
+				def = b
+			}
+		}
+		fs.BoolVar(p, name, def, usage+" (env "+env+")")
+	}
 	str(&c.listen, "listen", ":2222", "address to serve SSH on")
 	str(&c.data, "data", "./data", "data dir: host key and database, created on first start")
 	str(&c.adminKeys, "admin-keys", "", "authorized_keys file listing admin keys")
 	str(&c.logLevel, "log-level", "info", "debug, info, warn or error")
 	str(&c.logFormat, "log-format", "text", "text or json")
 	str(&c.metricsListen, "metrics-listen", "", "address for the HTTP /metrics endpoint (off when empty)")
+	boolean(&c.pprof, "pprof", false, "also serve Go's profiler on the metrics address under /debug/pprof/ (needs --metrics-listen)")
 	num(&c.srv.MaxConnsPerIP, "max-conns-per-ip", c.srv.MaxConnsPerIP, "concurrent connections per client address (0 = no limit)")
 	num(&c.srv.MaxSessionsPerConn, "max-sessions-per-conn", c.srv.MaxSessionsPerConn, "SSH sessions multiplexed on one connection")
 	dur(&c.srv.HandshakeTimeout, "handshake-timeout", c.srv.HandshakeTimeout, "time allowed for key exchange and login")
@@ -143,6 +157,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	if c.spectateDelay < 0 || c.spectateDelay > time.Minute || c.keepReplays < 0 || c.keepDays < 0 {
 		fmt.Fprintln(stderr, "termarena: --spectate-delay must be 0–1m; --replay-keep-per-player and --replay-keep-days must not be negative")
+		return 2
+	}
+	if c.pprof && c.metricsListen == "" {
+		fmt.Fprintln(stderr, "termarena: --pprof needs --metrics-listen (the profiler is served there)")
 		return 2
 	}
 	logger, err := newLogger(c.logLevel, c.logFormat, stderr)
@@ -229,7 +247,7 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 
 	var metricsDone <-chan error
 	if c.metricsListen != "" {
-		stopMetrics, done, err := serveMetrics(c.metricsListen, metrics.Handler(), log)
+		stopMetrics, done, err := serveMetrics(c.metricsListen, metrics.Handler(), c.pprof, log)
 		if err != nil {
 			ln.Close()
 			return err
