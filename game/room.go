@@ -370,5 +370,9 @@ func (r *Room) Submit(id PlayerID, in Input) bool {
 // stop on Phase == Closed (or select on Done too).
 func (r *Room) Latest() (*Frame, <-chan struct{}) { return r.mail.latest() }
 
+// LatestAt returns the newest frame and when it was published, for readers
+// that poll at their own pace rather than wake for every tick.
+func (r *Room) LatestAt() (*Frame, time.Time) { return r.mail.latestAt() }
+
 // Stats is safe from any goroutine.
 func (r *Room) Stats() TickStats { return r.stats.snapshot() }

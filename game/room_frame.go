@@ -69,6 +69,10 @@ type published struct {
 	// changed is closed when the next frame is published, so every reader
 	// waiting for "something newer than this" wakes at once.
 	changed chan struct{}
+	// at is when the frame was published, on the wall clock's monotonic
+	// reading: a view that polls once per drawn frame instead of waking
+	// for every tick still knows how old the state is it extrapolates.
+	at time.Time
 }
 
 func (m *mailbox) latest() (*Frame, <-chan struct{}) {
@@ -76,9 +80,15 @@ func (m *mailbox) latest() (*Frame, <-chan struct{}) {
 	return &p.frame, p.changed
 }
 
+func (m *mailbox) latestAt() (*Frame, time.Time) {
+	p := m.cur.Load()
+	return &p.frame, p.at
+}
+
 // publish must only be called by the room goroutine (or before it starts).
 func (m *mailbox) publish(p *published) {
 	p.changed = make(chan struct{})
+	p.at = time.Now()
 	if old := m.cur.Swap(p); old != nil {
 		close(old.changed)
 	}

@@ -58,6 +58,7 @@ func (srv *Server) runLobby(s *Session, start lobbyStart) int {
 			Out:           io.out,
 			Profile:       io.profile,
 			FPS:           sessionFPS(s.Environ(), srv.cfg.FPS),
+			Clocks:        srv.clocks,
 			RTT:           io.rtt.get,
 		})
 	})

@@ -21,6 +21,7 @@ import (
 
 	"github.com/termarena/termarena/chat"
 	"github.com/termarena/termarena/lobby"
+	"github.com/termarena/termarena/pace"
 	"github.com/termarena/termarena/store"
 	"github.com/termarena/termarena/telemetry"
 )
@@ -62,6 +63,7 @@ type Server struct {
 	admins map[string]bool
 	ssh    *ssh.Server
 	cmds   []command
+	clocks *pace.Clocks // game screens' shared frame clocks
 
 	lnMu sync.Mutex
 	ln   *limitListener
@@ -89,7 +91,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	if cfg.FPS <= 0 {
 		cfg.FPS = DefaultConfig().FPS
 	}
-	srv := &Server{cfg: cfg, deps: deps, log: deps.Logger, admins: deps.Admins, cmds: commandTable()}
+	srv := &Server{cfg: cfg, deps: deps, log: deps.Logger, admins: deps.Admins, cmds: commandTable(), clocks: pace.New()}
 	if srv.admins == nil {
 		srv.admins = map[string]bool{}
 	}

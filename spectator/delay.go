@@ -96,6 +96,7 @@ type delayed struct {
 	next    *game.Frame
 	nextAt  time.Duration
 	changed chan struct{}
+	wall    time.Time // when it was published, for LatestAt
 }
 
 // NewDelay prepares a Delay for src; Run starts it. Create it with the room:
@@ -129,7 +130,7 @@ func NewDelay(src Source, cfg DelayConfig) *Delay {
 		done:  make(chan struct{}),
 		ring:  make([]stamped, held+cfg.Slack),
 	}
-	p := &delayed{changed: make(chan struct{})}
+	p := &delayed{changed: make(chan struct{}), wall: time.Now()}
 	if f, _ := src.Latest(); f != nil && harmless(f.Phase) {
 		p.frame, p.at = f, cfg.Clock.Now()
 	}
@@ -150,6 +151,13 @@ func harmless(ph game.Phase) bool {
 func (d *Delay) Latest() (*game.Frame, <-chan struct{}) {
 	p := d.cur.Load()
 	return p.frame, p.changed
+}
+
+// LatestAt returns the frame watchers see now and when it was released to
+// them (on the wall clock), for views that poll once per drawn frame.
+func (d *Delay) LatestAt() (*game.Frame, time.Time) {
+	p := d.cur.Load()
+	return p.frame, p.wall
 }
 
 // Pair is for views that interpolate: prev is Latest's frame, next the
@@ -303,6 +311,7 @@ func (d *Delay) release(now time.Duration) bool {
 
 func (d *Delay) publish(p *delayed) {
 	p.changed = make(chan struct{})
+	p.wall = time.Now()
 	if old := d.cur.Swap(p); old != nil {
 		close(old.changed)
 	}

@@ -276,7 +276,7 @@ func TestChatHostileTextRendersInert(t *testing.T) {
 	vt := newVT(80, 30)
 	v := NewRoomView(RoomViewConfig{Room: newFakeRoom(fr), Me: "a", Slot: 0, Out: vt, Profile: colorprofile.ANSI256,
 		Width: 80, Height: 30, Chat: m.chatFeed(), Now: func() time.Time { return time.Unix(1000, 0) }})
-	v.setFrame(fr)
+	v.setFrame(fr, v.cfg.Now())
 	v.draw() // the first frame clears the screen on purpose
 	m.chat.system("repaint")
 	m.chat.publish()
@@ -499,7 +499,7 @@ func TestRoomViewChatPaneLayout(t *testing.T) {
 		v := NewRoomView(RoomViewConfig{Room: newFakeRoom(fr), Me: "a", Slot: 0, Title: "r1 · 1v1 · casual", Out: out,
 			Profile: colorprofile.ANSI256, Width: w, Height: h, Now: func() time.Time { return clock }, Chat: m.chatFeed()})
 		v.frAt = clock
-		v.setFrame(fr)
+		v.setFrame(fr, v.cfg.Now())
 		v.draw()
 		return v, out
 	}
@@ -592,7 +592,7 @@ func TestRoomViewChatPaneWhileWaiting(t *testing.T) {
 	out := newVT(80, 24)
 	v := NewRoomView(RoomViewConfig{Room: newFakeRoom(fr), Me: "a", Slot: 0, Title: "r1 · 1v1 · casual", Out: out,
 		Profile: colorprofile.ANSI256, Width: 80, Height: 24, Chat: m.chatFeed()})
-	v.setFrame(fr)
+	v.setFrame(fr, v.cfg.Now())
 	v.draw()
 	scr := out.screen()
 	for _, want := range []string{"r1 · 1v1 · casual", "alice", "— welcome to r1"} {
@@ -781,7 +781,7 @@ func BenchmarkGameFrameChat80x30(b *testing.B) {
 	now := time.Unix(1000, 0)
 	v := NewRoomView(RoomViewConfig{Room: newFakeRoom(frames[0]), Me: "a", Slot: 0, Out: cw, Profile: colorprofile.ANSI256,
 		Width: 80, Height: 30, Now: func() time.Time { return now }, Chat: cs.feed})
-	v.setFrame(frames[0])
+	v.setFrame(frames[0], v.cfg.Now())
 	v.draw()
 	if v.pane.h == 0 {
 		b.Fatal("no chat pane at 80×30")
@@ -790,7 +790,7 @@ func BenchmarkGameFrameChat80x30(b *testing.B) {
 	b.ResetTimer()
 	for i := range b.N {
 		now = now.Add(time.Second / 30)
-		v.setFrame(frames[1+i%(len(frames)-1)])
+		v.setFrame(frames[1+i%(len(frames)-1)], now)
 		v.draw()
 	}
 }

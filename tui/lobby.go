@@ -15,6 +15,7 @@ import (
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/game/pong"
 	"github.com/termarena/termarena/lobby"
+	"github.com/termarena/termarena/pace"
 	"github.com/termarena/termarena/store"
 )
 
@@ -41,6 +42,7 @@ type LobbyDeps struct {
 	Out     FrameWriter
 	Profile colorprofile.Profile
 	FPS     int
+	Clocks  *pace.Clocks // shared frame clocks; nil = one per view
 	RTT     func() time.Duration
 	// Ranked play: the matchmaker, the store for ratings and profiles, and
 	// a mode to queue for at once (`ssh -t host play [mode]`).
@@ -711,7 +713,7 @@ func (m *Lobby) join(j joinMsg) tea.Cmd {
 	}
 	view := NewRoomView(RoomViewConfig{
 		Room: r, Me: m.d.Player.ID, Slot: slot, Title: title, Out: m.d.Out,
-		Profile: m.d.Profile, FPS: m.d.FPS, Width: m.w, Height: m.h, RTT: m.d.RTT,
+		Profile: m.d.Profile, FPS: m.d.FPS, Clocks: m.d.Clocks, Width: m.w, Height: m.h, RTT: m.d.RTT,
 		Ranked: r.Ranked != "", Outcome: r.Outcome, Watchers: r.Watchers, Metrics: m.d.Metrics,
 		Chat: m.chatFeed(),
 	})

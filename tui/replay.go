@@ -28,10 +28,10 @@ type replayer struct {
 	ctl  chan func(*replayState)
 	view *RoomView
 
-	mu      sync.Mutex
-	cur     *game.Frame
-	changed chan struct{}
-	status  string
+	mu     sync.Mutex
+	cur    *game.Frame
+	curAt  time.Time
+	status string
 
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -48,18 +48,16 @@ type replayState struct {
 }
 
 func (rp *replayer) ID() string { return fmt.Sprintf("match %d", rp.id) }
-func (rp *replayer) Latest() (*game.Frame, <-chan struct{}) {
+func (rp *replayer) LatestAt() (*game.Frame, time.Time) {
 	rp.mu.Lock()
 	defer rp.mu.Unlock()
-	return rp.cur, rp.changed
+	return rp.cur, rp.curAt
 }
 func (rp *replayer) Submit(game.PlayerID, game.Input) bool { return false }
 
 func (rp *replayer) publish(f *game.Frame, status string) {
 	rp.mu.Lock()
-	rp.cur, rp.status = f, status
-	close(rp.changed)
-	rp.changed = make(chan struct{})
+	rp.cur, rp.curAt, rp.status = f, time.Now(), status
 	rp.mu.Unlock()
 }
 
@@ -82,11 +80,11 @@ func (m *Lobby) startReplay(id uint64, data []byte) tea.Cmd {
 		return nil
 	}
 	ctx, cancel := context.WithCancel(m.d.Ctx)
-	rp := &replayer{id: id, r: r, ctl: make(chan func(*replayState), 16), changed: make(chan struct{}), cancel: cancel, done: make(chan struct{})}
+	rp := &replayer{id: id, r: r, ctl: make(chan func(*replayState), 16), cancel: cancel, done: make(chan struct{})}
 	st := &replayState{pb: pb, speed: 1}
 	rp.publish(rp.frame(st), rp.statusLine(st))
 	rp.view = NewRoomView(RoomViewConfig{
-		Room: rp, Slot: -1, Title: rp.ID(), Out: m.d.Out, Profile: m.d.Profile, FPS: m.d.FPS,
+		Room: rp, Slot: -1, Title: rp.ID(), Out: m.d.Out, Profile: m.d.Profile, FPS: m.d.FPS, Clocks: m.d.Clocks,
 		Width: m.w, Height: m.h, Footer: rp.footer, Chat: m.chatFeed(),
 	})
 	var wg sync.WaitGroup

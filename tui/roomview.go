@@ -13,6 +13,7 @@ import (
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/game/pong"
 	"github.com/termarena/termarena/lobby"
+	"github.com/termarena/termarena/pace"
 	"github.com/termarena/termarena/rating"
 	"github.com/termarena/termarena/screen"
 )
@@ -33,10 +34,14 @@ type FrameMetrics interface {
 	InputToFrame(d time.Duration)
 }
 
-// RoomHandle is what the view needs of a room.
+// RoomHandle is what the view needs of a room. The view polls LatestAt
+// once per frame it draws rather than waking for every room tick: a room
+// ticks at 60 Hz and a view draws at 30, and a goroutine wake-up per tick
+// per session costs more than drawing the frame. The publish time keeps
+// extrapolation exact however late in a tick the poll comes.
 type RoomHandle interface {
 	ID() string
-	Latest() (*game.Frame, <-chan struct{})
+	LatestAt() (*game.Frame, time.Time)
 	Submit(id game.PlayerID, in game.Input) bool
 }
 
@@ -49,10 +54,13 @@ type RoomViewConfig struct {
 	Out     FrameWriter
 	Profile colorprofile.Profile
 	FPS     int
-	Width   int
-	Height  int
-	RTT     func() time.Duration // measured round trip to the player; nil = unknown
-	Now     func() time.Time     // nil = time.Now
+	// Clocks are the server's shared frame clocks; nil gives the view a
+	// clock of its own (tests, tools).
+	Clocks *pace.Clocks
+	Width  int
+	Height int
+	RTT    func() time.Duration // measured round trip to the player; nil = unknown
+	Now    func() time.Time     // nil = time.Now
 	// Ranked rooms offer "back to queue" after a match, and show rating
 	// changes once Outcome has them.
 	Ranked  bool
@@ -125,7 +133,6 @@ type RoomView struct {
 	fps      int
 	fpsCount int
 	fpsAt    time.Time
-	lastTick time.Time // when the previous paced frame was due
 	keyAt    time.Time // first key not yet reflected in a written frame
 	hud      string
 	hudKey   hudKey
@@ -259,20 +266,20 @@ func latestSize(ch chan [2]int, s [2]int) {
 // (the player's terminal is not reading) simply delays the next frame: the
 // room's latest-wins mailbox means nothing queues up behind it.
 func (v *RoomView) Run(ctx context.Context) {
-	tick := time.NewTicker(time.Second / time.Duration(v.cfg.FPS))
-	defer tick.Stop()
-	fr, changed := v.cfg.Room.Latest()
-	v.setFrame(fr)
+	clocks := v.cfg.Clocks
+	if clocks == nil {
+		clocks = pace.New()
+	}
+	clk, release := clocks.Acquire(v.cfg.FPS)
+	defer release()
+	beat, beats := clk.Next()
 	v.fpsAt = v.cfg.Now()
+	v.poll()
 	v.draw()
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-changed:
-			fr, changed = v.cfg.Room.Latest()
-			v.setFrame(fr)
-			continue // drawn on the next tick: frames are paced, ticks are not
 		case k := <-v.keys:
 			if v.keyAt.IsZero() {
 				v.keyAt = k.at
@@ -285,6 +292,7 @@ func (v *RoomView) Run(ctx context.Context) {
 			v.submit()
 			// Draw at once so the paddle answers the key in this frame,
 			// not the next paced one; it does not count as a paced frame.
+			v.poll()
 			n := v.fpsCount
 			v.draw()
 			v.fpsCount = n
@@ -296,17 +304,26 @@ func (v *RoomView) Run(ctx context.Context) {
 			v.chatShown, v.paneShown = nil, chatRect{}
 		case p := <-v.pal:
 			v.scr.SetPalette(gamePalette(p))
-		case now := <-tick.C:
-			// A ticker drops ticks while the loop is blocked writing to a
-			// client that does not read: count those frames as skipped.
-			if period := time.Second / time.Duration(v.cfg.FPS); !v.lastTick.IsZero() && v.cfg.Metrics != nil {
-				v.cfg.Metrics.FramesSkipped(int(now.Sub(v.lastTick)/period) - 1)
+		case <-beat:
+			// Beats go on while the loop is blocked writing to a client
+			// that does not read: count the ones it slept through.
+			next, n := clk.Next()
+			if missed := n - beats - 1; missed > 0 && n > beats && v.cfg.Metrics != nil {
+				v.cfg.Metrics.FramesSkipped(int(missed))
 			}
-			v.lastTick = now
+			beat, beats = next, n
 		}
 		v.ctl.expire(v.cfg.Now())
 		v.submit()
+		v.poll()
 		v.draw()
+	}
+}
+
+// poll takes the room's newest frame if it is not the one shown.
+func (v *RoomView) poll() {
+	if fr, at := v.cfg.Room.LatestAt(); fr != nil && fr != v.fr {
+		v.setFrame(fr, at)
 	}
 }
 
@@ -334,11 +351,15 @@ func (v *RoomView) submit() {
 	}
 }
 
-func (v *RoomView) setFrame(fr *game.Frame) {
+// setFrame shows fr, published at `at`: extrapolation runs from then.
+func (v *RoomView) setFrame(fr *game.Frame, at time.Time) {
 	if fr == nil {
 		return
 	}
-	v.fr, v.frAt = fr, v.cfg.Now()
+	if at.IsZero() {
+		at = v.cfg.Now()
+	}
+	v.fr, v.frAt = fr, at
 	if v.cfg.Slot >= 0 && v.cfg.Slot < len(fr.Acks) {
 		ack := fr.Acks[v.cfg.Slot]
 		i := 0

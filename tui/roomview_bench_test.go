@@ -53,14 +53,14 @@ func benchFrames(b *testing.B, w, h int, prof colorprofile.Profile) {
 	now := time.Unix(1000, 0)
 	v := NewRoomView(RoomViewConfig{Room: newFakeRoom(frames[0]), Me: "a", Slot: 0, Out: cw, Profile: prof,
 		Width: w, Height: h, Now: func() time.Time { return now }})
-	v.setFrame(frames[0])
+	v.setFrame(frames[0], v.cfg.Now())
 	v.draw() // the full first paint is not a typical frame
 	cw.n, cw.frames = 0, 0
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := range b.N {
 		now = now.Add(time.Second / 30)
-		v.setFrame(frames[1+i%(len(frames)-1)])
+		v.setFrame(frames[1+i%(len(frames)-1)], now)
 		v.draw()
 	}
 	b.StopTimer()

@@ -16,19 +16,19 @@ import (
 
 // fakeRoom publishes frames the test builds and records submitted inputs.
 type fakeRoom struct {
-	mu      sync.Mutex
-	fr      *game.Frame
-	changed chan struct{}
-	inputs  []game.Input
+	mu     sync.Mutex
+	fr     *game.Frame
+	at     time.Time
+	inputs []game.Input
 }
 
-func newFakeRoom(fr *game.Frame) *fakeRoom { return &fakeRoom{fr: fr, changed: make(chan struct{})} }
+func newFakeRoom(fr *game.Frame) *fakeRoom { return &fakeRoom{fr: fr, at: time.Now()} }
 
 func (f *fakeRoom) ID() string { return "r1" }
-func (f *fakeRoom) Latest() (*game.Frame, <-chan struct{}) {
+func (f *fakeRoom) LatestAt() (*game.Frame, time.Time) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.fr, f.changed
+	return f.fr, f.at
 }
 func (f *fakeRoom) Submit(_ game.PlayerID, in game.Input) bool {
 	f.mu.Lock()
@@ -38,9 +38,7 @@ func (f *fakeRoom) Submit(_ game.PlayerID, in game.Input) bool {
 }
 func (f *fakeRoom) publish(fr *game.Frame) {
 	f.mu.Lock()
-	f.fr = fr
-	close(f.changed)
-	f.changed = make(chan struct{})
+	f.fr, f.at = fr, time.Now()
 	f.mu.Unlock()
 }
 
@@ -105,7 +103,7 @@ func TestRoomViewDrawsBoardNamesAndScores(t *testing.T) {
 		v := NewRoomView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Title: "r1 · 1v1 · casual", Out: out,
 			Profile: colorprofile.ANSI256, Width: size[0], Height: size[1], Now: func() time.Time { return clock }})
 		v.frAt = clock
-		v.setFrame(fr)
+		v.setFrame(fr, v.cfg.Now())
 		v.draw()
 		scr := out.screen()
 		for _, want := range []string{"▸alice 0", "bob 0", "w/s ↑/↓ move", "r1 · 1v1 · casual", "█"} {
@@ -125,7 +123,7 @@ func TestOwnPaddleMovesBeforeTheServerConfirms(t *testing.T) {
 	now := time.Unix(1000, 0)
 	v := NewRoomView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: out, Profile: colorprofile.ANSI256,
 		Width: 80, Height: 24, Now: func() time.Time { return now }})
-	v.setFrame(fr)
+	v.setFrame(fr, v.cfg.Now())
 	v.draw()
 	before := paddleRows(out, 0)
 
@@ -157,7 +155,7 @@ func TestReconcileDropsAckedInputs(t *testing.T) {
 	now := time.Unix(1000, 0)
 	v := NewRoomView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: newVT(80, 24), Profile: colorprofile.ANSI256,
 		Width: 80, Height: 24, Now: func() time.Time { return now }})
-	v.setFrame(fr)
+	v.setFrame(fr, v.cfg.Now())
 	v.ctl.press(keyEvent{dir: 1, at: now})
 	v.submit()
 	if len(v.pending) != 1 {
@@ -165,7 +163,7 @@ func TestReconcileDropsAckedInputs(t *testing.T) {
 	}
 	// The server applies it: the next frame acks seq 1 and carries the move.
 	g.Step([]game.Input{{Slot: 0, Seq: 1, Action: 1}})
-	v.setFrame(frameOf(g, 1))
+	v.setFrame(frameOf(g, 1), v.cfg.Now())
 	if len(v.pending) != 0 {
 		t.Fatalf("acked input still pending: %+v", v.pending)
 	}
@@ -181,7 +179,7 @@ func TestTooSmallForTheBoardRecovers(t *testing.T) {
 	now := time.Unix(1000, 0)
 	v := NewRoomView(RoomViewConfig{Room: newFakeRoom(fr), Me: "a", Slot: 0, Out: out, Profile: colorprofile.ANSI256,
 		Width: 40, Height: 12, Now: func() time.Time { return now }})
-	v.setFrame(fr)
+	v.setFrame(fr, v.cfg.Now())
 	v.draw()
 	if scr := out.screen(); !strings.Contains(scr, "Terminal too small") || !strings.Contains(scr, "need 76×22") {
 		t.Fatalf("small screen:\n%s", scr)
@@ -204,7 +202,7 @@ func TestKeyFloodIsRateLimited(t *testing.T) {
 	now := time.Unix(1000, 0)
 	v := NewRoomView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: newVT(80, 24), Profile: colorprofile.ANSI256,
 		Width: 80, Height: 24, Now: func() time.Time { return now }})
-	v.setFrame(fr)
+	v.setFrame(fr, v.cfg.Now())
 	// 1,000 alternating presses within 100 ms.
 	for i := range 1000 {
 		now = now.Add(100 * time.Microsecond)

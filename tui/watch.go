@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -33,9 +34,9 @@ type watchFeed struct {
 	feed *spectator.Delay
 }
 
-func (w watchFeed) ID() string                             { return w.room.ID() }
-func (w watchFeed) Latest() (*game.Frame, <-chan struct{}) { return w.feed.Latest() }
-func (w watchFeed) Submit(game.PlayerID, game.Input) bool  { return false }
+func (w watchFeed) ID() string                            { return w.room.ID() }
+func (w watchFeed) LatestAt() (*game.Frame, time.Time)    { return w.feed.LatestAt() }
+func (w watchFeed) Submit(game.PlayerID, game.Input) bool { return false }
 
 type liveMsg struct {
 	rooms []*lobby.Room
@@ -71,7 +72,7 @@ func (m *Lobby) spectate(r *lobby.Room) tea.Cmd {
 	}
 	footer := title + "   tab/1-4 follow · 0 overview · n/p next room · q back"
 	w.view = NewRoomView(RoomViewConfig{
-		Room: watchFeed{r, feed}, Slot: -1, Title: title, Out: m.d.Out, Profile: m.d.Profile, FPS: m.d.FPS,
+		Room: watchFeed{r, feed}, Slot: -1, Title: title, Out: m.d.Out, Profile: m.d.Profile, FPS: m.d.FPS, Clocks: m.d.Clocks,
 		Width: m.w, Height: m.h, Ranked: r.Ranked != "", Outcome: r.Outcome, Watchers: r.Watchers,
 		Follow:  func() int { return int(w.follow.Load()) },
 		Labels:  func(slot int) string { return labels[slot] },
