@@ -18,6 +18,9 @@ import (
 	"github.com/termarena/termarena/tui"
 )
 
+// menuFPS is Bubble Tea's frame rate: see runProgram.
+const menuFPS = 20
+
 // runProgram runs one Bubble Tea program on a PTY session and returns the
 // exit code. Everything it starts ends when it returns.
 //
@@ -43,7 +46,12 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 		tea.WithColorProfile(sio.profile),
 		tea.WithWindowSize(pty.Window.Width, pty.Window.Height),
 		tea.WithoutSignalHandler(),
-		tea.WithFPS(srv.cfg.FPS),
+		// Bubble Tea draws only the menus: the game screen paces itself
+		// (RoomView). Its renderer wakes at this rate in every session,
+		// even in a game where it has nothing to draw, so it runs at a
+		// rate that keeps menus prompt (a key shows within 50 ms) rather
+		// than at the game's.
+		tea.WithFPS(menuFPS),
 		// A client cannot suspend a server-side program (^Z would stop
 		// it for good); carry on instead.
 		tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg {
