@@ -47,13 +47,12 @@
 //     UnknownEvent, which makes the scanner wait for more input forever while
 //     input keeps arriving).
 //
-// Known residual risk, not fixable in a byte filter without adding latency:
-// the scanner also waits whenever an ESC-prefixed event of at most two bytes
+// The scanner also waits whenever an ESC-prefixed event of at most two bytes
 // (Alt+key, or ESC itself) is followed by more input, and keeps its whole
-// pending buffer until 50 ms pass without input. A client that types Alt+a
-// and then streams continuously grows that buffer (and the re-parse cost)
-// without bound; likewise a bracketed paste start with no end. Cap input
-// bytes per session upstream of this Reader.
+// pending buffer until 50 ms pass without input; and it grows a bracketed
+// paste without bound. No byte filter can fix those without holding input
+// back for a moment: SessionReader (session.go) does, and is what sessions
+// read.
 package inputguard
 
 import (

@@ -40,7 +40,7 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 	out := sio.out
 	p := tea.NewProgram(m,
 		tea.WithContext(ctx),
-		tea.WithInput(inputguard.NewReader(s, inputguard.DefaultLimits())),
+		tea.WithInput(inputguard.NewSessionReader(s, inputguard.DefaultLimits())),
 		tea.WithOutput(out),
 		tea.WithEnvironment(env),
 		tea.WithColorProfile(sio.profile),

@@ -1,0 +1,186 @@
+package inputguard
+
+import (
+	"bytes"
+	"io"
+	"time"
+)
+
+// Two ways remaining past the Reader's byte-level limits, both measured
+// against the pinned ultraviolet:
+//
+//   - The event scanner waits for more input whenever the front of its
+//     buffer is an ESC-prefixed event of at most two bytes (the Esc key,
+//     or Alt+key), and re-scans the whole buffer from the start after every
+//     read until 50 ms pass with no input at all. A client that types Alt+a
+//     and then streams keeps that buffer growing and makes every read
+//     re-scan it: quadratic CPU (800 KiB after "ESC a" took 10.8 s).
+//   - Inside a bracketed paste it appends every byte to its paste buffer
+//     until the end marker, which a client need never send.
+//
+// SessionReader breaks both. After it delivers a short ESC unit, it holds
+// whatever follows until the scanner's ESC timeout has passed, so the
+// scanner flushes the unit on its own and never sees more input behind it;
+// that delays a key typed within 60 ms after Esc or Alt+key by at most
+// that. And it ends a paste that passes MaxPaste bytes itself, dropping the
+// rest of it.
+const (
+	// EscQuiet is how long input after a short ESC unit is held: the
+	// scanner's 50 ms ESC timeout and a margin for scheduling.
+	EscQuiet = 60 * time.Millisecond
+	// MaxPaste bounds one bracketed paste; chat lines are far shorter.
+	MaxPaste = 64 << 10
+)
+
+var (
+	pasteStart = []byte("\x1b[200~")
+	pasteEnd   = []byte("\x1b[201~")
+)
+
+// SessionReader is what a session's TUI reads: a Reader (which bounds every
+// escape sequence) plus the two limits above, which depend on time and on
+// state across sequences.
+type SessionReader struct {
+	src  io.Reader
+	raw  [maxSeqLen]byte
+	buf  [maxSeqLen + 8]byte // raw after limitPaste, which may add an end marker
+	held []byte              // processed input not yet delivered (in buf)
+	lone bool                // the last byte delivered is an Esc key the next bytes may extend
+	// quiet: input after a short ESC unit waits until then.
+	quiet time.Time
+
+	inPaste  bool
+	pasted   int
+	skipping bool // past MaxPaste: dropping up to the client's end marker
+
+	now   func() time.Time
+	sleep func(time.Duration)
+}
+
+// NewSessionReader bounds a session's input: escape sequences to l, then
+// the scanner stall and paste size.
+func NewSessionReader(r io.Reader, l Limits) *SessionReader {
+	return &SessionReader{src: NewReader(r, l), now: time.Now, sleep: time.Sleep}
+}
+
+// Read delivers input as the Reader does, possibly in smaller pieces and
+// up to EscQuiet later.
+func (s *SessionReader) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	for len(s.held) == 0 {
+		n, err := s.src.Read(s.raw[:])
+		if n == 0 {
+			return 0, err
+		}
+		// With data, the source returns its error again on the next
+		// Read, which is when the caller sees it.
+		s.held = s.limitPaste(s.raw[:n], s.buf[:0])
+	}
+	if d := s.quiet.Sub(s.now()); d > 0 {
+		s.sleep(d)
+	}
+	out := s.held
+	cut, short := shortEscEnd(out, s.lone)
+	if short {
+		out = out[:cut]
+	}
+	n := copy(p, out)
+	s.held = s.held[n:]
+	if short && n == cut {
+		s.quiet = s.now().Add(EscQuiet)
+	}
+	// The Reader forwards an ESC as the last byte only as the Esc key,
+	// which the bytes after it may still extend into a sequence.
+	s.lone = p[n-1] == esc
+	return n, nil
+}
+
+// shortEscEnd finds the first ESC unit of at most two bytes in b that is
+// complete: ESC followed by one byte that starts no longer sequence. lone
+// says b continues an Esc key delivered before it. It returns the index
+// just past that unit.
+func shortEscEnd(b []byte, lone bool) (int, bool) {
+	i := 0
+	if lone && len(b) > 0 {
+		if shortFinal(b[0]) {
+			return 1, true
+		}
+		i = 1 // b[0] extends that ESC into a longer sequence
+	}
+	for {
+		j := bytes.IndexByte(b[i:], esc)
+		if j < 0 {
+			return 0, false
+		}
+		i += j
+		if i+1 < len(b) && shortFinal(b[i+1]) {
+			return i + 2, true
+		}
+		i++
+	}
+}
+
+// shortFinal reports whether ESC c is an event of at most two bytes to the
+// scanner (Alt+c, Esc twice, or a two-byte escape such as a string
+// terminator), rather than the start of a CSI, SS3, string or intermediate
+// sequence, or an Alt+character in UTF-8.
+func shortFinal(c byte) bool {
+	switch {
+	case c >= 0x80, c >= 0x20 && c <= 0x2f:
+		return false
+	}
+	switch c {
+	case '[', 'O', ']', 'P', '_', '^', 'X':
+		return false
+	}
+	return true
+}
+
+// limitPaste appends b to dst, counting the bytes of a bracketed paste:
+// past MaxPaste it ends the paste with its own end marker and drops the
+// rest up to the client's. Markers are never split across Reads, because
+// the Reader forwards every sequence whole.
+func (s *SessionReader) limitPaste(b, dst []byte) []byte {
+	for len(b) > 0 {
+		switch {
+		case s.skipping:
+			j := bytes.Index(b, pasteEnd)
+			if j < 0 {
+				return dst
+			}
+			b = b[j+len(pasteEnd):]
+			s.skipping = false
+		case s.inPaste:
+			end := bytes.Index(b, pasteEnd)
+			if end < 0 {
+				end = len(b)
+			}
+			take := min(end, MaxPaste-s.pasted)
+			dst = append(dst, b[:take]...)
+			s.pasted += take
+			b = b[take:]
+			switch {
+			case take < end || (s.pasted == MaxPaste && len(b) == 0):
+				// Over the limit (or at it with more to come): close
+				// the paste here and drop the rest of it.
+				dst = append(dst, pasteEnd...)
+				s.inPaste, s.skipping = false, true
+			case len(b) > 0: // the client's end marker
+				dst = append(dst, pasteEnd...)
+				b = b[len(pasteEnd):]
+				s.inPaste = false
+			}
+		default:
+			j := bytes.Index(b, pasteStart)
+			if j < 0 {
+				return append(dst, b...)
+			}
+			dst = append(dst, b[:j+len(pasteStart)]...)
+			b = b[j+len(pasteStart):]
+			s.inPaste, s.pasted = true, 0
+		}
+	}
+	return dst
+}

@@ -1,0 +1,195 @@
+package inputguard
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	uv "github.com/charmbracelet/ultraviolet"
+)
+
+// streamer sends first, then one 'x' every tick until stop is closed: a
+// client that typed Alt+a (or Esc) and then keeps typing faster than the
+// scanner's ESC timeout.
+type streamer struct {
+	first []byte
+	tick  time.Duration
+	stop  chan struct{}
+}
+
+func (s *streamer) Read(p []byte) (int, error) {
+	if len(s.first) > 0 {
+		n := copy(p, s.first)
+		s.first = s.first[n:]
+		return n, nil
+	}
+	t := time.NewTimer(s.tick)
+	defer t.Stop()
+	select {
+	case <-s.stop:
+		return 0, io.EOF
+	case <-t.C:
+	}
+	p[0] = 'x'
+	return 1, nil
+}
+
+// firstX runs Bubble Tea's input scanner over r and reports whether an 'x'
+// key press came out within d while the stream went on.
+func firstX(t *testing.T, r io.Reader, stop chan struct{}, d time.Duration) bool {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	tr := uv.NewTerminalReader(r, "xterm-256color")
+	evc := make(chan uv.Event, 1024)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = tr.StreamEvents(ctx, evc)
+	}()
+	defer func() {
+		close(stop)
+		cancel()
+		<-done
+	}()
+	deadline := time.NewTimer(d)
+	defer deadline.Stop()
+	for {
+		select {
+		case ev := <-evc:
+			if k, ok := ev.(uv.KeyPressEvent); ok && k.Text == "x" {
+				return true
+			}
+		case <-deadline.C:
+			return false
+		}
+	}
+}
+
+func TestScannerStallAfterShortEscIsBroken(t *testing.T) {
+	for _, first := range []string{"\x1ba", "\x1b", "\x1b\x1b", "abc\x1bq"} {
+		// The threat: with only the sequence filter, the scanner holds
+		// every key behind the short ESC unit for as long as input keeps
+		// coming, re-scanning its growing buffer at each read.
+		stop := make(chan struct{})
+		plain := NewReader(&streamer{first: []byte(first), tick: time.Millisecond, stop: stop}, DefaultLimits())
+		if firstX(t, plain, stop, 500*time.Millisecond) {
+			t.Logf("%q: the scanner delivered keys behind a short ESC unit during a stream; the stall may be fixed upstream", first)
+		}
+
+		stop = make(chan struct{})
+		guarded := NewSessionReader(&streamer{first: []byte(first), tick: time.Millisecond, stop: stop}, DefaultLimits())
+		if !firstX(t, guarded, stop, 10*time.Second) {
+			t.Fatalf("%q then a stream of keys: no key reached the program while the stream lasted", first)
+		}
+	}
+}
+
+// readSession drains a SessionReader with no quiet periods (the clock is fake).
+func readSession(t *testing.T, in string) string {
+	t.Helper()
+	s := NewSessionReader(strings.NewReader(in), DefaultLimits())
+	slept := time.Duration(0)
+	now := time.Unix(0, 0)
+	s.now = func() time.Time { return now }
+	s.sleep = func(d time.Duration) { slept += d; now = now.Add(d) }
+	var out bytes.Buffer
+	p := make([]byte, 4096)
+	for range 100000 {
+		n, err := s.Read(p)
+		out.Write(p[:n])
+		if err != nil {
+			return out.String()
+		}
+	}
+	t.Fatal("no EOF")
+	return ""
+}
+
+func TestSessionReaderPassesOrdinaryInput(t *testing.T) {
+	for _, in := range []string{
+		"hello world",
+		"\x1b[A\x1b[B\x1bOP",
+		"\x1ba then more",
+		"x\x1b",
+		"\x1b[200~small paste\x1b[201~after",
+	} {
+		if got := readSession(t, in); got != in {
+			t.Errorf("%q came out as %q", in, got)
+		}
+	}
+}
+
+func TestSessionReaderHoldsInputAfterShortEsc(t *testing.T) {
+	s := NewSessionReader(strings.NewReader("ab\x1bqcd\x1b[Aef"), DefaultLimits())
+	now := time.Unix(0, 0)
+	var slept []time.Duration
+	s.now = func() time.Time { return now }
+	s.sleep = func(d time.Duration) { slept = append(slept, d); now = now.Add(d) }
+	p := make([]byte, 4096)
+	var reads []string
+	for {
+		n, err := s.Read(p)
+		if n > 0 {
+			reads = append(reads, string(p[:n]))
+		}
+		if err != nil {
+			break
+		}
+	}
+	want := []string{"ab\x1bq", "cd\x1b[Aef"}
+	if strings.Join(reads, "|") != strings.Join(want, "|") {
+		t.Fatalf("reads %q, want %q", reads, want)
+	}
+	if len(slept) != 1 || slept[0] != EscQuiet {
+		t.Fatalf("slept %v, want one quiet period of %v before the bytes after Alt+q", slept, EscQuiet)
+	}
+}
+
+func TestShortEscEnd(t *testing.T) {
+	for _, c := range []struct {
+		in    string
+		lone  bool
+		cut   int
+		short bool
+	}{
+		{"abc", false, 0, false},
+		{"\x1b[A", false, 0, false},
+		{"\x1bOP", false, 0, false},
+		{"\x1b]11;rgb:0/0/0\x1b\\z", false, 16, true}, // the string terminator is ESC + one byte
+		{"x\x1ba", false, 3, true},
+		{"\x1b\x1b[A", false, 2, true},
+		{"\x1b", false, 0, false}, // the Esc key alone: not complete yet
+		{"a", true, 1, true},      // it continues an Esc delivered earlier
+		{"[A", true, 0, false},
+		{"\x1b\xc3\xa9", false, 0, false}, // Alt+é is three bytes
+		{"\x1b (B", false, 0, false},       // intermediate byte: three bytes
+	} {
+		cut, short := shortEscEnd([]byte(c.in), c.lone)
+		if cut != c.cut || short != c.short {
+			t.Errorf("shortEscEnd(%q, lone=%v) = %d, %v; want %d, %v", c.in, c.lone, cut, short, c.cut, c.short)
+		}
+	}
+}
+
+func TestPasteIsCappedAndTheRestDropped(t *testing.T) {
+	body := strings.Repeat("p", MaxPaste+5000)
+	got := readSession(t, "\x1b[200~"+body+"\x1b[201~after")
+	want := "\x1b[200~" + body[:MaxPaste] + "\x1b[201~after"
+	if got != want {
+		t.Fatalf("capped paste: %d bytes, want %d (ends %q)", len(got), len(want), got[max(len(got)-20, 0):])
+	}
+	// Never ended by the client: ended for it, and nothing after the start
+	// beyond the cap is ever delivered.
+	got = readSession(t, "\x1b[200~"+strings.Repeat("q", 3*MaxPaste))
+	if want := "\x1b[200~" + strings.Repeat("q", MaxPaste) + "\x1b[201~"; got != want {
+		t.Fatalf("unended paste: %d bytes, want %d", len(got), len(want))
+	}
+	// Exactly at the cap and then ended by the client.
+	got = readSession(t, "\x1b[200~"+strings.Repeat("r", MaxPaste)+"\x1b[201~ok")
+	if want := "\x1b[200~" + strings.Repeat("r", MaxPaste) + "\x1b[201~ok"; got != want {
+		t.Fatalf("paste at the cap: %d bytes, want %d (ends %q)", len(got), len(want), got[max(len(got)-12, 0):])
+	}
+}
