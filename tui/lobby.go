@@ -95,14 +95,17 @@ type inRoom struct {
 // Lobby is the session's Bubble Tea model: the lobby shell, and the room
 // screen whose frames a RoomView draws.
 type Lobby struct {
-	d        LobbyDeps
-	w, h     int
-	online   int
-	state    lobbyState
-	help     bool
-	notice   string
-	final    bool
-	quitting bool
+	d      LobbyDeps
+	w, h   int
+	online int
+	// onlineLive, roomsLive: a watcher for that figure is armed. They are
+	// not re-armed while a game screen is up (see livePaused).
+	onlineLive, roomsLive bool
+	state                 lobbyState
+	help                  bool
+	notice                string
+	final                 bool
+	quitting              bool
 
 	rooms   []*lobby.Room
 	sel     int
@@ -193,11 +196,12 @@ func (m *Lobby) Detach(ctx context.Context) {
 func (m *Lobby) Init() tea.Cmd {
 	// Start from the count as it is now (the session registered itself
 	// after the model was built), then follow changes.
-	o := m.d.Online
-	cmds := []tea.Cmd{func() tea.Msg { n, ch := o.Online(); return onlineMsg{n, ch} }, refresh()}
+	cmds := []tea.Cmd{m.readOnline(), refresh()}
+	m.onlineLive = true
 	if m.d.Rooms != nil {
 		_, rch := m.d.Rooms.List()
 		cmds = append(cmds, m.watchRooms(rch))
+		m.roomsLive = true
 	}
 	if m.chat != nil {
 		cmds = append(cmds, m.chat.join())
@@ -246,6 +250,37 @@ func refresh() tea.Cmd {
 	return tea.Tick(time.Second, func(time.Time) tea.Msg { return refreshMsg{} })
 }
 
+// livePaused: a game screen is up, so the lobby's online count and room
+// list are not on screen. Their watchers are not re-armed then: every
+// change would otherwise wake every player in every game and copy the
+// room list for each, which grows with players × rooms.
+func (m *Lobby) livePaused() bool {
+	return m.state == stRoom || m.state == stWatch || m.state == stReplay
+}
+
+// resumeLive re-reads (and so re-arms) what was not followed during a game.
+func (m *Lobby) resumeLive() tea.Cmd {
+	if m.livePaused() {
+		return nil
+	}
+	var cmds []tea.Cmd
+	if !m.onlineLive {
+		m.onlineLive = true
+		cmds = append(cmds, m.readOnline())
+	}
+	if !m.roomsLive && m.d.Rooms != nil {
+		m.roomsLive = true
+		rs := m.d.Rooms
+		cmds = append(cmds, func() tea.Msg { rooms, next := rs.List(); return roomsMsg{rooms, next} })
+	}
+	return tea.Batch(cmds...)
+}
+
+func (m *Lobby) readOnline() tea.Cmd {
+	o := m.d.Online
+	return func() tea.Msg { n, next := o.Online(); return onlineMsg{n, next} }
+}
+
 func (m *Lobby) watchOnline(ch <-chan struct{}) tea.Cmd {
 	o := m.d.Online
 	return afterChange(m.d.Ctx, ch, func() tea.Msg { n, next := o.Online(); return onlineMsg{n, next} })
@@ -271,6 +306,9 @@ func (m *Lobby) watchRooms(ch <-chan struct{}) tea.Cmd {
 
 func (m *Lobby) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	_, cmd := m.update(msg)
+	if resume := m.resumeLive(); resume != nil {
+		cmd = tea.Batch(cmd, resume)
+	}
 	if m.chat != nil {
 		// Wherever the message took the player, chat follows, and the room
 		// view gets the pane as it now is.
@@ -329,10 +367,18 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case onlineMsg:
 		m.online = msg.n
+		if m.livePaused() {
+			m.onlineLive = false
+			return m, nil
+		}
 		return m, m.watchOnline(msg.ch)
 	case roomsMsg:
 		m.rooms = msg.rooms
 		m.sel = min(m.sel, max(len(m.rooms)-1, 0))
+		if m.livePaused() {
+			m.roomsLive = false
+			return m, nil
+		}
 		return m, m.watchRooms(msg.ch)
 	case refreshMsg:
 		if m.chat != nil {
