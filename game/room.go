@@ -73,6 +73,13 @@ const MaxTickRate = 1000
 type RoomConfig struct {
 	TickRate         int // ticks per second, at most MaxTickRate
 	MaxCatchUp       int // overdue ticks run back to back after a stall before the rest are dropped
+	// TicksPerWake is how many ticks the room runs per timer wake-up (1
+	// when zero): with 2, a 60 Hz room wakes 30 times a second and runs
+	// the two ticks then due back to back. The simulation is the same
+	// fixed 60 Hz steps (replays are unchanged); an input waits at most
+	// one tick longer, and the wake-up, the room's main cost, is halved.
+	// Views draw at 30 fps and extrapolate, so players see no difference.
+	TicksPerWake int
 	InputBuffer      int // capacity of the shared input channel
 	MaxInputsPerTick int // per seat; the excess is dropped so a key flood cannot slow the tick
 	MinPlayers       int // clamped to the game's slot count
@@ -107,6 +114,8 @@ func (c RoomConfig) withDefaults(slots int) RoomConfig {
 	if c.MaxCatchUp <= 0 {
 		c.MaxCatchUp = DefaultMaxCatchUp
 	}
+	c.TicksPerWake = min(max(c.TicksPerWake, 1), c.TickRate)
+	c.MaxCatchUp = max(c.MaxCatchUp, c.TicksPerWake)
 	if c.InputBuffer <= 0 {
 		c.InputBuffer = DefaultInputBuffer
 	}

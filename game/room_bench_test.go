@@ -53,7 +53,7 @@ func BenchmarkRoomTick(b *testing.B) {
 			}
 			period := time.Second / 60
 			now := period
-			l.tick(now, now)
+			l.tick(now, now, true)
 			if l.phase != Playing {
 				b.Fatalf("phase %v", l.phase)
 			}
@@ -64,7 +64,7 @@ func BenchmarkRoomTick(b *testing.B) {
 				r.Submit(ids[0], Input{Slot: 0, Seq: seq, Action: 1})
 				r.Submit(ids[seats-1], Input{Slot: seats - 1, Seq: seq, Action: -1})
 				now += period
-				l.tick(now, now)
+				l.tick(now, now, true)
 			}
 			if f, _ := r.Latest(); f.Acks[0] != seq {
 				b.Fatalf("acks %v, want %d", f.Acks, seq)

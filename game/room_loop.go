@@ -108,7 +108,7 @@ func (l *roomLoop) running() bool { return l.phase == Countdown || l.phase == Pl
 func (l *roomLoop) nextWake() (time.Duration, bool) {
 	switch {
 	case l.running():
-		return l.due(l.next), true
+		return l.due(l.wakeTick(l.next)), true
 	case l.idleArmed:
 		return l.idleAt, true
 	}
@@ -120,6 +120,13 @@ func (l *roomLoop) due(n uint64) time.Duration {
 	rate := uint64(l.r.cfg.TickRate)
 	sec := uint64(time.Second)
 	return l.anchor + time.Duration((n/rate)*sec+(n%rate)*sec/rate)
+}
+
+// wakeTick is the tick whose due time wakes the room to run tick n: the
+// next multiple of TicksPerWake, so ticks run in batches on that grid.
+func (l *roomLoop) wakeTick(n uint64) uint64 {
+	k := uint64(l.r.cfg.TicksPerWake)
+	return (n + k - 1) / k * k
 }
 
 // lastDue is the largest n with due(n) <= now.
@@ -164,9 +171,14 @@ func (l *roomLoop) runDue() {
 			l.anchor, l.next = now, 1
 			return
 		}
-		r.stats.observeLateness(now - due)
+		// Lateness is measured from when the room meant to run the tick:
+		// a batch's earlier ticks wait for its wake by design.
+		r.stats.observeLateness(max(now-l.due(l.wakeTick(l.next)), 0))
 		l.next++
-		l.tick(due, now)
+		// Only the last tick of a run publishes: a frame superseded
+		// microseconds later is never seen, and costs an allocation.
+		last := l.due(l.next) > now || ran+1 == r.cfg.MaxCatchUp
+		l.tick(due, now, last)
 		now = r.clock.Now()
 	}
 }
@@ -174,7 +186,7 @@ func (l *roomLoop) runDue() {
 // tick runs one loop tick. Game-visible time (countdown, grace) uses the
 // tick's due time t, not the moment it ran, so lateness does not change what
 // happens.
-func (l *roomLoop) tick(t, now time.Duration) {
+func (l *roomLoop) tick(t, now time.Duration, publish bool) {
 	r := l.r
 	r.stats.ticks.Add(1)
 	l.measureRate(now)
@@ -214,7 +226,9 @@ func (l *roomLoop) tick(t, now time.Duration) {
 			l.finish(res)
 		}
 	}
-	l.publish(t)
+	if publish || !l.running() {
+		l.publish(t)
+	}
 }
 
 func (l *roomLoop) measureRate(now time.Duration) {

@@ -982,3 +982,38 @@ func TestSetHooksAfterRunPanics(t *testing.T) {
 	}()
 	h.r.SetHooks(Hooks{})
 }
+
+// TestTwoTicksPerWake: a room that runs its 60 Hz ticks in pairs wakes
+// half as often, steps the game just as many times, publishes once per
+// wake, counts no lateness for the tick that waited for its pair, and
+// still applies every input.
+func TestTwoTicksPerWake(t *testing.T) {
+	h := newHarness(t, RoomConfig{TicksPerWake: 2}, fakeFactory(2, 0), 1)
+	h.play("a", "b")
+	before := h.r.Stats()
+	f0 := h.frame()
+	period := time.Second / 60
+	h.submit("a", 0, 1, 1)
+	for range 60 {
+		h.clk.Advance(period + 1)
+	}
+	s := h.r.Stats()
+	f := h.frame()
+	if got := s.Ticks - before.Ticks; got < 59 || got > 61 {
+		t.Fatalf("%d ticks in a second, want 60", got)
+	}
+	if got := f.Tick - f0.Tick; got != s.Ticks-before.Ticks {
+		t.Fatalf("game stepped %d times for %d ticks", got, s.Ticks-before.Ticks)
+	}
+	if got := f.Seq - f0.Seq; got < 29 || got > 31 {
+		t.Fatalf("%d frames published in a second, want 30 (one per wake)", got)
+	}
+	for b := 1; b < LatenessBuckets; b++ {
+		if s.Lateness[b] != before.Lateness[b] {
+			t.Fatalf("lateness bucket %d grew by %d on a clock that is never late", b, s.Lateness[b]-before.Lateness[b])
+		}
+	}
+	if st := f.State.(*fakeState); st.Applied != 1 || f.Acks[0] != 1 {
+		t.Fatalf("input: applied %d, ack %d; want 1, 1", st.Applied, f.Acks[0])
+	}
+}

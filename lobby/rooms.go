@@ -20,6 +20,10 @@ import (
 // ErrNoRoom is returned when a room name or join code matches nothing live.
 var ErrNoRoom = errors.New("no such room")
 
+// DefaultTicksPerWake: rooms run their 60 Hz ticks in pairs, waking 30
+// times a second like the views that draw them (game.RoomConfig.TicksPerWake).
+const DefaultTicksPerWake = 2
+
 // RoomsConfig tunes the casual rooms players create.
 type RoomsConfig struct {
 	Room game.RoomConfig // tick rate, grace, countdown…
@@ -193,6 +197,9 @@ func (rs *Rooms) create(mode pong.Mode, ranked RankedMode, private bool, rc game
 	}
 	if pc.TickRate > 0 && rc.TickRate == 0 {
 		rc.TickRate = pc.TickRate
+	}
+	if rc.TicksPerWake == 0 {
+		rc.TicksPerWake = DefaultTicksPerWake
 	}
 	rs.mu.Lock()
 	if len(rs.byID) >= rs.cfg.MaxRooms {
