@@ -18,11 +18,11 @@ import (
 //   - Inside a bracketed paste it appends every byte to its paste buffer
 //     until the end marker, which a client need never send.
 //
-// SessionReader breaks both. After it delivers a short ESC unit, it holds
-// whatever follows until the scanner's ESC timeout has passed, so the
-// scanner flushes the unit on its own and never sees more input behind it;
-// that delays a key typed within 60 ms after Esc or Alt+key by at most
-// that. And it ends a paste that passes MaxPaste bytes itself, dropping the
+// SessionReader breaks both. After it delivers input holding a short ESC
+// unit, it delivers nothing more until the scanner's ESC timeout has passed,
+// so the scanner flushes everything it holds in one pass and never re-scans
+// a growing buffer; that delays a key typed within 60 ms after Esc or
+// Alt+key by at most that, and a flood of such units by that per read. And it ends a paste that passes MaxPaste bytes itself, dropping the
 // rest of it.
 const (
 	// EscQuiet is how long input after a short ESC unit is held: the
@@ -81,44 +81,39 @@ func (s *SessionReader) Read(p []byte) (int, error) {
 	if d := s.quiet.Sub(s.now()); d > 0 {
 		s.sleep(d)
 	}
-	out := s.held
-	cut, short := shortEscEnd(out, s.lone)
-	if short {
-		out = out[:cut]
-	}
-	n := copy(p, out)
-	s.held = s.held[n:]
-	if short && n == cut {
+	n := copy(p, s.held)
+	if hasShortEsc(p[:n], s.lone) {
+		// The scanner now waits for input that would extend the unit;
+		// give it none until its timeout has flushed everything, units
+		// and all that came after them, in one pass.
 		s.quiet = s.now().Add(EscQuiet)
 	}
+	s.held = s.held[n:]
 	// The Reader forwards an ESC as the last byte only as the Esc key,
 	// which the bytes after it may still extend into a sequence.
 	s.lone = p[n-1] == esc
 	return n, nil
 }
 
-// shortEscEnd finds the first ESC unit of at most two bytes in b that is
-// complete: ESC followed by one byte that starts no longer sequence. lone
-// says b continues an Esc key delivered before it. It returns the index
-// just past that unit.
-func shortEscEnd(b []byte, lone bool) (int, bool) {
-	i := 0
-	if lone && len(b) > 0 {
-		if shortFinal(b[0]) {
-			return 1, true
-		}
-		i = 1 // b[0] extends that ESC into a longer sequence
+// hasShortEsc reports whether b holds a complete ESC unit of at most two
+// bytes: ESC followed by one byte that starts no longer sequence. lone says
+// b continues an Esc key delivered before it.
+func hasShortEsc(b []byte, lone bool) bool {
+	if len(b) == 0 {
+		return false
 	}
-	for {
+	if lone && shortFinal(b[0]) {
+		return true
+	}
+	for i := 0; ; i++ {
 		j := bytes.IndexByte(b[i:], esc)
 		if j < 0 {
-			return 0, false
+			return false
 		}
 		i += j
 		if i+1 < len(b) && shortFinal(b[i+1]) {
-			return i + 2, true
+			return true
 		}
-		i++
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/charmbracelet/colorprofile"
@@ -88,6 +89,7 @@ type keyEvent struct {
 	dir     int8 // -1 up/left, +1 down/right
 	release bool
 	repeat  bool
+	poke    bool // no key: a new size or palette is waiting
 	at      time.Time
 }
 
@@ -113,10 +115,12 @@ const (
 // program hands it keys and sizes through non-blocking channels, so a
 // flood of keys or a slow terminal never stalls the program or the room.
 type RoomView struct {
-	cfg    RoomViewConfig
-	keys   chan keyEvent
-	sizes  chan [2]int
-	pal    chan colorprofile.Profile
+	cfg  RoomViewConfig
+	keys chan keyEvent
+	// A new size or palette is rare: it waits in these (latest wins) and a
+	// poke on keys wakes Run, which keeps Run's select at three cases.
+	size   atomic.Pointer[[2]int]
+	pal    atomic.Pointer[colorprofile.Profile]
 	frames uint64 // written, for the HUD's fps
 
 	// owned by Run
@@ -208,11 +212,9 @@ func NewRoomView(cfg RoomViewConfig) *RoomView {
 		cfg.Now = time.Now
 	}
 	v := &RoomView{
-		cfg:   cfg,
-		keys:  make(chan keyEvent, 64),
-		sizes: make(chan [2]int, 1),
-		pal:   make(chan colorprofile.Profile, 1),
-		w:     cfg.Width, h: cfg.Height,
+		cfg:  cfg,
+		keys: make(chan keyEvent, 64),
+		w:    cfg.Width, h: cfg.Height,
 		fps: cfg.FPS, // until the first second has been measured
 	}
 	v.scr = screen.New(cfg.Width, cfg.Height, gamePalette(cfg.Profile))
@@ -229,35 +231,36 @@ func (v *RoomView) Key(dir int8, release, repeat bool) {
 }
 
 // Resize hands a new terminal size to the view (latest wins).
-func (v *RoomView) Resize(w, h int) { latestSize(v.sizes, [2]int{w, h}) }
+func (v *RoomView) Resize(w, h int) {
+	v.size.Store(&[2]int{w, h})
+	v.poke()
+}
 
 // SetProfile changes the colour profile (latest wins).
 func (v *RoomView) SetProfile(p colorprofile.Profile) {
+	v.pal.Store(&p)
+	v.poke()
+}
+
+// poke wakes Run to look at size and pal. If the key buffer is full, Run is
+// about to wake anyway and looks at them on every wake.
+func (v *RoomView) poke() {
 	select {
-	case v.pal <- p:
+	case v.keys <- keyEvent{poke: true}:
 	default:
-		select {
-		case <-v.pal:
-		default:
-		}
-		select {
-		case v.pal <- p:
-		default:
-		}
 	}
 }
 
-func latestSize(ch chan [2]int, s [2]int) {
-	for {
-		select {
-		case ch <- s:
-			return
-		default:
-			select {
-			case <-ch:
-			default:
-			}
-		}
+// applyChanges takes a new size or palette, if there is one.
+func (v *RoomView) applyChanges() {
+	if s := v.size.Swap(nil); s != nil {
+		v.w, v.h = s[0], s[1]
+		v.scr.Resize(s[0], s[1])
+		v.mode = modeNone
+		v.chatShown, v.paneShown = nil, chatRect{}
+	}
+	if p := v.pal.Swap(nil); p != nil {
+		v.scr.SetPalette(gamePalette(*p))
 	}
 }
 
@@ -281,6 +284,10 @@ func (v *RoomView) Run(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case k := <-v.keys:
+			if k.poke {
+				break // a new size or palette: a full paced frame below
+			}
+			v.applyChanges()
 			if v.keyAt.IsZero() {
 				v.keyAt = k.at
 			}
@@ -297,13 +304,6 @@ func (v *RoomView) Run(ctx context.Context) {
 			v.draw()
 			v.fpsCount = n
 			continue
-		case s := <-v.sizes:
-			v.w, v.h = s[0], s[1]
-			v.scr.Resize(s[0], s[1])
-			v.mode = modeNone
-			v.chatShown, v.paneShown = nil, chatRect{}
-		case p := <-v.pal:
-			v.scr.SetPalette(gamePalette(p))
 		case <-beat:
 			// Beats go on while the loop is blocked writing to a client
 			// that does not read: count the ones it slept through.
@@ -313,6 +313,7 @@ func (v *RoomView) Run(ctx context.Context) {
 			}
 			beat, beats = next, n
 		}
+		v.applyChanges()
 		v.ctl.expire(v.cfg.Now())
 		v.submit()
 		v.poll()
