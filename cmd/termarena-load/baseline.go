@@ -39,7 +39,11 @@ func baselineFrame(n int) []byte {
 }
 
 // serveBaseline serves until ctx ends, then closes every connection.
-func serveBaseline(ctx context.Context, ln net.Listener, frameBytes, fps int) error {
+//
+// With keyAuth (storm mode) clients must prove a public key, as termarena
+// asks, and `whoami` answers with the user name and key fingerprint, as
+// termarena's does; otherwise any client gets in without a signature.
+func serveBaseline(ctx context.Context, ln net.Listener, frameBytes, fps int, keyAuth bool) error {
 	_, priv, err := ed25519.GenerateKey(nil)
 	if err != nil {
 		return err
@@ -49,8 +53,10 @@ func serveBaseline(ctx context.Context, ln net.Listener, frameBytes, fps int) er
 		return err
 	}
 	cfg := &gossh.ServerConfig{
-		PublicKeyCallback: func(gossh.ConnMetadata, gossh.PublicKey) (*gossh.Permissions, error) { return nil, nil },
-		NoClientAuth:      true,
+		PublicKeyCallback: func(_ gossh.ConnMetadata, k gossh.PublicKey) (*gossh.Permissions, error) {
+			return &gossh.Permissions{Extensions: map[string]string{"fp": gossh.FingerprintSHA256(k)}}, nil
+		},
+		NoClientAuth: !keyAuth,
 	}
 	cfg.AddHostKey(hostKey)
 	frame := baselineFrame(frameBytes)
@@ -100,6 +106,10 @@ func baselineConn(conn net.Conn, cfg *gossh.ServerConfig, frame []byte, fps int)
 	defer sc.Close()
 	_ = conn.SetDeadline(time.Time{})
 	go gossh.DiscardRequests(reqs)
+	who := "name         " + sc.User() + "\n"
+	if sc.Permissions != nil {
+		who += "fingerprint  " + sc.Permissions.Extensions["fp"] + "\n"
+	}
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	for nc := range chans {
@@ -111,17 +121,19 @@ func baselineConn(conn net.Conn, cfg *gossh.ServerConfig, frame []byte, fps int)
 		if err != nil {
 			continue
 		}
-		wg.Go(func() { baselineSession(ch, creqs, frame, fps) })
+		wg.Go(func() { baselineSession(ch, creqs, frame, fps, who) })
 	}
 }
 
 // baselineSession accepts a PTY and a shell or command, then writes frames
 // until the client goes away. Input is read and dropped, as a game server
-// would read keys.
-func baselineSession(ch gossh.Channel, reqs <-chan *gossh.Request, frame []byte, fps int) {
+// would read keys. The command `whoami` instead writes who (the user and
+// key) and exits 0 at once.
+func baselineSession(ch gossh.Channel, reqs <-chan *gossh.Request, frame []byte, fps int, who string) {
 	defer ch.Close()
 	started := make(chan struct{})
 	reqsDone := make(chan struct{})
+	whoami := false // written before started is closed
 	go func() {
 		defer close(reqsDone)
 		once := sync.Once{}
@@ -130,7 +142,17 @@ func baselineSession(ch gossh.Channel, reqs <-chan *gossh.Request, frame []byte,
 			switch req.Type {
 			case "pty-req", "env", "window-change":
 			case "shell", "exec":
-				once.Do(func() { close(started) })
+				// Reply first: a quick command must not close the channel
+				// before the client heard its exec was accepted.
+				if req.WantReply {
+					_ = req.Reply(true, nil)
+				}
+				once.Do(func() {
+					var c struct{ Value string }
+					whoami = req.Type == "exec" && gossh.Unmarshal(req.Payload, &c) == nil && c.Value == "whoami"
+					close(started)
+				})
+				continue
 			default:
 				ok = false
 			}
@@ -143,6 +165,11 @@ func baselineSession(ch gossh.Channel, reqs <-chan *gossh.Request, frame []byte,
 	select {
 	case <-started:
 	case <-reqsDone:
+		return
+	}
+	if whoami {
+		_, _ = io.WriteString(ch, who)
+		_, _ = ch.SendRequest("exit-status", false, gossh.Marshal(struct{ Status uint32 }{0}))
 		return
 	}
 	tick := time.NewTicker(time.Second / time.Duration(fps))
@@ -174,7 +201,7 @@ func serveBaselineProcess(ctx context.Context, c *config, stdin io.Reader, stdou
 		cancel()
 	}()
 	fmt.Fprintf(stdout, "listening %s\n", ln.Addr())
-	return serveBaseline(ctx, ln, c.baselineBytes, c.baselineFPS)
+	return serveBaseline(ctx, ln, c.baselineBytes, c.baselineFPS, c.mode == modeStorm)
 }
 
 // baselineServer is the running subprocess.
@@ -194,7 +221,7 @@ func startBaseline(ctx context.Context, c *config, errOut io.Writer) (*baselineS
 		return nil, err
 	}
 	args := []string{exe, "--serve-baseline", "127.0.0.1:0",
-		"--baseline-bytes", strconv.Itoa(c.baselineBytes), "--baseline-fps", strconv.Itoa(c.baselineFPS)}
+		"--baseline-bytes", strconv.Itoa(c.baselineBytes), "--baseline-fps", strconv.Itoa(c.baselineFPS), "--mode", c.mode}
 	if c.baselineCPUs != "" {
 		// taskset execs the server in place: the PID stays the server's.
 		args = append([]string{"taskset", "-c", c.baselineCPUs}, args...)

@@ -128,6 +128,10 @@ func (b *bot) dial(ctx context.Context, addr string, local net.IP, cols, rows in
 // error only when the session could not be started.
 func (b *bot) run(ctx context.Context, r *runner, local net.IP) error {
 	cfg := r.cfg
+	if r.storm != nil {
+		b.storm(ctx, r, local)
+		return nil
+	}
 	s, err := b.dial(ctx, r.addr, local, cfg.cols, cfg.rows)
 	if err != nil {
 		if ctx.Err() != nil {

@@ -6,8 +6,10 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -35,6 +37,14 @@ func TestMain(m *testing.M) {
 // only. A short countdown gets the bots to live play within the test.
 func startServer(t *testing.T) string {
 	t.Helper()
+	addr, _ := startServerWith(t, 1000)
+	return addr
+}
+
+// startServerWith is startServer with a per-IP connection cap, also
+// returning the server's telemetry.
+func startServerWith(t *testing.T, maxConnsPerIP int) (string, *telemetry.Metrics) {
+	t.Helper()
 	dir := t.TempDir()
 	st, err := store.Open(filepath.Join(dir, "termarena.db"), store.Options{Timeout: time.Second})
 	if err != nil {
@@ -46,10 +56,11 @@ func startServer(t *testing.T) string {
 	}
 	svc := lobby.Start(st, lobby.Config{Rooms: lobby.RoomsConfig{Room: game.RoomConfig{Countdown: 500 * time.Millisecond}}}, nil)
 	cfg := server.DefaultConfig()
-	cfg.MaxConnsPerIP = 1000
+	cfg.MaxConnsPerIP = maxConnsPerIP
+	metrics := telemetry.New(svc)
 	srv, err := server.New(cfg, server.Deps{
 		Store: st, Hub: svc.Hub, Rooms: svc.Rooms, Matchmaker: svc.Matchmaker, Chat: svc.Chat,
-		Metrics: telemetry.New(svc), HostKey: key.Signer, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Metrics: metrics, HostKey: key.Signer, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +83,7 @@ func startServer(t *testing.T) string {
 			t.Errorf("store close: %v", err)
 		}
 	})
-	return ln.Addr().String()
+	return ln.Addr().String(), metrics
 }
 
 // syncBuffer collects the tool's output for the test log.
@@ -130,9 +141,49 @@ func checkGame(t *testing.T, res *result, players int) {
 
 func TestQueueModeAgainstRealServer(t *testing.T) {
 	t.Parallel()
-	addr := startServer(t)
-	rep := runTool(t, "--addr", addr, "--players", "4", "--ramp", "20", "--duration", "4s", "--mode", "queue", "--verify", "2")
+	addr, metrics := startServerWith(t, 1000)
+	hs := httptest.NewServer(metrics.Handler())
+	t.Cleanup(hs.Close)
+	rep := runTool(t, "--addr", addr, "--players", "4", "--ramp", "20", "--duration", "4s", "--mode", "queue", "--verify", "2",
+		"--metrics", hs.URL+"/metrics", "--server-pid", strconv.Itoa(os.Getpid()))
 	checkGame(t, rep.Termarena, 4)
+	checkTelemetry(t, rep.Termarena, 4)
+}
+
+// checkTelemetry asserts that a run with --metrics and --server-pid (here
+// the test process itself, which hosts the server) scraped every second
+// and filled in the memory and per-second server figures.
+func checkTelemetry(t *testing.T, res *result, sessions int) {
+	t.Helper()
+	tel, mem := res.Summary.Telemetry, res.Summary.ServerMemory
+	if tel == nil || mem == nil {
+		t.Fatalf("telemetry %+v, memory %+v: want both", tel, mem)
+	}
+	// One scrape before the first bot, one per sample.
+	if tel.Scrapes != len(res.Samples)+1 || tel.ScrapeFailures != 0 {
+		t.Errorf("scrapes %d (failed %d: %s); want %d, none failed", tel.Scrapes, tel.ScrapeFailures, tel.ScrapeError, len(res.Samples)+1)
+	}
+	if mem.RSSSource != "proc" || mem.RSSBefore == 0 || mem.RSSEnd == 0 || mem.HeapBefore == 0 || mem.HeapEnd == 0 || mem.GoroutinesEnd == 0 {
+		t.Errorf("memory %+v: want RSS from /proc, heap and goroutines before and after", mem)
+	}
+	if mem.Sessions != sessions || mem.RSSPerSession == nil || mem.HeapPerSession == nil {
+		t.Errorf("per-session memory over %d sessions: RSS %v heap %v; want both over %d", mem.Sessions, mem.RSSPerSession, mem.HeapPerSession, sessions)
+	}
+	if mem.ServerSessions == nil || *mem.ServerSessions < sessions {
+		t.Errorf("server sessions at the end %v, want at least %d", mem.ServerSessions, sessions)
+	}
+	var written uint64
+	for _, s := range res.Samples {
+		if s.Server == nil || s.Server.RSS == 0 || s.Server.ScrapeFailed || s.Server.FramesWritten == nil {
+			t.Fatalf("sample at %.1fs: server %+v; want RSS and frames written", s.T, s.Server)
+		}
+		written += *s.Server.FramesWritten
+	}
+	last := res.Samples[len(res.Samples)-1]
+	t.Logf("server wrote %d frames, bots had received %d by the last sample", written, last.totFrames)
+	if written == 0 {
+		t.Error("the server's metrics show no frames written")
+	}
 }
 
 func TestRoomsModeAgainstRealServer(t *testing.T) {
@@ -257,6 +308,18 @@ func TestFlagsRefuseRemoteTargets(t *testing.T) {
 		{[]string{"--size", "80x"}, false},
 		{[]string{"--mode", "chaos"}, false},
 		{[]string{"--baseline", "--compare"}, false},
+		{[]string{"--mode", "storm"}, true},
+		{[]string{"--mode", "storm", "--storm-fresh", "--storm-keys", "500"}, true},
+		{[]string{"--storm-fresh"}, false},
+		{[]string{"--mode", "storm", "--storm-keys", "-1"}, false},
+		{[]string{"--metrics", "http://127.0.0.1:9100/metrics"}, true},
+		{[]string{"--metrics", "http://localhost:9100/metrics"}, true},
+		{[]string{"--metrics", "http://[::1]:9100/metrics"}, true},
+		{[]string{"--metrics", "http://203.0.113.7:9100/metrics"}, false},
+		{[]string{"--metrics", "http://metrics.example.com/metrics"}, false},
+		{[]string{"--metrics", "http://203.0.113.7:9100/metrics", "--allow-remote"}, true},
+		{[]string{"--metrics", "127.0.0.1:9100"}, false},
+		{[]string{"--metrics", "file:///etc/passwd"}, false},
 	} {
 		_, err := parseFlags(tc.args, io.Discard)
 		if (err == nil) != tc.ok {

@@ -6,7 +6,8 @@
 // server's whole path (SSH, Bubble Tea, rooms, the game screen) under load.
 //
 // Each bot has its own ed25519 key (so its own account; keys are made before
-// the clock starts), an x/crypto/ssh connection, and a PTY of --size with
+// the clock starts), an x/crypto/ssh connection, and (except in --mode
+// storm, below) a PTY of --size with
 // TERM=xterm-256color. In --mode queue a bot runs `play pong-1v1` and the
 // server's matchmaker pairs it; in --mode rooms bots come in pairs: the first
 // creates a casual 1v1 room in the lobby (c, enter) and reads its id "rN"
@@ -35,12 +36,65 @@
 //	go run ./cmd/termarena-load --players 50 --duration 20s --mode rooms
 //	go run ./cmd/termarena-load --players 200 --duration 20s --baseline --baseline-cpus 0
 //	go run ./cmd/termarena-load --players 200 --duration 20s --compare --baseline-cpus 0 --server-pid PID --json
+//	go run ./cmd/termarena-load --players 200 --duration 30s --server-pid PID --metrics http://127.0.0.1:9100/metrics
+//	go run ./cmd/termarena-load --mode storm --players 32 --ramp 200 --duration 15s --server-pid PID \
+//	    --source-addrs 127.0.0.1,127.0.0.2,127.0.0.3,127.0.0.4 [--storm-fresh]
+//
+// --compare and --baseline work in storm mode too: the baseline server
+// then requires a public key, as termarena does, and answers whoami with
+// the user name and key fingerprint, so the difference per session is
+// termarena's own cost over a bare SSH login.
 //
 // The tool cannot see a server's CPU by itself. Given --server-pid it reads
 // utime+stime from /proc/PID/stat at every report and prints the server's
-// CPU (cores busy) and CPU µs per frame received. Otherwise measure it
-// alongside with `pidstat -p PID 1`, or read fields 14 and 15 of
-// /proc/PID/stat before and after (clock ticks, 100 per second).
+// CPU (cores busy) and CPU µs per frame received (per session in storm
+// mode), and VmRSS from /proc/PID/status, once before the first bot
+// connects and then every second. Otherwise measure CPU alongside with
+// `pidstat -p PID 1`, or read fields 14 and 15 of /proc/PID/stat before and
+// after (clock ticks, 100 per second).
+//
+// # Login storm
+//
+// --mode storm measures logins rather than play: each of --players
+// concurrent bots connects, authenticates with its key, opens a session,
+// runs the exec command `whoami` without a PTY, reads its output to EOF,
+// checks that the exit status is 0 and that the output names the bot (the
+// fingerprint line is its key's and the name line its user name, or the
+// name-N the server derives when that name is taken), disconnects, and at
+// once does it again, until --duration ends (sessions under way then are
+// cut and counted neither way). The storm rate is what the server
+// sustains with that many logins in flight. After a failure a bot waits
+// 100 ms before the next attempt, so a server refusing at once is not spun
+// on. The first login of a key creates its player record (a store write);
+// later ones are returning players. With --storm-fresh every session uses
+// a brand-new key instead, so every login is a new player: the keys are
+// made before the clock starts, --storm-keys of them, by default enough
+// for every bot to log in 100 times a second (at most 1000 a second in
+// all) for the whole duration, capped at 200000. If a storm uses them all
+// the bots stop and the summary says so; it never reuses a key.
+//
+// Spread the bots over --source-addrs so that the server's per-IP cap (16
+// concurrent connections per address by default) is not the limit: at
+// most 16 bots per address, better fewer, since the server releases a
+// connection's slot only once it has seen it close, and a bot reconnects
+// at once. Refusals are counted by kind (below), never retried sooner.
+//
+// # Server telemetry
+//
+// --metrics URL (termarena --metrics-listen ADDR serves
+// http://ADDR/metrics) scrapes the server's Prometheus metrics once before
+// the first bot connects and then once a second, after reading the bots,
+// with a 750 ms timeout. A failed scrape shows in its line and is counted
+// in the summary, never fatal: the next good scrape covers both seconds.
+// Latency quantiles are computed from the difference of the server's
+// cumulative histograms between two scrapes, interpolating linearly inside
+// a bucket as Prometheus' histogram_quantile does, so they are only as fine
+// as the server's buckets, and a quantile beyond the highest finite bucket
+// shows as that bucket's bound (1 s for input→frame). An interval in which a bucket lost observations
+// is left out rather than misread: a restarted server, or, for tick
+// lateness, a room that ended (the server's lateness histogram covers only
+// the rooms alive at scrape time, so those intervals are counted as
+// skipped). Each scrape costs the server a millisecond or two of CPU.
 //
 // --baseline runs the same bots against a minimal SSH server that the tool
 // starts as its own subprocess (so its CPU is measured by PID the same way):
@@ -73,6 +127,32 @@
 //	errors     connections or sessions that failed to start, so far
 //	dropped    sessions the server ended before the run did, so far
 //	srv cpu    server CPU over the second, % of one core (--server-pid)
+//	srv rss    server resident memory at the end of the second (VmRSS
+//	           with --server-pid, else the metrics' process RSS)
+//	i→f p99    server's input→frame latency p99 over the second: from a
+//	           keypress read to the first frame reflecting it written
+//	           (termarena_input_to_frame_seconds; --metrics)
+//	late p99   p99 of how late room ticks started over the second
+//	           (termarena_tick_lateness_seconds; --metrics); "-" when
+//	           there were no ticks or the interval was skipped
+//
+// In storm mode the lines are instead:
+//
+//	active     bots in the middle of a session
+//	done/s     sessions completed and checked in the second
+//	fail/s     sessions that failed in the second
+//	p50 ms     connect→exit latency of the second's sessions, median:
+//	p99 ms     from before the TCP connect to the exit status and the end
+//	           of the output (closing is not timed); within 1 %
+//	ipcap      failures so far: refused by the server's per-IP cap (its
+//	           "too many connections" line instead of an SSH banner)
+//	hshake     failures so far: key exchange or authentication failed
+//	           (including a server that closed without a word)
+//	other      failures so far: TCP connect failed, no session or exec,
+//	           no exit status or over 30 s, a non-zero exit status, or
+//	           output that does not name the bot
+//	srv cpu    as above; srv rss as above
+//	gorout     server goroutines (--metrics)
 //
 // Verification: the sampled sessions' whole output also goes through a
 // vt10x terminal emulator, and once a second (between frames, while the
@@ -92,11 +172,44 @@
 // pause are left out because no frames are due then. Server (and tool) CPU
 // µs/frame is CPU time divided by all frames received in the same interval;
 // the whole run includes key exchanges and matchmaking, "steady" starts 5 s
-// after the last bot was started.
+// after the last bot was started (and is left out when shorter than 3 s).
+//
+// In storm mode the summary gives sessions completed and failed, sessions/s
+// over the whole run and the steady part, connect→exit latency p50, p90 and
+// p99 (whole run and steady) with mean and max, failures by kind (per-IP
+// cap, handshake, and the other kinds: dial, session, exit status,
+// output), and server (and tool) CPU µs per session completed. In the
+// steady part of a returning-player storm every login is a returning one;
+// the whole run includes each key's first login. A tool near a whole
+// core of CPU is flagged: it may be what limits the rate.
+//
+// Server memory, with --server-pid or --metrics: RSS (from /proc with
+// --server-pid, else the metrics), Go heap in use and goroutines (metrics)
+// before the first bot connected and at the end, and, in queue and rooms
+// modes, RSS and heap per session = (end − before) ÷ the sessions connected
+// at the end. Heap in use includes garbage not yet collected, so it
+// follows the collector's sawtooth (the per-second JSON shows it) and a
+// per-session figure from one run is rough; RSS also holds what the
+// runtime has not returned to the OS, and the store's mmapped pages. Either
+// may be negative. With --metrics, over the steady part:
+// the server's input→frame p50 and p99, tick lateness p99 (with the number
+// of intervals skipped), frame write time p99, frames written and skipped
+// as the server counts them, mean frame bytes, and logins per second.
+//
+// JSON (--json) carries the same: per second, "storm" (storm mode) and
+// "server" (rss_bytes, heap_inuse_bytes, goroutines, sessions,
+// input_to_frame_p99_ms, tick_lateness_p99_ms, frame_write_p99_ms,
+// frames_written, frames_skipped, logins, scrape_failed); in the summary,
+// "storm", "server_memory" and "server_telemetry", and server_cpu's
+// us_per_session and steady_us_per_session in storm mode. Latencies and
+// memory figures that could not be had are left out rather than given as
+// zero.
 //
 // Safety: the tool only connects to loopback addresses unless --addr is given
-// explicitly together with --allow-remote. Every loop is bounded and the
-// tool stops by itself after --duration (ramp included).
+// explicitly together with --allow-remote; --metrics follows the same rule
+// (its URL must name a loopback host unless --allow-remote), and the
+// scraper follows no redirects and uses no proxy. Every loop is bounded and
+// the tool stops by itself after --duration (ramp included).
 package main
 
 import (
@@ -143,12 +256,16 @@ type config struct {
 	serverPID     int
 	namePrefix    string
 	cpuProfile    string
+	metricsURL    string
+	stormFresh    bool
+	stormKeys     int
 	serveBaseline string // hidden: run as the baseline server subprocess
 }
 
 const (
 	modeQueue = "queue"
 	modeRooms = "rooms"
+	modeStorm = "storm"
 )
 
 func parseFlags(args []string, errOut io.Writer) (*config, error) {
@@ -161,7 +278,7 @@ func parseFlags(args []string, errOut io.Writer) (*config, error) {
 	fs.IntVar(&c.players, "players", 10, "bot sessions")
 	fs.Float64Var(&c.ramp, "ramp", 20, "new sessions started per second")
 	fs.DurationVar(&c.duration, "duration", 30*time.Second, "run time, ramp included; the tool stops by itself after it")
-	fs.StringVar(&c.mode, "mode", modeQueue, "queue (play pong-1v1, matched by the server) or rooms (pairs: create a casual room, join it)")
+	fs.StringVar(&c.mode, "mode", modeQueue, "queue (play pong-1v1, matched by the server), rooms (pairs: create a casual room, join it) or storm (log in, run whoami, log out, again)")
 	fs.StringVar(&size, "size", "80x24", "PTY size, COLSxROWS")
 	fs.Float64Var(&c.keysPerSec, "keys-per-sec", 4, "average key presses per second per player in play (0 = idle)")
 	fs.IntVar(&c.verify, "verify", 2, "sessions whose output also feeds a terminal emulator to check it shows a valid game frame")
@@ -176,6 +293,9 @@ func parseFlags(args []string, errOut io.Writer) (*config, error) {
 	fs.IntVar(&c.serverPID, "server-pid", 0, "PID of the termarena server, to report its CPU from /proc/PID/stat")
 	fs.StringVar(&c.namePrefix, "name-prefix", "", "bot name prefix (default: lt + 4 random characters, new every run)")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write the tool's own CPU profile to this file (is the tool the bottleneck?)")
+	fs.StringVar(&c.metricsURL, "metrics", "", "the server's Prometheus metrics URL (termarena --metrics-listen), e.g. http://127.0.0.1:9100/metrics, scraped once a second (loopback only unless --allow-remote)")
+	fs.BoolVar(&c.stormFresh, "storm-fresh", false, "storm mode: every session logs in with a brand-new key (a new player) instead of the bot's own")
+	fs.IntVar(&c.stormKeys, "storm-keys", 0, "storm-fresh: keys to make before the clock starts (0 = duration × min(100/s per bot, 1000/s), at most 200000)")
 	fs.StringVar(&c.serveBaseline, "serve-baseline", "", "")
 	fs.Usage = func() {
 		fmt.Fprintln(errOut, "termarena-load: bot players for termarena over SSH, and what they receive")
@@ -224,8 +344,19 @@ func parseFlags(args []string, errOut io.Writer) (*config, error) {
 			c.sourceAddrs = append(c.sourceAddrs, ip)
 		}
 	}
-	if c.mode != modeQueue && c.mode != modeRooms {
-		errs = append(errs, fmt.Errorf("--mode %q: want queue or rooms", c.mode))
+	if c.mode != modeQueue && c.mode != modeRooms && c.mode != modeStorm {
+		errs = append(errs, fmt.Errorf("--mode %q: want queue, rooms or storm", c.mode))
+	}
+	if c.stormFresh && c.mode != modeStorm {
+		errs = append(errs, errors.New("--storm-fresh needs --mode storm"))
+	}
+	if c.stormKeys < 0 || c.stormKeys > 1000000 {
+		errs = append(errs, errors.New("--storm-keys must be 0–1000000"))
+	}
+	if c.metricsURL != "" {
+		if err := checkMetricsURL(c.metricsURL, c.allowRemote); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	if c.players < 1 || c.players > 100000 {
 		errs = append(errs, errors.New("--players must be 1–100000"))

@@ -42,3 +42,32 @@ func parseStat(s string) (time.Duration, bool) {
 	}
 	return time.Duration(u+st) * time.Second / clockTicks, true
 }
+
+// rssOf returns a process's resident set size from the VmRSS line of
+// /proc/PID/status.
+func rssOf(pid int) (uint64, bool) {
+	raw, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0, false
+	}
+	return parseVmRSS(string(raw))
+}
+
+func parseVmRSS(s string) (uint64, bool) {
+	for line := range strings.Lines(s) {
+		rest, ok := strings.CutPrefix(line, "VmRSS:")
+		if !ok {
+			continue
+		}
+		f := strings.Fields(rest)
+		if len(f) != 2 || f[1] != "kB" {
+			return 0, false
+		}
+		kb, err := strconv.ParseUint(f[0], 10, 64)
+		if err != nil {
+			return 0, false
+		}
+		return kb << 10, true
+	}
+	return 0, false
+}

@@ -25,6 +25,7 @@ type runner struct {
 	started  atomic.Int64
 	connErrs atomic.Uint64
 	errs     errorLog
+	storm    *stormState // --mode storm
 }
 
 // runAll runs what the flags ask for: termarena, the baseline, or both.
@@ -80,7 +81,7 @@ func (r *runner) run(parent context.Context, lines io.Writer) (*result, error) {
 		prefix = "lt" + randomTag(r.seed)
 	}
 	verifyEvery := 0
-	if c.verify > 0 && !r.baseline {
+	if c.verify > 0 && !r.baseline && c.mode != modeStorm {
 		verifyEvery = max(c.players/c.verify, 1)
 	}
 	// Keys are made before the clock starts, so that key generation never
@@ -105,15 +106,37 @@ func (r *runner) run(parent context.Context, lines io.Writer) (*result, error) {
 		}
 		r.bots[i] = b
 	}
+	if c.mode == modeStorm {
+		r.storm = &stormState{failWait: stormFailWait}
+		if c.stormFresh {
+			n := c.stormKeys
+			if n == 0 {
+				n = autoStormKeys(c.players, c.duration)
+			}
+			fmt.Fprintf(lines, "# storm-fresh: making %d keys before the clock starts%s\n", n, stormKeysNote(c))
+			pool, err := makeKeyPool(prefix, n)
+			if err != nil {
+				return nil, err
+			}
+			r.storm.pool = pool
+		}
+	}
 
+	// The recorder takes its "before" readings (and first scrape) before
+	// the clock starts.
+	rec := newRecorder(parent, r)
+	defer rec.close()
 	// The bots' context outlives the last report by a moment, so the final
 	// second is measured with every session still up.
 	ctx, cancel := context.WithTimeout(parent, c.duration+time.Second)
 	defer cancel()
 	r.start = time.Now()
+	rec.last = r.start
+	if r.storm != nil {
+		r.storm.stopAt = r.start.Add(c.duration)
+	}
 	end := time.NewTimer(c.duration)
 	defer end.Stop()
-	rec := newRecorder(r)
 	rec.header(lines)
 
 	var wg sync.WaitGroup
@@ -169,6 +192,18 @@ func (r *runner) run(parent context.Context, lines io.Writer) (*result, error) {
 		fmt.Fprintln(lines, "warning: some sessions did not end within 10 s")
 	}
 	return rec.result(), nil
+}
+
+// stormFailWait is how long a storm bot waits after a failed session
+// before the next, so that a server refusing at once is not spun on.
+const stormFailWait = 100 * time.Millisecond
+
+func stormKeysNote(c *config) string {
+	if c.stormKeys != 0 {
+		return " (--storm-keys)"
+	}
+	return fmt.Sprintf(" (duration × min(%d/s per bot, %d/s), at most %d; a storm that uses them all stops early: raise --storm-keys)",
+		stormKeyRate, stormKeyTotalRate, maxStormKeys)
 }
 
 func sleepUntil(ctx context.Context, at time.Time) bool {
