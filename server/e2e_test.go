@@ -348,6 +348,43 @@ func TestPerIPConnectionCap(t *testing.T) {
 	}
 }
 
+// TestReconnectingUnderTheCapIsNotRefused: clients that never hold more
+// connections than the cap, but open the next one the moment they close
+// the last, get in every time (the server may not have processed the
+// close yet when the new connection arrives).
+func TestReconnectingUnderTheCapIsNotRefused(t *testing.T) {
+	cfg := server.DefaultConfig()
+	cfg.MaxConnsPerIP = 2
+	h := start(t, t.TempDir(), cfg, nil)
+	var wg sync.WaitGroup
+	fails := make(chan string, 100)
+	for w := range 2 {
+		key := sshtest.NewKey(t)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 25 {
+				c, err := gossh.Dial("tcp", h.Addr, sshtest.Config(fmt.Sprintf("w%d", w), key))
+				if err != nil {
+					fails <- fmt.Sprintf("worker %d, login %d: %v", w, i, err)
+					return
+				}
+				r := sshtest.RunOn(t, c, "whoami")
+				c.Close()
+				if r.Code != 0 {
+					fails <- fmt.Sprintf("worker %d, login %d: %+v", w, i, r)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(fails)
+	for f := range fails {
+		t.Error(f)
+	}
+}
+
 func TestOnlySessionChannelsAndRequests(t *testing.T) {
 	cfg := server.DefaultConfig()
 	cfg.MaxSessionsPerConn = 2
