@@ -64,7 +64,12 @@ func (s *Store) Login(fingerprint, keyType, sshUser string) (p Player, created b
 	// UTC, and no monotonic reading, so what Login returns equals what a
 	// later read decodes.
 	now := s.now().UTC()
-	err = s.db.Update(func(tx *bbolt.Tx) error {
+	// Every login writes (LastSeen), so a login storm is a write storm:
+	// Batch lets concurrent logins share one transaction and one fsync.
+	// bbolt may run this function again on its own if another in the
+	// batch fails; it only reads the store and sets p and created, so a
+	// rerun is harmless.
+	err = s.db.Batch(func(tx *bbolt.Tx) error {
 		players, names, err := playerBuckets(tx)
 		if err != nil {
 			return err
