@@ -145,3 +145,29 @@ func TestCasualMatchIsHistoryNotRating(t *testing.T) {
 		t.Fatalf("casual outcome has rating changes: %+v", o)
 	}
 }
+
+// TestTickStatsOutliveRooms: the server's tick counts and lateness
+// histogram are totals: a room that ends keeps its part in them.
+func TestTickStatsOutliveRooms(t *testing.T) {
+	svc, _ := testServices(t)
+	r := matchUp(t, svc)
+	waitFor(t, "some ticks", func() bool { return r.Stats().Ticks > 10 })
+	total := func() (ticks, late uint64) {
+		for _, s := range svc.TickStats() {
+			ticks += s.Ticks
+			for _, n := range s.Lateness {
+				late += n
+			}
+		}
+		return
+	}
+	ticks0, _ := total()
+	ctx := context.Background()
+	_ = r.Leave(ctx, "SHA256:aaa")
+	_ = r.Leave(ctx, "SHA256:bbb")
+	waitFor(t, "the room to end", func() bool { return svc.Rooms.Count() == 0 })
+	ticks1, late1 := total()
+	if ticks1 < ticks0 || late1 != ticks1 {
+		t.Fatalf("after the room ended: %d ticks (%d in the lateness histogram), before %d", ticks1, late1, ticks0)
+	}
+}

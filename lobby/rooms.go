@@ -130,6 +130,10 @@ type Rooms struct {
 	byID    map[string]*Room
 	byCode  map[string]*Room
 	changed chan struct{}
+	// retired sums the tick statistics of rooms that have ended, so the
+	// server's counts and histograms keep them (Prometheus counters must
+	// never go down).
+	retired game.TickStats
 }
 
 // NewRooms returns an empty registry whose rooms live until ctx ends.
@@ -251,6 +255,7 @@ func (rs *Rooms) create(mode pong.Mode, ranked RankedMode, private bool, rc game
 		defer cancel()
 		_ = r.Run(ctx)
 		rs.mu.Lock()
+		addTickStats(&rs.retired, r.Stats())
 		delete(rs.byID, id)
 		if r.Code != "" {
 			delete(rs.byCode, r.Code)
@@ -259,6 +264,27 @@ func (rs *Rooms) create(mode pong.Mode, ranked RankedMode, private bool, rc game
 		rs.mu.Unlock()
 	}()
 	return r, nil
+}
+
+// Retired returns the summed tick statistics of every room that has ended
+// (Rate is zero: it describes live rooms only).
+func (rs *Rooms) Retired() game.TickStats {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	return rs.retired
+}
+
+func addTickStats(sum *game.TickStats, s game.TickStats) {
+	sum.Ticks += s.Ticks
+	sum.Dropped += s.Dropped
+	sum.InputsDropped += s.InputsDropped
+	sum.InputsRejected += s.InputsRejected
+	for i := range sum.Lateness {
+		sum.Lateness[i] += s.Lateness[i]
+	}
+	if sum.LatenessBounds == nil {
+		sum.LatenessBounds = s.LatenessBounds
+	}
 }
 
 // chainHooks runs a's hooks, then b's: the recorder's MatchEnded hands over

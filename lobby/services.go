@@ -119,12 +119,16 @@ func (s *Services) PlayersInMatches() int {
 // Rooms counts live rooms.
 func (s *Services) RoomCount() int { return s.Rooms.Count() }
 
-// TickStats collects every live room's tick statistics.
+// TickStats collects every live room's tick statistics, and one entry
+// for all the rooms that have ended, so totals never go down.
 func (s *Services) TickStats() []game.TickStats {
 	rooms := s.Rooms.All()
-	out := make([]game.TickStats, 0, len(rooms))
+	out := make([]game.TickStats, 0, len(rooms)+1)
 	for _, r := range rooms {
 		out = append(out, r.Stats())
+	}
+	if ret := s.Rooms.Retired(); ret.Ticks > 0 {
+		out = append(out, ret)
 	}
 	return out
 }
