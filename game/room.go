@@ -71,15 +71,15 @@ const MaxTickRate = 1000
 
 // RoomConfig tunes a room. Zero fields take the Default* values.
 type RoomConfig struct {
-	TickRate         int // ticks per second, at most MaxTickRate
-	MaxCatchUp       int // overdue ticks run back to back after a stall before the rest are dropped
+	TickRate   int // ticks per second, at most MaxTickRate
+	MaxCatchUp int // overdue ticks run back to back after a stall before the rest are dropped
 	// TicksPerWake is how many ticks the room runs per timer wake-up (1
 	// when zero): with 2, a 60 Hz room wakes 30 times a second and runs
 	// the two ticks then due back to back. The simulation is the same
 	// fixed 60 Hz steps (replays are unchanged); an input waits at most
 	// one tick longer, and the wake-up, the room's main cost, is halved.
 	// Views draw at 30 fps and extrapolate, so players see no difference.
-	TicksPerWake int
+	TicksPerWake     int
 	InputBuffer      int // capacity of the shared input channel
 	MaxInputsPerTick int // per seat; the excess is dropped so a key flood cannot slow the tick
 	MinPlayers       int // clamped to the game's slot count
