@@ -3,6 +3,7 @@ package inputguard
 import (
 	"bytes"
 	"io"
+	"sync/atomic"
 	"time"
 )
 
@@ -55,12 +56,27 @@ type SessionReader struct {
 
 	now   func() time.Time
 	sleep func(time.Duration)
+
+	// lastRead is when bytes last came from the client, as nanoseconds
+	// since base (monotonic): read on other goroutines, so an atomic.
+	base     time.Time
+	lastRead atomic.Int64
 }
 
 // NewSessionReader bounds a session's input: escape sequences to l, then
 // the scanner stall and paste size.
 func NewSessionReader(r io.Reader, l Limits) *SessionReader {
-	return &SessionReader{src: NewReader(r, l), now: time.Now, sleep: time.Sleep}
+	return &SessionReader{src: NewReader(r, l), now: time.Now, sleep: time.Sleep, base: time.Now()}
+}
+
+// LastRead is when input last arrived from the client (zero before any):
+// what a key's latency is measured from.
+func (s *SessionReader) LastRead() time.Time {
+	d := s.lastRead.Load()
+	if d == 0 {
+		return time.Time{}
+	}
+	return s.base.Add(time.Duration(d))
 }
 
 // Read delivers input as the Reader does, possibly in smaller pieces and
@@ -74,6 +90,7 @@ func (s *SessionReader) Read(p []byte) (int, error) {
 		if n == 0 {
 			return 0, err
 		}
+		s.lastRead.Store(int64(max(time.Since(s.base), 1)))
 		// With data, the source returns its error again on the next
 		// Read, which is when the caller sees it.
 		s.held = s.limitPaste(s.raw[:n], s.buf[:0])

@@ -205,3 +205,18 @@ func TestPasteIsCappedAndTheRestDropped(t *testing.T) {
 		t.Fatalf("paste at the cap: %d bytes, want %d (ends %q)", len(got), len(want), got[max(len(got)-12, 0):])
 	}
 }
+
+func TestLastReadIsWhenInputArrived(t *testing.T) {
+	src := chunks{[]byte("w")}
+	s := NewSessionReader(&src, DefaultLimits())
+	if !s.LastRead().IsZero() {
+		t.Fatal("LastRead before any input is not zero")
+	}
+	before := time.Now()
+	if n, _ := s.Read(make([]byte, 16)); n != 1 {
+		t.Fatalf("read %d bytes", n)
+	}
+	if at := s.LastRead(); at.Before(before) || at.After(time.Now()) {
+		t.Fatalf("LastRead %v is not between %v and now", at, before)
+	}
+}

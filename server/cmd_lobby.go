@@ -60,6 +60,7 @@ func (srv *Server) runLobby(s *Session, start lobbyStart) int {
 			FPS:           sessionFPS(s.Environ(), srv.cfg.FPS),
 			Clocks:        srv.clocks,
 			RTT:           io.rtt.get,
+			InputAt:       io.input.LastRead,
 		})
 	})
 }

@@ -35,12 +35,13 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 	defer cancel()
 
 	env := append(s.Environ(), "TERM="+pty.Term)
-	sio := &sessionIO{ctx: ctx, out: &lockedWriter{w: s}, profile: colorprofile.Env(env), rtt: &rttProbe{}}
+	sio := &sessionIO{ctx: ctx, out: &lockedWriter{w: s}, profile: colorprofile.Env(env), rtt: &rttProbe{},
+		input: inputguard.NewSessionReader(s, inputguard.DefaultLimits())}
 	m := build(sio)
 	out := sio.out
 	p := tea.NewProgram(m,
 		tea.WithContext(ctx),
-		tea.WithInput(inputguard.NewSessionReader(s, inputguard.DefaultLimits())),
+		tea.WithInput(sio.input),
 		tea.WithOutput(out),
 		tea.WithEnvironment(env),
 		tea.WithColorProfile(sio.profile),
@@ -197,4 +198,5 @@ type sessionIO struct {
 	out     *lockedWriter
 	profile colorprofile.Profile
 	rtt     *rttProbe
+	input   *inputguard.SessionReader
 }

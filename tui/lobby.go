@@ -44,6 +44,7 @@ type LobbyDeps struct {
 	FPS     int
 	Clocks  *pace.Clocks // shared frame clocks; nil = one per view
 	RTT     func() time.Duration
+	InputAt func() time.Time // when the session last read input (RoomViewConfig.InputAt)
 	// Ranked play: the matchmaker, the store for ratings and profiles, and
 	// a mode to queue for at once (`ssh -t host play [mode]`).
 	Matchmaker *lobby.Matchmaker
@@ -759,7 +760,7 @@ func (m *Lobby) join(j joinMsg) tea.Cmd {
 	}
 	view := NewRoomView(RoomViewConfig{
 		Room: r, Me: m.d.Player.ID, Slot: slot, Title: title, Out: m.d.Out,
-		Profile: m.d.Profile, FPS: m.d.FPS, Clocks: m.d.Clocks, Width: m.w, Height: m.h, RTT: m.d.RTT,
+		Profile: m.d.Profile, FPS: m.d.FPS, Clocks: m.d.Clocks, Width: m.w, Height: m.h, RTT: m.d.RTT, InputAt: m.d.InputAt,
 		Ranked: r.Ranked != "", Outcome: r.Outcome, Watchers: r.Watchers, Metrics: m.d.Metrics,
 		Chat: m.chatFeed(),
 	})

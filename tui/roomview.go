@@ -61,7 +61,12 @@ type RoomViewConfig struct {
 	Width  int
 	Height int
 	RTT    func() time.Duration // measured round trip to the player; nil = unknown
-	Now    func() time.Time     // nil = time.Now
+	// InputAt is when the session last read input from the client; a key
+	// is timed from then rather than from when the program handled it, so
+	// the input-to-frame figure includes decoding and the program's queue.
+	// nil = when the view gets the key.
+	InputAt func() time.Time
+	Now     func() time.Time // nil = time.Now
 	// Ranked rooms offer "back to queue" after a match, and show rating
 	// changes once Outcome has them.
 	Ranked  bool
@@ -224,8 +229,14 @@ func NewRoomView(cfg RoomViewConfig) *RoomView {
 // Key hands a direction press or release to the view; it never blocks (a
 // flood beyond the buffer is dropped).
 func (v *RoomView) Key(dir int8, release, repeat bool) {
+	at := v.cfg.Now()
+	if f := v.cfg.InputAt; f != nil {
+		if r := f(); !r.IsZero() && r.Before(at) {
+			at = r
+		}
+	}
 	select {
-	case v.keys <- keyEvent{dir: dir, release: release, repeat: repeat, at: v.cfg.Now()}:
+	case v.keys <- keyEvent{dir: dir, release: release, repeat: repeat, at: at}:
 	default:
 	}
 }
@@ -288,7 +299,9 @@ func (v *RoomView) Run(ctx context.Context) {
 				break // a new size or palette: a full paced frame below
 			}
 			v.applyChanges()
-			if v.keyAt.IsZero() {
+			// Only a key that can move something is timed: during a
+			// countdown or pause no frame reflects it.
+			if v.keyAt.IsZero() && v.live() {
 				v.keyAt = k.at
 			}
 			if k.release {
@@ -369,6 +382,12 @@ func (v *RoomView) setFrame(fr *game.Frame, at time.Time) {
 		}
 		v.pending = append(v.pending[:0], v.pending[i:]...)
 	}
+}
+
+// live: the game is in play, so the player's keys move their paddle.
+func (v *RoomView) live() bool {
+	s := v.snapshot()
+	return s != nil && v.fr.Phase == game.Playing && !v.fr.Paused && !s.Over
 }
 
 func (v *RoomView) snapshot() *pong.Snapshot {

@@ -280,3 +280,60 @@ func isPaddleColor(c vt10x.Color, side int) bool {
 	}
 	return false
 }
+
+type latencySink struct {
+	mu  sync.Mutex
+	lat []time.Duration
+}
+
+func (l *latencySink) FrameWritten(int, time.Duration) {}
+func (l *latencySink) FramesSkipped(int)               {}
+func (l *latencySink) InputToFrame(d time.Duration) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lat = append(l.lat, d)
+}
+func (l *latencySink) got() []time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]time.Duration(nil), l.lat...)
+}
+
+// TestInputToFrameTimesLiveKeysFromTheirRead: a key is timed from when the
+// session read it, and only while the game is in play (a key during the
+// countdown has no frame that reflects it).
+func TestInputToFrameTimesLiveKeysFromTheirRead(t *testing.T) {
+	_, playing := match1v1(t, 10)
+	counting := *playing
+	counting.Phase = game.Countdown
+	counting.Left = 3 * time.Second
+	room := newFakeRoom(&counting)
+	sink := &latencySink{}
+	read := time.Now().Add(-20 * time.Millisecond)
+	v := NewRoomView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: newVT(80, 24), Profile: colorprofile.ANSI256,
+		Width: 80, Height: 24, FPS: 30, Metrics: sink, InputAt: func() time.Time { return read }})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { v.Run(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+
+	v.Key(1, false, false)
+	time.Sleep(300 * time.Millisecond) // frames go on; none reflects the key
+	if got := sink.got(); len(got) != 0 {
+		t.Fatalf("a key during the countdown was timed: %v", got)
+	}
+	room.publish(playing)
+	deadline := time.Now().Add(5 * time.Second)
+	for len(sink.got()) == 0 && time.Now().Before(deadline) {
+		read = time.Now().Add(-20 * time.Millisecond)
+		v.Key(1, false, false)
+		time.Sleep(50 * time.Millisecond)
+	}
+	got := sink.got()
+	if len(got) == 0 {
+		t.Fatal("no key in play was timed")
+	}
+	if got[0] < 20*time.Millisecond {
+		t.Fatalf("latency %v: not timed from the read 20 ms before the key", got[0])
+	}
+}
