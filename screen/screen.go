@@ -40,19 +40,26 @@ type Spec struct {
 type Palette struct {
 	sgr   []string
 	canon []uint8 // styles with identical SGR share a canonical id
+	// A style's parts, for switching from one style to another with only
+	// the parameters that differ (often half the bytes of a full SGR):
+	// fg and bg are ";38;5;N"-style parameters, "" for the default.
+	fg, bg []string
+	bold   []bool
 }
 
 // NewPalette renders specs for profile p. Style i is specs[i]; style 0
 // should be the plain default (it is what cleared cells use).
 func NewPalette(p colorprofile.Profile, specs []Spec) *Palette {
-	pal := &Palette{sgr: make([]string, len(specs)), canon: make([]uint8, len(specs))}
+	n := len(specs)
+	pal := &Palette{sgr: make([]string, n), canon: make([]uint8, n), fg: make([]string, n), bg: make([]string, n), bold: make([]bool, n)}
 	seen := map[string]uint8{}
 	for i, sp := range specs {
+		pal.fg[i], pal.bg[i], pal.bold[i] = colorParam(p, sp.FG, false), colorParam(p, sp.BG, true), sp.Bold
 		seq := "\x1b[0"
 		if sp.Bold {
 			seq += ";1"
 		}
-		seq += colorParam(p, sp.FG, false) + colorParam(p, sp.BG, true) + "m"
+		seq += pal.fg[i] + pal.bg[i] + "m"
 		pal.sgr[i] = seq
 		id, ok := seen[seq]
 		if !ok {
@@ -62,6 +69,44 @@ func NewPalette(p colorprofile.Profile, specs []Spec) *Palette {
 		pal.canon[i] = id
 	}
 	return pal
+}
+
+// appendSGR switches the terminal's pen from style `from` (-1: unknown) to
+// `to` with the shorter of the full sequence and the parameters that
+// differ.
+func (p *Palette) appendSGR(out []byte, from int, to Style) []byte {
+	full := p.sgr[to]
+	if from < 0 {
+		return append(out, full...)
+	}
+	boldP, fgP, bgP := "", "", ""
+	if p.bold[from] != p.bold[to] {
+		boldP = ";22"
+		if p.bold[to] {
+			boldP = ";1"
+		}
+	}
+	if p.fg[from] != p.fg[to] {
+		if fgP = p.fg[to]; fgP == "" {
+			fgP = ";39"
+		}
+	}
+	if p.bg[from] != p.bg[to] {
+		if bgP = p.bg[to]; bgP == "" {
+			bgP = ";49"
+		}
+	}
+	// ESC [ params m, without the first parameter's leading ';'.
+	if n := 2 + len(boldP) + len(fgP) + len(bgP); n >= len(full) || n == 2 {
+		return append(out, full...)
+	}
+	start := len(out)
+	out = append(out, "\x1b["...)
+	out = append(out, boldP...)
+	out = append(out, fgP...)
+	out = append(out, bgP...)
+	out = append(out[:start+2], out[start+3:]...) // drop the first ';'
+	return append(out, 'm')
 }
 
 func colorParam(p colorprofile.Profile, c color.Color, bg bool) string {
@@ -220,6 +265,7 @@ func (s *Screen) Render() []byte {
 	out := s.out[:0]
 	opened := false
 	cx, cy, cur := -1, -1, -1
+	prev := -1 // the style whose SGR the terminal has now
 	if s.full {
 		s.full = false
 		opened = true
@@ -267,8 +313,8 @@ func (s *Screen) Render() []byte {
 			out = append(out, 'H')
 		}
 		if id := int(s.pal.canon[c.S]); id != cur {
-			out = append(out, s.pal.sgr[c.S]...)
-			cur = id
+			out = s.pal.appendSGR(out, prev, c.S)
+			cur, prev = id, int(c.S)
 		}
 		out = utf8.AppendRune(out, c.R)
 		s.front[i] = c

@@ -2,6 +2,8 @@ package screen
 
 import (
 	"bytes"
+	"fmt"
+	"image/color"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -160,4 +162,42 @@ func TestResizeRepaints(t *testing.T) {
 	s.Resize(0, 0) // must not panic
 	s.Set(0, 0, 'x', 0)
 	_ = s.Render()
+}
+
+// TestStyleSwitchesLeaveExactlyTheRightPen: switching between styles with
+// only the parameters that differ (bold off, a default colour back, one
+// colour changed) must leave every cell exactly as a full SGR would.
+func TestStyleSwitchesLeaveExactlyTheRightPen(t *testing.T) {
+	specs := []Spec{
+		{}, // 0 default
+		{FG: color.RGBA{255, 0, 0, 255}, Bold: true}, // 1 bold red
+		{FG: color.RGBA{0, 0, 255, 255}, BG: color.RGBA{0, 128, 0, 255}},
+		{BG: color.RGBA{0, 128, 0, 255}},             // 3 default fg on green
+		{FG: color.RGBA{0, 0, 255, 255}, Bold: true}, // 4 bold blue
+	}
+	for _, prof := range []colorprofile.Profile{colorprofile.TrueColor, colorprofile.ANSI256, colorprofile.ANSI} {
+		full := NewPalette(prof, specs)
+		// Every ordered pair of styles, side by side, in one row each.
+		w := 2 * len(specs) * len(specs)
+		inc := New(w, 1, full)
+		ref := emulate(w, 1)
+		x := 0
+		for a := range specs {
+			for b := range specs {
+				inc.Set(x, 0, 'a', Style(a))
+				inc.Set(x+1, 0, 'b', Style(b))
+				// The reference: each cell drawn with its full SGR.
+				_, _ = ref.Write([]byte(fmt.Sprintf("\x1b[1;%dH%sa%sb", x+1, full.sgr[a], full.sgr[b])))
+				x += 2
+			}
+		}
+		got := emulate(w, 1)
+		_, _ = got.Write(inc.Render())
+		for x := range w {
+			g, r := got.Cell(x, 0), ref.Cell(x, 0)
+			if g != r {
+				t.Fatalf("%v: cell %d (styles %d→%d) is %+v, want %+v", prof, x, (x/2)/len(specs), (x/2)%len(specs), g, r)
+			}
+		}
+	}
 }
