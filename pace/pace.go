@@ -7,6 +7,13 @@
 // closes a channel on every beat, so all sessions at that rate wake from a
 // single timer. Sessions that are busy (writing to a slow terminal) simply
 // miss beats, as they would miss a time.Ticker's.
+//
+// Waking every session at the same instant would make each beat a burst:
+// a thousand frame writes back to back, with every room tick and keypress
+// that falls due meanwhile waiting behind them. So a clock spreads its
+// sessions over Phases groups, one beat of its ticker per group in turn:
+// a session still wakes fps times a second, and bursts are 1/Phases the
+// size.
 package pace
 
 import (
@@ -25,13 +32,23 @@ type Clocks struct {
 // New makes an empty set of clocks.
 func New() *Clocks { return &Clocks{clocks: map[int]*Clock{}} }
 
-// Clock beats fps times a second.
+// Phases is how many groups a clock spreads its sessions over.
+const Phases = 8
+
+// Clock beats fps times a second for each of its Phases groups.
 type Clock struct {
-	fps   int
-	users int // guarded by Clocks.mu
-	cur   atomic.Pointer[beat]
-	stop  chan struct{}
-	done  chan struct{}
+	fps    int
+	users  int // guarded by Clocks.mu
+	joined int // guarded by Clocks.mu: sessions ever given a group
+	groups [Phases]atomic.Pointer[beat]
+	stop   chan struct{}
+	done   chan struct{}
+}
+
+// Beat is one session's place on a clock: its group's beats.
+type Beat struct {
+	c *Clock
+	g int
 }
 
 type beat struct {
@@ -39,23 +56,28 @@ type beat struct {
 	ch chan struct{} // closed when beat n+1 happens
 }
 
-// Acquire returns the clock for fps (clamped to 1–1000), starting it if
-// nobody holds it yet. release must be called once when done; the last
-// release stops the clock's goroutine before it returns.
-func (cs *Clocks) Acquire(fps int) (c *Clock, release func()) {
+// Acquire returns a place on the clock for fps (clamped to 1–1000),
+// starting the clock if nobody holds it yet; sessions are dealt to its
+// groups in turn. release must be called once when done; the last release
+// stops the clock's goroutine before it returns.
+func (cs *Clocks) Acquire(fps int) (b Beat, release func()) {
 	fps = min(max(fps, 1), 1000)
 	cs.mu.Lock()
-	c = cs.clocks[fps]
+	c := cs.clocks[fps]
 	if c == nil {
 		c = &Clock{fps: fps, stop: make(chan struct{}), done: make(chan struct{})}
-		c.cur.Store(&beat{ch: make(chan struct{})})
+		for g := range c.groups {
+			c.groups[g].Store(&beat{ch: make(chan struct{})})
+		}
 		cs.clocks[fps] = c
 		go c.run()
 	}
 	c.users++
+	g := c.joined % Phases
+	c.joined++
 	cs.mu.Unlock()
 	var once sync.Once
-	return c, func() { once.Do(func() { cs.release(c) }) }
+	return Beat{c, g}, func() { once.Do(func() { cs.release(c) }) }
 }
 
 func (cs *Clocks) release(c *Clock) {
@@ -74,29 +96,31 @@ func (cs *Clocks) release(c *Clock) {
 	}
 }
 
-// FPS is the clock's rate.
-func (c *Clock) FPS() int { return c.fps }
+// FPS is the rate the session's group beats at.
+func (b Beat) FPS() int { return b.c.fps }
 
-// Next returns a channel closed at the next beat, and how many beats there
-// have been so far. A reader that drew for beat n+1 and next sees a count
-// above n+1 missed the beats in between.
-func (c *Clock) Next() (<-chan struct{}, uint64) {
-	b := c.cur.Load()
-	return b.ch, b.n
+// Next returns a channel closed at the group's next beat, and how many
+// beats the group has had so far. A reader that drew for beat n+1 and next
+// sees a count above n+1 missed the beats in between.
+func (b Beat) Next() (<-chan struct{}, uint64) {
+	cur := b.c.groups[b.g].Load()
+	return cur.ch, cur.n
 }
 
 func (c *Clock) run() {
 	defer close(c.done)
-	t := time.NewTicker(time.Second / time.Duration(c.fps))
+	t := time.NewTicker(time.Second / time.Duration(c.fps*Phases))
 	defer t.Stop()
+	g := 0
 	for {
 		select {
 		case <-c.stop:
 			return
 		case <-t.C:
-			old := c.cur.Load()
-			c.cur.Store(&beat{n: old.n + 1, ch: make(chan struct{})})
+			old := c.groups[g].Load()
+			c.groups[g].Store(&beat{n: old.n + 1, ch: make(chan struct{})})
 			close(old.ch)
+			g = (g + 1) % Phases
 		}
 	}
 }

@@ -50,7 +50,7 @@ func TestOneBeatWakesEveryReader(t *testing.T) {
 
 func TestBeatsCountAndMissedBeatsShow(t *testing.T) {
 	cs := New()
-	c, release := cs.Acquire(200)
+	c, release := cs.Acquire(50)
 	defer release()
 	ch, n0 := c.Next()
 	wait(t, ch)
@@ -74,8 +74,11 @@ func TestSameRateSharesAClockAndLastReleaseStopsIt(t *testing.T) {
 	a, ra := cs.Acquire(30)
 	b, rb := cs.Acquire(30)
 	c, rc := cs.Acquire(45)
-	if a != b || a == c {
-		t.Fatalf("clocks: 30=%p 30=%p 45=%p: one clock per rate", a, b, c)
+	if a.c != b.c || a.c == c.c {
+		t.Fatalf("clocks: 30=%p 30=%p 45=%p: one clock per rate", a.c, b.c, c.c)
+	}
+	if a.g == b.g {
+		t.Fatalf("two sessions at one rate share phase group %d", a.g)
 	}
 	if a.FPS() != 30 || c.FPS() != 45 {
 		t.Fatalf("rates %d %d", a.FPS(), c.FPS())
@@ -96,7 +99,7 @@ func TestSameRateSharesAClockAndLastReleaseStopsIt(t *testing.T) {
 	// A rate acquired again after its clock stopped gets a running clock.
 	d, rd := cs.Acquire(30)
 	defer rd()
-	if d == a {
+	if d.c == a.c {
 		t.Fatal("got the stopped clock back")
 	}
 	ch, _ = d.Next()
@@ -111,5 +114,20 @@ func TestRatesAreClamped(t *testing.T) {
 	defer r2()
 	if lo.FPS() != 1 || hi.FPS() != 1000 {
 		t.Fatalf("clamped rates %d %d, want 1 and 1000", lo.FPS(), hi.FPS())
+	}
+}
+
+func TestSessionsAreSpreadOverThePhases(t *testing.T) {
+	cs := New()
+	var seen [Phases]int
+	for range 2 * Phases {
+		b, release := cs.Acquire(30)
+		defer release()
+		seen[b.g]++
+	}
+	for g, n := range seen {
+		if n != 2 {
+			t.Fatalf("phase group %d has %d of %d sessions: %v", g, n, 2*Phases, seen)
+		}
 	}
 }

@@ -113,6 +113,8 @@ const (
 	// player must not crowd out the others. The latest direction is sent
 	// on a later frame.
 	submitGap = 8 * time.Millisecond
+	// pressLead is how many ticks ahead an unconfirmed press is drawn.
+	pressLead = 2
 )
 
 // RoomView draws one session's room screen on one goroutine (Run) that
@@ -142,7 +144,10 @@ type RoomView struct {
 	fps      int
 	fpsCount int
 	fpsAt    time.Time
-	keyAt    time.Time // first key not yet reflected in a written frame
+	keyAt    time.Time // read time of a move not yet shown in a written frame
+	keyRect  prect     // where the own paddle was drawn when that key came
+	ownPos   int32     // own paddle position and rectangle as last painted
+	ownRect  prect
 	hud      string
 	hudKey   hudKey
 	follow   int
@@ -299,20 +304,22 @@ func (v *RoomView) Run(ctx context.Context) {
 				break // a new size or palette: a full paced frame below
 			}
 			v.applyChanges()
-			// Only a key that can move something is timed: during a
-			// countdown or pause no frame reflects it.
-			if v.keyAt.IsZero() && v.live() {
-				v.keyAt = k.at
-			}
+			v.poll()
+			before := v.ctl.dir
 			if k.release {
 				v.ctl.release(k)
 			} else {
 				v.ctl.press(k)
 			}
+			// A key is timed until a frame shows the paddle move: only one
+			// that starts a move the paddle can make (in play, not into a
+			// wall), since no frame reflects any other.
+			if d := v.ctl.dir; d != 0 && d != before && v.keyAt.IsZero() && v.canMove(d) {
+				v.keyAt, v.keyRect = k.at, v.ownRect
+			}
 			v.submit()
 			// Draw at once so the paddle answers the key in this frame,
 			// not the next paced one; it does not count as a paced frame.
-			v.poll()
 			n := v.fpsCount
 			v.draw()
 			v.fpsCount = n
@@ -384,6 +391,16 @@ func (v *RoomView) setFrame(fr *game.Frame, at time.Time) {
 	}
 }
 
+// canMove: the game is in play and the own paddle, where it was last
+// drawn, can move in direction dir.
+func (v *RoomView) canMove(dir int8) bool {
+	if !v.live() || v.cfg.Slot < 0 || v.cfg.Slot >= len(v.snapshot().Paddles) {
+		return false
+	}
+	s := v.snapshot()
+	return s.Config.MovePaddle(v.ownPos, dir, 1, v.cfg.Slot) != v.ownPos
+}
+
 // live: the game is in play, so the player's keys move their paddle.
 func (v *RoomView) live() bool {
 	s := v.snapshot()
@@ -419,10 +436,15 @@ func (v *RoomView) draw() {
 		if m != nil {
 			done := time.Now()
 			m.FrameWritten(len(out), done.Sub(start))
-			if !v.keyAt.IsZero() {
+			if !v.keyAt.IsZero() && v.ownRect != v.keyRect {
 				m.InputToFrame(done.Sub(v.keyAt))
 			}
 		}
+		if v.ownRect != v.keyRect {
+			v.keyAt = time.Time{}
+		}
+	}
+	if !v.live() {
 		v.keyAt = time.Time{}
 	}
 	// The HUD's rate counts frames delivered on time, written or not (an
@@ -507,7 +529,17 @@ func (v *RoomView) predictedPaddle(now time.Time, snap *pong.Snapshot, tickRate 
 		}
 		dir = s.dir
 	}
-	return snap.Config.MovePaddle(pos, dir, ticks(t, now), v.cfg.Slot)
+	last := ticks(t, now)
+	if dir != 0 && len(v.pending) > 0 && now.After(t) {
+		// A press the room has not confirmed yet shows at once: the
+		// frame drawn for the key moves the paddle pressLead ticks (one
+		// tick can stay inside a pixel), and real time catches up with
+		// that lead within two ticks, so the motion goes on smoothly.
+		// The room applies the press at its next tick or the one after,
+		// so the lead is about where it will put the paddle.
+		last = max(last, pressLead)
+	}
+	return snap.Config.MovePaddle(pos, dir, last, v.cfg.Slot)
 }
 
 func (v *RoomView) paintBoard(now time.Time, fr *game.Frame, snap *pong.Snapshot) {
@@ -540,6 +572,9 @@ func (v *RoomView) paintBoard(now time.Time, fr *game.Frame, snap *pong.Snapshot
 			pos = snap.Config.MovePaddle(pos, p.Dir, int32(int64(ahead)*int64(rate)/int64(time.Second)), side)
 		}
 		objs[n] = v.bd.paddleRect(side, pos, p.Len)
+		if side == v.cfg.Slot {
+			v.ownPos, v.ownRect = pos, objs[n]
+		}
 		if v.follow == side {
 			objs[n].c = pxBall // the followed player's paddle stands out
 		}

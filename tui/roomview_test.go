@@ -337,3 +337,43 @@ func TestInputToFrameTimesLiveKeysFromTheirRead(t *testing.T) {
 		t.Fatalf("latency %v: not timed from the read 20 ms before the key", got[0])
 	}
 }
+
+// TestPressMovesThePaddleInItsOwnFrame: the frame drawn for a key press
+// already shows the paddle moving, before any paced frame or room tick.
+func TestPressMovesThePaddleInItsOwnFrame(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		for ticks := range 8 { // the paddle at different offsets within a pixel
+			g, _ := match1v1(t, 10)
+			for range ticks {
+				g.Step([]game.Input{{Slot: 0, Action: 1}})
+			}
+			g.Step([]game.Input{{Slot: 0, Action: 0}})
+			fr := frameOf(g, 0)
+			out := newVT(size[0], size[1])
+			now := time.Unix(1000, 0)
+			v := NewRoomView(RoomViewConfig{Room: newFakeRoom(fr), Me: "a", Slot: 0, Out: out, Profile: colorprofile.ANSI256,
+				Width: size[0], Height: size[1], Now: func() time.Time { return now }})
+			v.setFrame(fr, now)
+			v.draw()
+			before := v.ownRect
+			now = now.Add(time.Millisecond)
+			v.ctl.press(keyEvent{dir: 1, at: now})
+			v.submit()
+			now = now.Add(200 * time.Microsecond) // drawing the key's frame
+			v.draw()
+			if v.ownRect.y0 <= before.y0 {
+				t.Fatalf("%v, offset %d: the frame drawn for the key did not move the paddle: %+v → %+v", size, ticks, before, v.ownRect)
+			}
+			// Real time then catches up with the lead without a step back.
+			prev := v.ownRect.y0
+			for range 6 {
+				now = now.Add(time.Second / 60)
+				v.draw()
+				if v.ownRect.y0 < prev {
+					t.Fatalf("%v, offset %d: the paddle stepped back from %d to %d", size, ticks, prev, v.ownRect.y0)
+				}
+				prev = v.ownRect.y0
+			}
+		}
+	}
+}
