@@ -311,10 +311,12 @@ func (v *RoomView) Run(ctx context.Context) {
 			} else {
 				v.ctl.press(k)
 			}
-			// A key is timed until a frame shows the paddle move: only one
-			// that starts a move the paddle can make (in play, not into a
-			// wall), since no frame reflects any other.
-			if d := v.ctl.dir; d != 0 && d != before && v.keyAt.IsZero() && v.canMove(d) {
+			// A key is timed until a frame shows the paddle move: only a
+			// press that starts the paddle from rest towards where it can
+			// go. A key during a pause or into a wall has no frame that
+			// shows it, and a reversal may leave the paddle on the same
+			// pixels it was drawn on, though it does change its course.
+			if d := v.ctl.dir; d != 0 && before == 0 && v.keyAt.IsZero() && v.canMove(d) {
 				v.keyAt, v.keyRect = k.at, v.ownRect
 			}
 			v.submit()
@@ -391,14 +393,16 @@ func (v *RoomView) setFrame(fr *game.Frame, at time.Time) {
 	}
 }
 
-// canMove: the game is in play and the own paddle, where it was last
-// drawn, can move in direction dir.
+// canMove: the game is in play and a press in direction dir moves the own
+// paddle, from where it was last drawn, to other pixels (near a wall it
+// may not: then no frame will show the key).
 func (v *RoomView) canMove(dir int8) bool {
 	if !v.live() || v.cfg.Slot < 0 || v.cfg.Slot >= len(v.snapshot().Paddles) {
 		return false
 	}
 	s := v.snapshot()
-	return s.Config.MovePaddle(v.ownPos, dir, 1, v.cfg.Slot) != v.ownPos
+	to := s.Config.MovePaddle(v.ownPos, dir, pressLead, v.cfg.Slot)
+	return v.bd.paddleRect(v.cfg.Slot, to, s.Paddles[v.cfg.Slot].Len) != v.ownRect
 }
 
 // live: the game is in play, so the player's keys move their paddle.
@@ -529,8 +533,18 @@ func (v *RoomView) predictedPaddle(now time.Time, snap *pong.Snapshot, tickRate 
 		}
 		dir = s.dir
 	}
+	unconfirmed := len(v.pending) > 0
+	if c := v.ctl; c.dir != c.sentDir && c.dir != 0 {
+		// A press not sent yet (submits are rate-limited) is drawn from
+		// when it was pressed, as if it had gone out then.
+		if c.lastPress.After(t) {
+			pos = snap.Config.MovePaddle(pos, dir, ticks(t, c.lastPress), v.cfg.Slot)
+			t = c.lastPress
+		}
+		dir, unconfirmed = c.dir, true
+	}
 	last := ticks(t, now)
-	if dir != 0 && len(v.pending) > 0 && now.After(t) {
+	if dir != 0 && unconfirmed && !now.Before(t) {
 		// A press the room has not confirmed yet shows at once: the
 		// frame drawn for the key moves the paddle pressLead ticks (one
 		// tick can stay inside a pixel), and real time catches up with

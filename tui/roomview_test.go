@@ -377,3 +377,31 @@ func TestPressMovesThePaddleInItsOwnFrame(t *testing.T) {
 		}
 	}
 }
+
+// TestRateLimitedPressStillShowsAtOnce: a press that comes within the
+// submit gap of the previous input is sent a frame later, but drawn at once.
+func TestRateLimitedPressStillShowsAtOnce(t *testing.T) {
+	_, fr := match1v1(t, 10)
+	room := newFakeRoom(fr)
+	now := time.Unix(1000, 0)
+	v := NewRoomView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: newVT(80, 24), Profile: colorprofile.ANSI256,
+		Width: 80, Height: 24, Now: func() time.Time { return now }})
+	v.setFrame(fr, now)
+	v.draw()
+	now = now.Add(time.Millisecond)
+	v.ctl.press(keyEvent{dir: 1, at: now})
+	v.submit()
+	v.draw()
+	down := v.ownRect.y0
+	now = now.Add(2 * time.Millisecond) // well inside submitGap
+	v.ctl.press(keyEvent{dir: -1, at: now})
+	v.submit()
+	if len(room.inputs) != 1 {
+		t.Fatalf("the reversal was sent inside the submit gap: %+v", room.inputs)
+	}
+	now = now.Add(200 * time.Microsecond)
+	v.draw()
+	if v.ownRect.y0 >= down {
+		t.Fatalf("the reversal did not show in its own frame: paddle top %d, was %d", v.ownRect.y0, down)
+	}
+}
