@@ -58,48 +58,32 @@ func flagSet(getenv func(string) string, errOut io.Writer) (*flag.FlagSet, *conf
 	fs.SetOutput(errOut)
 	c := &config{srv: server.DefaultConfig()}
 	var envErrs []error
-	str := func(p *string, name, def, usage string) {
+	// envDefault turns TERMARENA_<NAME> into the flag's default when it is
+	// set, and returns the variable's name for the usage text.
+	envDefault := func(name string, set func(v string) error) string {
 		env := "TERMARENA_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
 		if v := getenv(env); v != "" {
-			def = v
+			if err := set(v); err != nil {
+				envErrs = append(envErrs, fmt.Errorf("%s=%q is not %v", env, v, err))
+			}
 		}
-		fs.StringVar(p, name, def, usage+" (env "+env+")")
+		return " (env " + env + ")"
+	}
+	str := func(p *string, name, def, usage string) {
+		usage += envDefault(name, func(v string) error { def = v; return nil })
+		fs.StringVar(p, name, def, usage)
 	}
 	num := func(p *int, name string, def int, usage string) {
-		env := "TERMARENA_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
-		if v := getenv(env); v != "" {
-			n, err := strconv.Atoi(v)
-			if err != nil {
-				envErrs = append(envErrs, fmt.Errorf("%s=%q is not a number", env, v))
-			} else {
-				def = n
-			}
-		}
-		fs.IntVar(p, name, def, usage+" (env "+env+")")
+		usage += envDefault(name, func(v string) error { return parseInto(&def, v, strconv.Atoi, "a number") })
+		fs.IntVar(p, name, def, usage)
 	}
 	dur := func(p *time.Duration, name string, def time.Duration, usage string) {
-		env := "TERMARENA_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
-		if v := getenv(env); v != "" {
-			d, err := time.ParseDuration(v)
-			if err != nil {
-				envErrs = append(envErrs, fmt.Errorf("%s=%q is not a duration", env, v))
-			} else {
-				def = d
-			}
-		}
-		fs.DurationVar(p, name, def, usage+" (env "+env+")")
+		usage += envDefault(name, func(v string) error { return parseInto(&def, v, time.ParseDuration, "a duration") })
+		fs.DurationVar(p, name, def, usage)
 	}
 	boolean := func(p *bool, name string, def bool, usage string) {
-		env := "TERMARENA_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
-		if v := getenv(env); v != "" {
-			b, err := strconv.ParseBool(v)
-			if err != nil {
-				envErrs = append(envErrs, fmt.Errorf("%s=%q is not true or false", env, v))
-			} else {
-				def = b
-			}
-		}
-		fs.BoolVar(p, name, def, usage+" (env "+env+")")
+		usage += envDefault(name, func(v string) error { return parseInto(&def, v, strconv.ParseBool, "true or false") })
+		fs.BoolVar(p, name, def, usage)
 	}
 	str(&c.listen, "listen", ":2222", "address to serve SSH on")
 	str(&c.data, "data", "./data", "data dir: host key and database, created on first start")
@@ -126,6 +110,16 @@ func flagSet(getenv func(string) string, errOut io.Writer) (*flag.FlagSet, *conf
 		fs.PrintDefaults()
 	}
 	return fs, c, &envErrs
+}
+
+// parseInto sets *dst from v, or says what v should have been.
+func parseInto[T any](dst *T, v string, parse func(string) (T, error), want string) error {
+	x, err := parse(v)
+	if err != nil {
+		return errors.New(want)
+	}
+	*dst = x
+	return nil
 }
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {

@@ -54,12 +54,17 @@ type bot struct {
 	lastBytes      uint64
 }
 
-func newBot(id int, name string, verify bool) (*bot, error) {
+// newSigner makes a fresh ed25519 key: every bot is its own account.
+func newSigner() (gossh.Signer, error) {
 	_, priv, err := ed25519.GenerateKey(nil)
 	if err != nil {
 		return nil, err
 	}
-	s, err := gossh.NewSignerFromKey(priv)
+	return gossh.NewSignerFromKey(priv)
+}
+
+func newBot(id int, name string, verify bool) (*bot, error) {
+	s, err := newSigner()
 	if err != nil {
 		return nil, err
 	}

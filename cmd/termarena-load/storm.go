@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"math"
@@ -31,11 +30,7 @@ type stormKey struct {
 }
 
 func newStormKey(name string) (*stormKey, error) {
-	_, priv, err := ed25519.GenerateKey(nil)
-	if err != nil {
-		return nil, err
-	}
-	s, err := gossh.NewSignerFromKey(priv)
+	s, err := newSigner()
 	if err != nil {
 		return nil, err
 	}
