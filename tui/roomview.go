@@ -330,8 +330,8 @@ func (v *RoomView) Run(ctx context.Context) {
 			// Beats go on while the loop is blocked writing to a client
 			// that does not read: count the ones it slept through.
 			next, n := clk.Next()
-			if missed := n - beats - 1; missed > 0 && n > beats && v.cfg.Metrics != nil {
-				v.cfg.Metrics.FramesSkipped(int(missed))
+			if n > beats+1 && v.cfg.Metrics != nil {
+				v.cfg.Metrics.FramesSkipped(int(n - beats - 1))
 			}
 			beat, beats = next, n
 		}
