@@ -96,16 +96,21 @@ func (p *Palette) appendSGR(out []byte, from int, to Style) []byte {
 			bgP = ";49"
 		}
 	}
-	// ESC [ params m, without the first parameter's leading ';'.
-	if n := 2 + len(boldP) + len(fgP) + len(bgP); n >= len(full) || n == 2 {
+	// ESC [ params m: each part carries a leading ';', the first drops it.
+	if n := 2 + len(boldP) + len(fgP) + len(bgP); n >= len(full) {
 		return append(out, full...)
 	}
-	start := len(out)
 	out = append(out, "\x1b["...)
-	out = append(out, boldP...)
-	out = append(out, fgP...)
-	out = append(out, bgP...)
-	out = append(out[:start+2], out[start+3:]...) // drop the first ';'
+	first := true
+	for _, part := range [3]string{boldP, fgP, bgP} {
+		if part == "" {
+			continue
+		}
+		if first {
+			part, first = part[1:], false
+		}
+		out = append(out, part...)
+	}
 	return append(out, 'm')
 }
 
@@ -264,8 +269,8 @@ func (s *Screen) Clear() {
 func (s *Screen) Render() []byte {
 	out := s.out[:0]
 	opened := false
-	cx, cy, cur := -1, -1, -1
-	prev := -1 // the style whose SGR the terminal has now
+	cx, cy := -1, -1
+	pen := -1 // the style whose SGR the terminal has now (-1: unknown)
 	if s.full {
 		s.full = false
 		opened = true
@@ -312,9 +317,9 @@ func (s *Screen) Render() []byte {
 			}
 			out = append(out, 'H')
 		}
-		if id := int(s.pal.canon[c.S]); id != cur {
-			out = s.pal.appendSGR(out, prev, c.S)
-			cur, prev = id, int(c.S)
+		if pen < 0 || s.pal.canon[pen] != s.pal.canon[c.S] {
+			out = s.pal.appendSGR(out, pen, c.S)
+			pen = int(c.S)
 		}
 		out = utf8.AppendRune(out, c.R)
 		s.front[i] = c
