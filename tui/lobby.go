@@ -271,20 +271,25 @@ func (m *Lobby) resumeLive() tea.Cmd {
 	}
 	if !m.roomsLive && m.d.Rooms != nil {
 		m.roomsLive = true
-		rs := m.d.Rooms
-		cmds = append(cmds, func() tea.Msg { rooms, next := rs.List(); return roomsMsg{rooms, next} })
+		cmds = append(cmds, m.readRooms())
 	}
 	return tea.Batch(cmds...)
 }
 
+// readOnline and readRooms read a figure as it is now, with the channel
+// that says when it next changes; the watchers run them after a change.
 func (m *Lobby) readOnline() tea.Cmd {
 	o := m.d.Online
 	return func() tea.Msg { n, next := o.Online(); return onlineMsg{n, next} }
 }
 
+func (m *Lobby) readRooms() tea.Cmd {
+	rs := m.d.Rooms
+	return func() tea.Msg { rooms, next := rs.List(); return roomsMsg{rooms, next} }
+}
+
 func (m *Lobby) watchOnline(ch <-chan struct{}) tea.Cmd {
-	o := m.d.Online
-	return afterChange(m.d.Ctx, ch, func() tea.Msg { n, next := o.Online(); return onlineMsg{n, next} })
+	return afterChange(m.d.Ctx, ch, m.readOnline())
 }
 
 // afterChange waits until ch closes (or the session ends), then reads the
@@ -301,8 +306,7 @@ func afterChange(ctx context.Context, ch <-chan struct{}, read func() tea.Msg) t
 }
 
 func (m *Lobby) watchRooms(ch <-chan struct{}) tea.Cmd {
-	rs := m.d.Rooms
-	return afterChange(m.d.Ctx, ch, func() tea.Msg { rooms, next := rs.List(); return roomsMsg{rooms, next} })
+	return afterChange(m.d.Ctx, ch, m.readRooms())
 }
 
 func (m *Lobby) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
