@@ -397,10 +397,10 @@ func (v *RoomView) setFrame(fr *game.Frame, at time.Time) {
 // paddle, from where it was last drawn, to other pixels (near a wall it
 // may not: then no frame will show the key).
 func (v *RoomView) canMove(dir int8) bool {
-	if !v.live() || v.cfg.Slot < 0 || v.cfg.Slot >= len(v.snapshot().Paddles) {
+	s := v.snapshot()
+	if !v.live() || v.cfg.Slot < 0 || v.cfg.Slot >= len(s.Paddles) {
 		return false
 	}
-	s := v.snapshot()
 	to := s.Config.MovePaddle(v.ownPos, dir, pressLead, v.cfg.Slot)
 	return v.bd.paddleRect(v.cfg.Slot, to, s.Paddles[v.cfg.Slot].Len) != v.ownRect
 }
@@ -437,14 +437,15 @@ func (v *RoomView) draw() {
 			return
 		}
 		v.frames++
+		shown := !v.keyAt.IsZero() && v.ownRect != v.keyRect // the timed key's move is on screen
 		if m != nil {
 			done := time.Now()
 			m.FrameWritten(len(out), done.Sub(start))
-			if !v.keyAt.IsZero() && v.ownRect != v.keyRect {
+			if shown {
 				m.InputToFrame(done.Sub(v.keyAt))
 			}
 		}
-		if v.ownRect != v.keyRect {
+		if shown {
 			v.keyAt = time.Time{}
 		}
 	}
