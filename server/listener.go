@@ -1,7 +1,6 @@
 package server
 
 import (
-	"errors"
 	"fmt"
 	"net"
 	"sync"
@@ -17,14 +16,16 @@ const reconnectGrace = 250 * time.Millisecond
 
 // limitListener enforces the per-IP cap on concurrent connections at
 // accept time, before any key exchange: a refused connection costs one
-// write and a close, not a handshake. Connections over the cap wait up to
-// reconnectGrace for a slot on a goroutine of their own, so the accept
-// loop never waits; at most max of them wait per address, and the rest
-// are refused at once.
+// write and a close, not a handshake. A connection over the cap waits up
+// to reconnectGrace for a slot on a goroutine of its own, so Accept never
+// waits; at most max of them wait per address, and the rest are refused at
+// once. A waiter that gets a slot is served from its own goroutine (admit),
+// as the SSH server serves every accepted connection.
 type limitListener struct {
 	net.Listener
 	max   int
 	grace time.Duration
+	admit func(net.Conn) // serves a connection admitted after waiting
 
 	mu      sync.Mutex
 	per     map[string]int
@@ -32,51 +33,23 @@ type limitListener struct {
 	freed   chan struct{} // closed (and replaced) whenever a slot frees
 	refused uint64        // for telemetry and tests
 
-	admitted  chan net.Conn
-	acceptErr chan error // the accept loop's last error, sent once
-	start     sync.Once
 	closeOnce sync.Once
 	done      chan struct{}
 }
 
-func newLimitListener(l net.Listener, max int) *limitListener {
+func newLimitListener(l net.Listener, max int, admit func(net.Conn)) *limitListener {
 	return &limitListener{
-		Listener: l, max: max, grace: reconnectGrace,
-		per: map[string]int{}, waiting: map[string]int{}, freed: make(chan struct{}),
-		admitted: make(chan net.Conn), acceptErr: make(chan error, 1), done: make(chan struct{}),
+		Listener: l, max: max, grace: reconnectGrace, admit: admit,
+		per: map[string]int{}, waiting: map[string]int{}, freed: make(chan struct{}), done: make(chan struct{}),
 	}
 }
 
-// Accept returns the next connection admitted under the cap.
+// Accept returns the next connection under the cap.
 func (l *limitListener) Accept() (net.Conn, error) {
-	l.start.Do(func() { go l.acceptLoop() })
-	select {
-	case c := <-l.admitted:
-		return c, nil
-	case err := <-l.acceptErr:
-		l.acceptErr <- err // every later Accept fails the same way
-		return nil, err
-	case <-l.done:
-		return nil, net.ErrClosed
-	}
-}
-
-// Close stops accepting; connections already admitted are not affected.
-func (l *limitListener) Close() error {
-	l.closeOnce.Do(func() { close(l.done) })
-	return l.Listener.Close()
-}
-
-func (l *limitListener) acceptLoop() {
 	for {
 		c, err := l.Listener.Accept()
 		if err != nil {
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				continue
-			}
-			l.acceptErr <- err
-			return
+			return nil, err
 		}
 		host := hostOf(c.RemoteAddr())
 		l.mu.Lock()
@@ -84,8 +57,8 @@ func (l *limitListener) acceptLoop() {
 		case l.max <= 0 || l.per[host] < l.max:
 			l.per[host]++
 			l.mu.Unlock()
-			l.deliver(c, host)
-		case l.waiting[host] < l.max && l.grace > 0:
+			return &limitConn{Conn: c, l: l, host: host}, nil
+		case l.waiting[host] < l.max && l.grace > 0 && l.admit != nil:
 			l.waiting[host]++
 			l.mu.Unlock()
 			go l.waitForSlot(c, host)
@@ -97,7 +70,13 @@ func (l *limitListener) acceptLoop() {
 	}
 }
 
-// waitForSlot admits c as soon as a slot for host frees within the grace,
+// Close stops accepting (waiters give up); admitted connections go on.
+func (l *limitListener) Close() error {
+	l.closeOnce.Do(func() { close(l.done) })
+	return l.Listener.Close()
+}
+
+// waitForSlot serves c as soon as a slot for host frees within the grace,
 // and refuses it otherwise.
 func (l *limitListener) waitForSlot(c net.Conn, host string) {
 	t := time.NewTimer(l.grace)
@@ -108,7 +87,7 @@ func (l *limitListener) waitForSlot(c net.Conn, host string) {
 			l.per[host]++
 			l.doneWaiting(host)
 			l.mu.Unlock()
-			l.deliver(c, host)
+			l.admit(&limitConn{Conn: c, l: l, host: host})
 			return
 		}
 		freed := l.freed
@@ -135,17 +114,6 @@ func (l *limitListener) waitForSlot(c net.Conn, host string) {
 func (l *limitListener) doneWaiting(host string) {
 	if l.waiting[host]--; l.waiting[host] <= 0 {
 		delete(l.waiting, host)
-	}
-}
-
-// deliver hands an admitted connection to Accept; after Close it gives the
-// slot back and closes the connection instead.
-func (l *limitListener) deliver(c net.Conn, host string) {
-	lc := &limitConn{Conn: c, l: l, host: host}
-	select {
-	case l.admitted <- lc:
-	case <-l.done:
-		_ = lc.Close()
 	}
 }
 

@@ -120,7 +120,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 // Serve accepts connections on ln until Shutdown. It returns nil after a
 // shutdown.
 func (srv *Server) Serve(ln net.Listener) error {
-	ll := newLimitListener(ln, srv.cfg.MaxConnsPerIP)
+	ll := newLimitListener(ln, srv.cfg.MaxConnsPerIP, srv.ssh.HandleConn)
 	srv.lnMu.Lock()
 	srv.ln = ll
 	srv.lnMu.Unlock()
