@@ -94,6 +94,11 @@ type RoomConfig struct {
 	// MinPlayers are seated. Only Expected players may join.
 	AutoStart bool
 	Expected  []PlayerID
+	// Binding (ranked): the match counts from its first countdown. A leave,
+	// or a grace period running out, during that countdown forfeits as it
+	// would in play; without Binding the room goes back to Waiting, since
+	// nothing was played yet.
+	Binding bool
 	// AllowLateJoin (casual): a joiner may take a free slot during
 	// Countdown or Playing; Game.Join decides how (Pong: between points).
 	AllowLateJoin bool
@@ -321,8 +326,10 @@ func (r *Room) call(ctx context.Context, req ctlReq) ctlResp {
 }
 
 // Join seats p in slot (-1: the first free one) and returns the slot. A
-// player already seated, e.g. reconnecting within grace, gets their own slot
-// back (whatever slot asked for) and is marked connected again.
+// player already seated, e.g. reconnecting within grace or from a second
+// terminal, gets their own slot back (whatever slot asked for) and is
+// marked connected again. Each successful Join is one attachment of a
+// session to the seat; the session ends it with Disconnect or Leave.
 func (r *Room) Join(ctx context.Context, p Player, slot int) (int, error) {
 	resp := r.call(ctx, ctlReq{kind: ctlJoin, player: p, slot: slot})
 	return resp.slot, resp.err
@@ -330,15 +337,19 @@ func (r *Room) Join(ctx context.Context, p Player, slot int) (int, error) {
 
 // Leave gives up the seat for good. During a match that is a forfeit
 // (Game.Leave); during the first countdown, before anything was played, it
-// cancels the countdown and the room waits again.
+// cancels the countdown and the room waits again (unless Binding). A player
+// attached from several sessions (Join more than once) keeps the seat until
+// the last of them leaves or disconnects: one terminal closing the game does
+// not forfeit the match another is playing.
 func (r *Room) Leave(ctx context.Context, id PlayerID) error {
 	return r.call(ctx, ctlReq{kind: ctlLeave, player: Player{ID: id}}).err
 }
 
-// Disconnect reports that the player's session dropped. During Countdown or
-// Playing the seat is kept for Grace and the game pauses (nobody loses
-// points to a dropped connection); after Grace it is a Leave. Otherwise it
-// is a Leave at once.
+// Disconnect reports that one of the player's sessions dropped. While
+// another session of theirs is attached the seat stays connected. Otherwise,
+// during Countdown or Playing the seat is kept for Grace and the game pauses
+// (nobody loses points to a dropped connection); after Grace it is a Leave.
+// Otherwise it is a Leave at once.
 func (r *Room) Disconnect(ctx context.Context, id PlayerID) error {
 	return r.call(ctx, ctlReq{kind: ctlDisconnect, player: Player{ID: id}}).err
 }

@@ -36,7 +36,14 @@ type Frame struct {
 	// Roster lists, per slot, who played it in the current (or just
 	// finished) match, including players who have since left or forfeited,
 	// so a results screen can name them. Nil before the first match starts.
+	// A seat that changed hands after the match (a joiner in Finished)
+	// still names the player who played it here: the result is theirs.
 	Roster []Player
+	// Forfeited is, per slot of Roster, true when that player left the
+	// match before it ended (quit, or did not come back within grace), so
+	// screens can say "bob left" and mark them in the results. Nil when
+	// nobody did.
+	Forfeited []bool
 }
 
 // Seat is one slot of the room as frames show it.

@@ -11,16 +11,19 @@ type roomLoop struct {
 	r     *Room
 	timer Timer // the room's single wake-up: next tick, or the idle deadline
 
-	phase   Phase
-	game    Game
-	seed    uint64
-	seats   []seat
-	state   any     // last Game.Snapshot(), republished until the game changes
-	result  *Result // set in Finished
-	roster  []Player
-	started bool // the match left its first countdown (MatchStarted fired)
-	paused  bool // some seat is in grace
-	pubSeq  uint64
+	phase  Phase
+	game   Game
+	seed   uint64
+	seats  []seat
+	state  any     // last Game.Snapshot(), republished until the game changes
+	result *Result // set in Finished
+	roster []Player
+	// forfeited is, per roster slot, whether that player left the match
+	// before it ended (Frame.Forfeited); replaced, never edited.
+	forfeited []bool
+	started   bool // the match left its first countdown (MatchStarted fired)
+	paused    bool // some seat is in grace
+	pubSeq    uint64
 
 	// Fixed timestep: tick n is due at anchor + n/TickRate, computed exactly
 	// (no accumulated rounding), and re-anchored only after a stall.
@@ -45,6 +48,11 @@ type seat struct {
 	graceUntil time.Duration
 	ack        uint32
 	thisTick   int // inputs consumed this tick, against MaxInputsPerTick
+	// sessions counts the sessions attached to the seat (each Join, less
+	// each Disconnect or Leave): a player may have the game open in two
+	// terminals, or reconnect before the server noticed the old one died,
+	// and the seat is connected while any of them is.
+	sessions int
 }
 
 func (l *roomLoop) init(r *Room, g Game, seed uint64) {
@@ -205,12 +213,7 @@ func (l *roomLoop) tick(t, now time.Duration, publish bool) {
 
 	if l.phase == Countdown && !l.paused && t >= l.countdownEnd {
 		l.phase = Playing
-		if !l.started {
-			l.started = true
-			if h := r.hooks.MatchStarted; h != nil {
-				h(r.id, l.seed, l.seatsCopy())
-			}
-		}
+		l.markStarted()
 	}
 
 	step := l.phase == Playing && !l.paused
@@ -290,6 +293,12 @@ func (l *roomLoop) handle(req ctlReq) ctlResp {
 		}
 		switch req.kind {
 		case ctlLeave:
+			if s := &l.seats[i]; s.sessions > 1 {
+				// Another session still plays the seat: only this one
+				// goes.
+				s.sessions--
+				break
+			}
 			l.leave(i, now)
 		case ctlDisconnect:
 			l.disconnect(i, now)
@@ -313,8 +322,11 @@ func (l *roomLoop) join(p Player, slot int, now time.Duration) (int, error) {
 		s.Player = p
 		if !s.Connected {
 			s.Connected = true
-			s.ack = 0
+			s.sessions = 0
 		}
+		s.sessions++
+		// The new session numbers its inputs from the start.
+		s.ack = 0
 		if s.inGrace {
 			s.inGrace = false
 			l.updatePause(now)
@@ -346,7 +358,7 @@ func (l *roomLoop) join(p Player, slot int, now time.Duration) (int, error) {
 		}
 		l.state = l.game.Snapshot()
 	}
-	l.seats[slot] = seat{Seat: Seat{Player: p, Taken: true, Connected: true}}
+	l.seats[slot] = seat{Seat: Seat{Player: p, Taken: true, Connected: true}, sessions: 1}
 	l.idleArmed = false
 	if live {
 		l.setRoster(slot, p)
@@ -357,9 +369,19 @@ func (l *roomLoop) join(p Player, slot int, now time.Duration) (int, error) {
 
 // leave frees seat i for good and works out what that means for the match.
 func (l *roomLoop) leave(i int, t time.Duration) {
+	if l.running() && !l.started && l.r.cfg.Binding {
+		l.commit()
+		if !l.running() {
+			// The game ended on its first step (it never does in
+			// practice); the seat goes as it would in Finished.
+			l.leave(i, t)
+			return
+		}
+	}
 	l.seats[i] = seat{}
 	switch {
 	case l.running() && l.started:
+		l.setForfeited(i)
 		l.game.Leave(i)
 		l.state = l.game.Snapshot()
 		if res, ok := l.game.Result(); ok {
@@ -381,6 +403,10 @@ func (l *roomLoop) leave(i int, t time.Duration) {
 
 func (l *roomLoop) disconnect(i int, now time.Duration) {
 	s := &l.seats[i]
+	if s.sessions > 1 {
+		s.sessions-- // another session of the player is still there
+		return
+	}
 	if !l.running() || l.r.cfg.Grace < 0 {
 		l.leave(i, now)
 		return
@@ -389,6 +415,7 @@ func (l *roomLoop) disconnect(i int, now time.Duration) {
 		return
 	}
 	s.Connected = false
+	s.sessions = 0
 	s.inGrace = true
 	s.graceUntil = now + l.r.cfg.Grace
 	l.updatePause(now)
@@ -464,6 +491,7 @@ func (l *roomLoop) start(now time.Duration) {
 	l.state = l.game.Snapshot()
 	l.phase = Countdown
 	l.started, l.paused = false, false
+	l.forfeited = nil
 	l.result = nil
 	l.gameTick = 0
 	l.anchor, l.next = now, 1
@@ -479,7 +507,7 @@ func (l *roomLoop) cancel(t time.Duration) {
 	l.stopRunning()
 	l.game = l.r.factory(l.seed)
 	l.state = l.game.Snapshot()
-	l.roster = nil
+	l.roster, l.forfeited = nil, nil
 	for i := range l.seats {
 		if !l.seats[i].Connected {
 			l.seats[i] = seat{} // in Waiting a disconnect is a leave
@@ -487,6 +515,38 @@ func (l *roomLoop) cancel(t time.Duration) {
 		l.seats[i].Ready = false
 	}
 	l.maybeStart(t)
+}
+
+// markStarted records that the match is under way: from now on a leave is a
+// forfeit and the result is recorded.
+func (l *roomLoop) markStarted() {
+	if l.started {
+		return
+	}
+	l.started = true
+	if h := l.r.hooks.MatchStarted; h != nil {
+		h(l.r.id, l.seed, l.seatsCopy())
+	}
+}
+
+// commit starts a Binding match whose first countdown someone is leaving,
+// so that the leave is a forfeit there as it is in play. The game takes its
+// first step, with no inputs, before the leave: a Game treats a seat left
+// before its first step as never taken (Pong frees it), not as forfeited.
+// Replays see an ordinary first tick followed by a leave.
+func (l *roomLoop) commit() {
+	r := l.r
+	l.markStarted()
+	l.applied = l.applied[:0]
+	l.game.Step(l.applied)
+	l.gameTick++
+	l.state = l.game.Snapshot()
+	if h := r.hooks.Ticked; h != nil {
+		h(l.gameTick, l.applied, l.game)
+	}
+	if res, ok := l.game.Result(); ok {
+		l.finish(res)
+	}
 }
 
 func (l *roomLoop) finish(res Result) {
@@ -550,6 +610,7 @@ func (l *roomLoop) publish(t time.Duration) {
 	f.Seed = l.seed
 	f.Paused = l.paused
 	f.Roster = l.roster
+	f.Forfeited = l.forfeited
 	if l.phase == Countdown && !l.paused {
 		f.Left = max(l.countdownEnd-t, 0)
 	}
@@ -565,11 +626,27 @@ func (l *roomLoop) publish(t time.Duration) {
 }
 
 // setRoster replaces rather than edits the roster: published frames share it.
+// The seat changes hands, so whatever its last player did is not the
+// newcomer's.
 func (l *roomLoop) setRoster(slot int, p Player) {
 	ro := make([]Player, len(l.seats))
 	copy(ro, l.roster)
 	ro[slot] = p
 	l.roster = ro
+	if slot < len(l.forfeited) && l.forfeited[slot] {
+		f := slices.Clone(l.forfeited)
+		f[slot] = false
+		l.forfeited = f
+	}
+}
+
+// setForfeited marks the roster's player in slot as having left the match;
+// like the roster, the slice is replaced rather than edited.
+func (l *roomLoop) setForfeited(slot int) {
+	f := make([]bool, len(l.seats))
+	copy(f, l.forfeited)
+	f[slot] = true
+	l.forfeited = f
 }
 
 // seatOf is a linear scan: rooms have at most a handful of seats.
