@@ -21,7 +21,7 @@ import (
 type Results struct {
 	st      *store.Store
 	log     *slog.Logger
-	onLeave func(id string) // a ranked leaver, for the queue cooldown
+	onLeave func(id string) time.Time // a ranked leaver, for the queue cooldown; returns its end
 
 	mu      sync.Mutex
 	jobs    []resultJob
@@ -46,13 +46,14 @@ type resultJob struct {
 	aborted bool
 }
 
-// NewResults returns a results writer; onLeave may be nil.
-func NewResults(st *store.Store, onLeave func(id string), log *slog.Logger) *Results {
+// NewResults returns a results writer; onLeave may be nil. It records a
+// ranked leave and returns the end of the queue cooldown that earned.
+func NewResults(st *store.Store, onLeave func(id string) time.Time, log *slog.Logger) *Results {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	if onLeave == nil {
-		onLeave = func(string) {}
+		onLeave = func(string) time.Time { return time.Time{} }
 	}
 	return &Results{st: st, log: log, onLeave: onLeave, signal: make(chan struct{}, 1),
 		playing: map[*Room]startedMatch{}, written: make(chan struct{})}
@@ -97,7 +98,8 @@ func (rs *Results) Run(ctx context.Context) {
 			rs.drain()
 			rs.mu.Lock()
 			for r, st := range rs.playing {
-				rs.jobs = append(rs.jobs, resultJob{room: r, started: st, seats: st.seats, aborted: true})
+				rs.jobs = append(rs.jobs, resultJob{room: r, started: st, seats: st.seats, aborted: true,
+					res: game.Result{Scores: scoresNow(r)}})
 			}
 			rs.playing = map[*Room]startedMatch{}
 			rs.mu.Unlock()
@@ -132,6 +134,29 @@ func (rs *Results) drain() {
 		rs.written = make(chan struct{})
 		rs.mu.Unlock()
 	}
+}
+
+// scoresNow reads the scores of the match a room is playing as they stand
+// (lives in free-for-all), from its last frame: a match cut short by a
+// shutdown is recorded with the score it had, not 0–0.
+func scoresNow(r *Room) []int {
+	fr, _ := r.Latest()
+	if fr == nil {
+		return nil
+	}
+	snap, ok := fr.State.(*pong.Snapshot)
+	if !ok {
+		return nil
+	}
+	out := make([]int, min(len(fr.Seats), len(snap.Scores)))
+	for i := range out {
+		if snap.Mode == pong.FFA4 {
+			out[i] = int(snap.Lives[i])
+		} else {
+			out[i] = int(snap.Scores[i])
+		}
+	}
+	return out
 }
 
 func tickRate(r *Room) int {
@@ -187,6 +212,9 @@ func (rs *Results) write(j resultJob) error {
 	if len(rec.Players) == 0 {
 		return nil
 	}
+	if !rec.Aborted {
+		placeLeavers(rec.Players)
+	}
 	saved, err := rs.st.RecordMatch(rec, func(cur []store.Rating) ([]store.Rating, error) {
 		return rate(r, rec.Players, cur)
 	})
@@ -208,18 +236,48 @@ func (rs *Results) write(j resultJob) error {
 			if rt, _, err := rs.st.Rating(rec.Mode, p.Fingerprint); err == nil {
 				games = rt.Games
 			}
-			out.Changes[slots[i]] = RatingChange{Before: p.RatingBefore, After: p.RatingAfter, Games: games}
+			c := RatingChange{Before: p.RatingBefore, After: p.RatingAfter, Games: games, Left: p.Left}
 			if p.Left {
-				rs.onLeave(p.Fingerprint)
+				c.Cooldown = rs.onLeave(p.Fingerprint)
 			}
+			out.Changes[slots[i]] = c
 		}
 	}
 	r.SetOutcome(out)
 	return nil
 }
 
+// placeLeavers records every player who left the match as having lost it:
+// one who walked out of a team that went on to win (2v2 places teams), or
+// who shares first place, drops to last. The game's own order stands
+// otherwise (a free-for-all leaver is already below everyone still in).
+func placeLeavers(ps []store.MatchPlayer) {
+	best, worst := 0, 0
+	for _, p := range ps {
+		if p.Place < 1 {
+			continue
+		}
+		if best == 0 || p.Place < best {
+			best = p.Place
+		}
+		worst = max(worst, p.Place)
+	}
+	for i := range ps {
+		if !ps[i].Left || (ps[i].Place > best && best > 0) {
+			continue
+		}
+		if worst > best {
+			ps[i].Place = worst
+		} else {
+			ps[i].Place = best + 1 // everyone else tied: below them all
+		}
+	}
+}
+
 // rate applies Elo to a finished ranked match: pairwise by placement for
-// 1v1 and free-for-all, team averages for 2v2.
+// 1v1 and free-for-all, team averages for 2v2. Leaving a ranked match loses
+// it: a leaver never gains rating, whatever the rest of their team did, and
+// the teammates who stayed keep their result.
 func rate(r *Room, players []store.MatchPlayer, cur []store.Rating) ([]store.Rating, error) {
 	rp := make([]rating.Player, len(cur))
 	for i, c := range cur {
@@ -231,33 +289,9 @@ func rate(r *Room, players []store.MatchPlayer, cur []store.Rating) ([]store.Rat
 	}
 	var next []float64
 	if r.Ranked == RankedPong2v2 {
-		var a, b []rating.Player
-		var ai, bi []int
-		placeA, placeB := 0, 0
-		for i, p := range players {
-			if p.Team == 0 {
-				a, ai, placeA = append(a, rp[i]), append(ai, i), p.Place
-			} else {
-				b, bi, placeB = append(b, rp[i]), append(bi, i), p.Place
-			}
-		}
-		score := 0.5
-		switch {
-		case placeA < placeB:
-			score = 1
-		case placeA > placeB:
-			score = 0
-		}
-		na, nb, err := rating.UpdateTeams(a, b, score)
-		if err != nil {
+		var err error
+		if next, err = rateTeams(players, rp); err != nil {
 			return nil, err
-		}
-		next = make([]float64, len(players))
-		for k, i := range ai {
-			next[i] = na[k]
-		}
-		for k, i := range bi {
-			next[i] = nb[k]
 		}
 	} else {
 		var err error
@@ -271,9 +305,14 @@ func rate(r *Room, players []store.MatchPlayer, cur []store.Rating) ([]store.Rat
 	}
 	out := make([]store.Rating, len(cur))
 	for i, c := range cur {
+		if players[i].Left {
+			next[i] = min(next[i], rp[i].Rating)
+		}
 		after := rp[i].After(next[i])
 		c.Rating, c.Games, c.Reached2400 = next[i], after.Games, after.Reached2400
 		switch {
+		case players[i].Left:
+			c.Losses++
 		case best == worst:
 			c.Draws++
 		case places[i] == best:
@@ -284,4 +323,58 @@ func rate(r *Room, players []store.MatchPlayer, cur []store.Rating) ([]store.Rat
 		out[i] = c
 	}
 	return out, nil
+}
+
+// rateTeams rates a 2v2 match by team averages. A team's result is that of
+// its players who stayed (both gone: its own place); a leaver is rated as
+// if their team had lost.
+func rateTeams(players []store.MatchPlayer, rp []rating.Player) ([]float64, error) {
+	var teams [2][]rating.Player
+	var idx [2][]int
+	var place, leftPlace [2]int
+	for i, p := range players {
+		t := min(max(p.Team, 0), 1)
+		teams[t], idx[t] = append(teams[t], rp[i]), append(idx[t], i)
+		if p.Left {
+			leftPlace[t] = p.Place
+		} else {
+			place[t] = p.Place
+		}
+	}
+	for t := range place {
+		if place[t] == 0 {
+			place[t] = leftPlace[t]
+		}
+	}
+	score := 0.5
+	switch {
+	case place[0] < place[1]:
+		score = 1
+	case place[0] > place[1]:
+		score = 0
+	}
+	na, nb, err := rating.UpdateTeams(teams[0], teams[1], score)
+	if err != nil {
+		return nil, err
+	}
+	// What each side gets for a loss, for its leavers.
+	lostA, _, err := rating.UpdateTeams(teams[0], teams[1], 0)
+	if err != nil {
+		return nil, err
+	}
+	_, lostB, err := rating.UpdateTeams(teams[0], teams[1], 1)
+	if err != nil {
+		return nil, err
+	}
+	next := make([]float64, len(players))
+	for t, got := range [2][]float64{na, nb} {
+		lost := [2][]float64{lostA, lostB}[t]
+		for k, i := range idx[t] {
+			next[i] = got[k]
+			if players[i].Left {
+				next[i] = lost[k]
+			}
+		}
+	}
+	return next, nil
 }

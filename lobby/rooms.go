@@ -61,6 +61,10 @@ type Room struct {
 	cancel  context.CancelFunc
 	ctx     context.Context
 	outcome atomic.Pointer[Outcome]
+	// outNext is closed when the next outcome is published (nil until
+	// someone waits for one).
+	outMu   sync.Mutex
+	outNext chan struct{}
 	// replay is the last finished match's recording, handed from the
 	// recorder to the results writer; both run on the room goroutine.
 	replay *spectator.Replay
@@ -107,16 +111,53 @@ type Outcome struct {
 type RatingChange struct {
 	Before, After float64
 	Games         int // rated games after this one
+	// Left: the player left the match, which counts as a loss. Cooldown
+	// is when the queue cooldown that earned ends (not after now when the
+	// leave was forgiven).
+	Left     bool
+	Cooldown time.Time
 }
 
 // Close ends the room at once (its players are sent back to the lobby).
 func (r *Room) Close() { r.cancel() }
 
 // SetOutcome publishes a finished match's rating changes.
-func (r *Room) SetOutcome(o *Outcome) { r.outcome.Store(o) }
+func (r *Room) SetOutcome(o *Outcome) {
+	r.outcome.Store(o)
+	r.outMu.Lock()
+	if r.outNext != nil {
+		close(r.outNext)
+		r.outNext = nil
+	}
+	r.outMu.Unlock()
+}
 
 // Outcome returns the last published outcome, or nil.
 func (r *Room) Outcome() *Outcome { return r.outcome.Load() }
+
+// AwaitOutcome waits until the outcome of the match played with seed is
+// published, or ctx ends (nil). A player who walked out of a ranked match is
+// back in the lobby by the time the results writer has it.
+func (r *Room) AwaitOutcome(ctx context.Context, seed uint64) *Outcome {
+	for {
+		// The channel is taken before the check, so a SetOutcome between
+		// the two still wakes us.
+		r.outMu.Lock()
+		if r.outNext == nil {
+			r.outNext = make(chan struct{})
+		}
+		next := r.outNext
+		r.outMu.Unlock()
+		if o := r.Outcome(); o != nil && o.Seed == seed {
+			return o
+		}
+		select {
+		case <-next:
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}
 
 // Rooms is the registry of live rooms. Each room runs on its own goroutine
 // (game.Room.Run) under the server's context and leaves the registry when it
@@ -183,7 +224,9 @@ func (rs *Rooms) CreateRanked(m Match) (*Room, error) {
 		return nil, fmt.Errorf("lobby: %w: %q", ErrUnknownMode, m.Mode)
 	}
 	rc := rs.cfg.Room
-	rc.AutoStart, rc.AllowLateJoin = true, false
+	// The opening countdown is part of a ranked match: walking out of it
+	// is a forfeit, not a free escape from an unwanted pairing.
+	rc.AutoStart, rc.AllowLateJoin, rc.Binding = true, false, true
 	seats := make(map[game.PlayerID]int, len(m.Players))
 	rc.Expected = nil
 	for i, p := range m.Players {

@@ -37,7 +37,7 @@ func Start(st *store.Store, c Config, log *slog.Logger) *Services {
 	s := &Services{Hub: NewHub(), Chat: chat.New(c.Chat)}
 	cfg := c.Rooms
 	var mm *Matchmaker
-	s.Results = NewResults(st, func(id string) { mm.RecordLeave(id) }, log)
+	s.Results = NewResults(st, func(id string) time.Time { return mm.RecordLeave(id) }, log)
 	cfg.Observer = s.Results
 	roomsCtx, stopRooms := context.WithCancel(context.Background())
 	resultsCtx, stopResults := context.WithCancel(context.Background())
