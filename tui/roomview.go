@@ -609,11 +609,13 @@ type hudKey struct {
 	names     [4]string
 	taken     [4]bool
 	connected [4]bool
+	left      [4]bool // the player who played the seat left the match
 	out       [4]bool
 	score     [4]int32
 	lives     [4]int32
 	mode      pong.Mode
 	finished  bool
+	alone     bool // too few players seated for a rematch
 	hits      [4]int32
 	rttMS     int64
 	fps       int
@@ -640,6 +642,13 @@ func (v *RoomView) paintHUD(fr *game.Frame, snap *pong.Snapshot) {
 			k.chat, k.typing = cl.prompt, true
 		}
 	}
+	seated := 0
+	for _, s := range fr.Seats {
+		if s.Taken {
+			seated++
+		}
+	}
+	k.alone = seated < game.DefaultMinPlayers
 	for slot := range min(len(fr.Seats), 4) {
 		if v.cfg.Labels != nil {
 			k.labels[slot] = v.cfg.Labels(slot)
@@ -647,9 +656,15 @@ func (v *RoomView) paintHUD(fr *game.Frame, snap *pong.Snapshot) {
 		k.names[slot] = seatName(fr, slot)
 		k.taken[slot] = fr.Seats[slot].Taken
 		k.connected[slot] = fr.Seats[slot].Connected
-		k.out[slot] = snap.Paddles[slot].Out
-		k.score[slot] = snap.Scores[slot]
-		k.lives[slot] = snap.Lives[slot]
+		k.left[slot] = !k.taken[slot] && leftMatch(fr, slot)
+		if scoredBy(fr, slot) {
+			k.out[slot] = snap.Paddles[slot].Out
+			k.score[slot] = snap.Scores[slot]
+			k.lives[slot] = snap.Lives[slot]
+		} else if snap.Config != nil {
+			// Someone took the seat after the match: its points were not theirs.
+			k.lives[slot] = int32(snap.Config.Lives)
+		}
 	}
 	if v.cfg.RTT != nil {
 		if d := v.cfg.RTT(); d > 0 {
@@ -684,6 +699,9 @@ func (v *RoomView) paintHUD(fr *game.Frame, snap *pong.Snapshot) {
 		if k.taken[slot] && !k.connected[slot] {
 			score += " ⌁"
 		}
+		if k.left[slot] {
+			score += " left"
+		}
 		x += v.scr.Text(x, 0, name+score+"  ", stSide0+screen.Style(slot))
 	}
 	right := fmt.Sprintf("%dfps", k.fps)
@@ -704,6 +722,10 @@ func (v *RoomView) paintHUD(fr *game.Frame, snap *pong.Snapshot) {
 
 	foot := "q leave"
 	switch {
+	case k.finished && k.alone && v.cfg.Ranked:
+		foot = "n queue · q leave"
+	case k.finished && k.alone:
+		foot = "waiting for players · q leave"
 	case k.finished && v.cfg.Ranked:
 		foot = "r rematch · n queue · q leave"
 	case k.finished:
@@ -742,6 +764,30 @@ func (v *RoomView) paintHUD(fr *game.Frame, snap *pong.Snapshot) {
 	v.scr.Text(max((v.w-len([]rune(foot)))/2, 0), v.h-1, foot, stDim)
 }
 
+// playedBy names who played slot in the match the frame shows, even after
+// they left or someone else took the seat: a result is theirs.
+func playedBy(fr *game.Frame, slot int) string {
+	if slot < len(fr.Roster) && fr.Roster[slot].Name != "" {
+		return fr.Roster[slot].Name
+	}
+	return seatName(fr, slot)
+}
+
+// leftMatch: the player who played slot left the match before it ended.
+func leftMatch(fr *game.Frame, slot int) bool {
+	return slot < len(fr.Forfeited) && fr.Forfeited[slot]
+}
+
+// scoredBy: the points on slot belong to whoever sits there now. A player
+// who takes a seat after a match starts at zero, not with the points of the
+// one who played it.
+func scoredBy(fr *game.Frame, slot int) bool {
+	if slot >= len(fr.Roster) || fr.Roster[slot].ID == "" || slot >= len(fr.Seats) || !fr.Seats[slot].Taken {
+		return true
+	}
+	return fr.Seats[slot].Player.ID == fr.Roster[slot].ID
+}
+
 func seatName(fr *game.Frame, slot int) string {
 	if slot < len(fr.Seats) && fr.Seats[slot].Taken {
 		return fr.Seats[slot].Player.Name
@@ -757,14 +803,16 @@ func seatName(fr *game.Frame, slot int) string {
 func (v *RoomView) paintOverlay(fr *game.Frame, snap *pong.Snapshot) {
 	var lines []string
 	switch {
-	case fr.Phase == game.Countdown:
-		lines = []string{fmt.Sprintf("  %d  ", int(fr.Left.Seconds())+1)}
 	case fr.Paused:
+		// Before the countdown: a countdown waiting for a dropped player
+		// stands still, and the players must see why.
 		for slot, s := range fr.Seats {
 			if s.Taken && !s.Connected {
 				lines = append(lines, fmt.Sprintf(" %s disconnected — %d s ", seatName(fr, slot), int(s.GraceLeft.Seconds()+0.999)))
 			}
 		}
+	case fr.Phase == game.Countdown:
+		lines = []string{fmt.Sprintf("  %d  ", int(fr.Left.Seconds())+1)}
 	case fr.Phase == game.Finished || snap.Over:
 		lines = v.results(fr, snap)
 	case !snap.Ball.Live && snap.LastPointAgainst >= 0 && snap.Tick-snap.LastPointTick < 45:
@@ -819,7 +867,10 @@ func (v *RoomView) results(fr *game.Frame, snap *pong.Snapshot) []string {
 			var names []string
 			for slot, p := range fr.Result.Places {
 				if p == place {
-					entry := fmt.Sprintf("%s (%d)", seatName(fr, slot), fr.Result.Scores[slot])
+					entry := fmt.Sprintf("%s (%d)", playedBy(fr, slot), fr.Result.Scores[slot])
+					if leftMatch(fr, slot) {
+						entry += " (left)"
+					}
 					if out != nil && slot < len(out.Changes) && out.Changes[slot].Games > 0 {
 						c := out.Changes[slot]
 						entry += fmt.Sprintf(" %s %+d", rating.Display(c.After, c.Games), int(math.Round(c.After))-int(math.Round(c.Before)))
@@ -833,10 +884,19 @@ func (v *RoomView) results(fr *game.Frame, snap *pong.Snapshot) []string {
 		}
 	}
 	if fr.Phase == game.Finished {
-		ready := 0
+		ready, seated := 0, 0
 		for _, s := range fr.Seats {
+			if s.Taken {
+				seated++
+			}
 			if s.Taken && s.Ready {
 				ready++
+			}
+		}
+		var gone []string
+		for slot, p := range fr.Roster {
+			if p.ID != "" && (slot >= len(fr.Seats) || !fr.Seats[slot].Taken || fr.Seats[slot].Player.ID != p.ID) {
+				gone = append(gone, p.Name)
 			}
 		}
 		keys := fmt.Sprintf(" r rematch (%d ready) · q leave ", ready)
@@ -845,6 +905,17 @@ func (v *RoomView) results(fr *game.Frame, snap *pong.Snapshot) []string {
 			if out == nil {
 				lines = append(lines, " rating changes: saving… ")
 			}
+		}
+		// A rematch needs two players: with the others gone, say so
+		// rather than count ready players forever.
+		if seated < game.DefaultMinPlayers {
+			keys = " waiting for players · q leave "
+			if v.cfg.Ranked {
+				keys = " n back to queue · q leave "
+			}
+		}
+		if len(gone) > 0 {
+			lines = append(lines, "", " "+strings.Join(gone, ", ")+" left ")
 		}
 		lines = append(lines, "", keys)
 	}
