@@ -461,6 +461,11 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case viewStoppedMsg:
 		return m, tea.ClearScreen
+	case forfeitMsg:
+		if m.state == stLobby {
+			m.notice = msg.text
+		}
+		return m, nil
 	case tea.KeyPressMsg:
 		return m, m.key(msg)
 	case tea.KeyReleaseMsg:
@@ -793,13 +798,18 @@ func (m *Lobby) leaveRoom(leave bool, notice string) tea.Cmd {
 	}
 	m.in, m.state, m.notice = nil, stLobby, notice
 	in.cancel()
+	var told tea.Cmd
 	if leave {
+		before, _ := in.room.Latest()
 		_ = in.room.Leave(m.d.Ctx, m.d.Player.ID)
+		if !m.quitting { // a program that is quitting shows no notice
+			told = m.forfeitNotice(in, before)
+		}
 	}
-	return func() tea.Msg {
+	return tea.Batch(func() tea.Msg {
 		<-in.done
 		return viewStoppedMsg{}
-	}
+	}, told)
 }
 
 func (m *Lobby) View() tea.View {
