@@ -174,7 +174,11 @@ func printMatches(w interface{ Write([]byte) (int, error) }, fp string, ms []sto
 		result, change := "", ""
 		var names []string
 		for _, p := range m.Players {
-			names = append(names, fmt.Sprintf("%s %d", p.Name, p.Score))
+			name := fmt.Sprintf("%s %d", p.Name, p.Score)
+			if p.Left {
+				name += " (left)" // walked out or did not come back in time: a loss
+			}
+			names = append(names, name)
 			if p.Fingerprint != fp {
 				continue
 			}
@@ -185,9 +189,6 @@ func printMatches(w interface{ Write([]byte) (int, error) }, fp string, ms []sto
 				result = "won"
 			default:
 				result = fmt.Sprintf("%d%s", p.Place, ordinal(p.Place))
-			}
-			if p.Left {
-				result += "*"
 			}
 			if m.Ranked && !m.Aborted {
 				change = fmt.Sprintf("%+d", int(math.Round(p.RatingAfter))-int(math.Round(p.RatingBefore)))
