@@ -10,6 +10,7 @@ import (
 
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/game/pong"
+	"github.com/termarena/termarena/spectator"
 	"github.com/termarena/termarena/store"
 )
 
@@ -138,6 +139,24 @@ func TestRankedCountdownLeaveIsAForfeit(t *testing.T) {
 		o := r.AwaitOutcome(ctx, fr.Seed)
 		if o == nil || o.MatchID == 0 || !o.Changes[0].Left || o.Changes[0].After >= o.Changes[0].Before {
 			t.Fatalf("outcome %+v", o)
+		}
+		// The replay of a match forfeited before play still plays back.
+		data, err := st.Replay(o.MatchID)
+		if err != nil {
+			t.Fatalf("replay of the forfeited match: %v", err)
+		}
+		rp, err := spectator.Decode(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pb, err := spectator.NewPlayback(rp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for !pb.Done() {
+			if err := pb.Step(); err != nil {
+				t.Fatalf("playback: %v", err)
+			}
 		}
 		a, b := rankedRating(t, st, RankedPong1v1, 0), rankedRating(t, st, RankedPong1v1, 1)
 		if a.Losses != round || b.Wins != round || a.Rating >= b.Rating {
