@@ -162,7 +162,8 @@ type Factory func(seed uint64) Game
 // copy it and return. Slices passed in are reused or shared with frames;
 // copy what you keep.
 type Hooks struct {
-	// MatchStarted is called when a match leaves its first countdown.
+	// MatchStarted is called when a match leaves its first countdown, or
+	// earlier when a Binding match is forfeited during it.
 	MatchStarted func(room string, seed uint64, seats []Seat)
 	// Ticked is called after each game step with the inputs actually
 	// applied (what a replay records) and the game (for Hash).
