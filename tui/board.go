@@ -124,6 +124,11 @@ type board struct {
 	col0   int   // screen column of pixel x=0
 	py0    int   // global half-row of pixel y=0
 
+	// mark, when set for a pixel colour, is the glyph its cells are drawn
+	// with: without colour the four paddles would look alike, so the own
+	// paddle and a teammate's get their own shading.
+	mark [numPx]rune
+
 	walls []prect // static: walls and corners
 	dyn   []prect // moving: paddles and the ball, as last drawn
 	next  []prect
@@ -190,6 +195,24 @@ func (b *board) setWalls(s *pong.Snapshot) bool {
 	return true
 }
 
+// setMarks shades the own paddle (slot) and a teammate's when there is
+// no colour to tell the paddles apart; with colour it clears the marks.
+// It reports whether they changed (the board must then be repainted).
+func (b *board) setMarks(colour bool, slot int, mode pong.Mode) bool {
+	var m [numPx]rune
+	if !colour && slot >= 0 && slot < 4 {
+		m[pxSide0+uint8(slot)] = '▓'
+		if mode == pong.TwoVTwo {
+			m[pxSide0+uint8(slot^1)] = '▒' // left+right, top+bottom
+		}
+	}
+	if m == b.mark {
+		return false
+	}
+	b.mark = m
+	return true
+}
+
 // paddleRect is a paddle's pixels given its centre along its side.
 func (b *board) paddleRect(side int, pos, length int32) prect {
 	one := max(b.units(1), 1)
@@ -236,7 +259,13 @@ func (b *board) pixel(x, y int32) uint8 {
 func (b *board) paintCell(s *screen.Screen, col, row int) {
 	x := int32(col - b.col0)
 	top := int32(2*row - b.py0)
-	r, st := halfCell(b.pixel(x, top), b.pixel(x, top+1))
+	pt, pb := b.pixel(x, top), b.pixel(x, top+1)
+	r, st := halfCell(pt, pb)
+	if m := b.mark[pt]; m != 0 {
+		r = m
+	} else if m := b.mark[pb]; m != 0 {
+		r = m
+	}
 	s.Set(col, row, r, st)
 }
 

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/termarena/termarena/chat"
 	"github.com/termarena/termarena/game"
@@ -122,12 +123,15 @@ type Lobby struct {
 	profile     *profileMsg
 	profileBack lobbyState
 
-	live    []*lobby.Room
-	liveSel int
-	watch   *watching
-	replay  *replayer
+	live       []*lobby.Room
+	liveLabels map[*lobby.Room][4]string // ranked rooms' ratings, read with the list
+	liveSel    int
+	watch      *watching
+	replay     *replayer
 
 	chat *chatState // nil when the server has no chat
+
+	ratings ratingReader // d.Store, or nil
 }
 
 // Lobby layout needs this much room; below it the too-small screen shows.
@@ -154,6 +158,9 @@ type (
 func NewLobby(d LobbyDeps) *Lobby {
 	n, _ := d.Online.Online()
 	m := &Lobby{d: d, online: n, w: 80, h: 24}
+	if d.Store != nil {
+		m.ratings = d.Store
+	}
 	if d.Chat != nil {
 		m.chat = newChatState(d)
 	}
@@ -217,7 +224,11 @@ func (m *Lobby) Init() tea.Cmd {
 		id, st := m.d.Replay, m.d.Store
 		cmds = append(cmds, func() tea.Msg {
 			data, err := st.Replay(id)
-			return replayDataMsg{id, data, err}
+			msg := replayDataMsg{id: id, data: data, err: err}
+			if rec, err := st.Match(id); err == nil {
+				msg.rec = &rec // for a ranked match's rating changes
+			}
+			return msg
 		})
 	} else if m.d.Play != "" {
 		mode := m.d.Play
@@ -239,6 +250,7 @@ type replayDataMsg struct {
 	id   uint64
 	data []byte
 	err  error
+	rec  *store.MatchRecord // nil when the record cannot be read
 }
 
 type joinMsg struct {
@@ -347,7 +359,7 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, m.spectate(r)
 	case liveMsg:
-		m.live = msg.rooms
+		m.live, m.liveLabels = msg.rooms, msg.labels
 		m.liveSel = min(m.liveSel, max(len(m.live)-1, 0))
 		if m.state == stWatchList {
 			return m, m.watchLive(msg.ch)
@@ -363,7 +375,7 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.notice = fmt.Sprintf("No replay of match %d is stored (it may have been pruned).", msg.id)
 			return m, nil
 		}
-		return m, m.startReplay(msg.id, msg.data)
+		return m, m.startReplay(msg.id, msg.data, msg.rec)
 	case tea.ColorProfileMsg:
 		m.d.Profile = msg.Profile
 		if m.in != nil {
@@ -657,7 +669,11 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 	case "p":
 		return m.queueFor(lobby.RankedPong1v1)
 	case "P":
-		if m.d.Matchmaker != nil {
+		switch {
+		case m.d.Matchmaker == nil:
+		case m.d.Player.Guest:
+			m.notice = guestRanked
+		default:
 			m.state, m.notice = stChoose, ""
 		}
 	case "w":
@@ -673,7 +689,11 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 			return m.loadBoard(m.boardMode)
 		}
 	case "m":
-		if m.d.Store != nil && !m.d.Player.Guest {
+		switch {
+		case m.d.Store == nil:
+		case m.d.Player.Guest:
+			m.notice = guestProfile
+		default:
 			m.state, m.profile, m.profileBack, m.notice = stProfile, nil, stLobby, ""
 			return m.loadProfile("")
 		}
@@ -767,8 +787,10 @@ func (m *Lobby) join(j joinMsg) tea.Cmd {
 	if r.Mode == pong.TwoVTwo {
 		team = chat.TeamChannel(r.ID(), slot/2) // left+right against top+bottom
 	}
+	labels := ratingLabels(m.ratings, r)
 	view := NewRoomView(RoomViewConfig{
-		Room: r, Me: m.d.Player.ID, Slot: slot, Title: title, Out: m.d.Out,
+		Labels: func(slot int) string { return labels[slot] },
+		Room:   r, Me: m.d.Player.ID, Slot: slot, Title: title, Out: m.d.Out,
 		Profile: m.d.Profile, FPS: m.d.FPS, Clocks: m.d.Clocks, Width: m.w, Height: m.h, RTT: m.d.RTT, InputAt: m.d.InputAt,
 		Ranked: r.Ranked != "", Outcome: r.Outcome, Watchers: r.Watchers, Metrics: m.d.Metrics,
 		Chat: m.chatFeed(),
@@ -859,11 +881,10 @@ func (m *Lobby) render() string {
 		players = "player"
 	}
 	b.WriteString("\n" + style(colText).Render(fmt.Sprintf("● %d %s online", m.online, players)) + "\n")
-	if m.d.Rooms != nil {
-		b.WriteString("\n" + m.renderRooms())
-	}
+	head := b.String()
+	b.Reset()
 	if m.notice != "" {
-		b.WriteString("\n" + style(colWarn).Render(m.notice) + "\n")
+		b.WriteString("\n" + m.renderNotice() + "\n")
 	}
 	switch m.state {
 	case stChoose:
@@ -890,7 +911,66 @@ func (m *Lobby) render() string {
 		keys = "p play ranked · P mode · w watch · L leaderboard · m me\n" + keys
 	}
 	b.WriteString("\n" + style(colDim).Render(keys))
-	return m.frame(b.String())
+	tail := b.String()
+	if m.d.Rooms == nil {
+		return m.frame(head + tail)
+	}
+	rows := m.listRows(head + "\n" + m.renderRooms(0) + tail)
+	return m.frame(head + "\n" + m.renderRooms(rows) + tail)
+}
+
+// renderNotice is the notice line, wrapped to the box so that a long one
+// neither breaks the box nor runs off an 80-column screen.
+func (m *Lobby) renderNotice() string {
+	return style(colWarn).Width(min(lipgloss.Width(m.notice), max(m.w-boxChrome, 20))).Render(m.notice)
+}
+
+// boxChrome is the columns the lobby box adds around its body (border and
+// padding).
+const boxChrome = 8
+
+// listRows is how many lines a screen's list gets, given the screen's
+// body with a list of no rows: everything the terminal has left, less the
+// chat marker (and on a tall terminal the chat pane), so an 80×24 list
+// shows what fits rather than a fixed three rows.
+func (m *Lobby) listRows(without string) int {
+	budget := m.h - 4 // the box's border and padding
+	if m.chat != nil {
+		budget-- // the chat marker or input line
+		if m.h >= 30 {
+			budget -= min(5+(m.h-24)/3, chatLobbyRows) - 1
+		}
+	}
+	return max(budget-lipgloss.Height(without), 3)
+}
+
+// listLine cuts a list line to the box, so one long line (four players'
+// names) does not break the box for all the others.
+func (m *Lobby) listLine(s string) string {
+	if w := max(m.w-boxChrome, 20); lipgloss.Width(s) > w {
+		return ansi.Truncate(s, w-1, "…")
+	}
+	return s
+}
+
+// listWindow picks which of n items show in rows lines so that sel is
+// visible. When they do not all fit, the last line is a hint of how many
+// are above and below ("↓ 4 more").
+func listWindow(n, sel, rows int) (start, end int, hint string) {
+	if n <= rows {
+		return 0, n, ""
+	}
+	shown := max(rows-1, 1)
+	start = max(0, min(sel-shown+1, n-shown))
+	end = start + shown
+	var parts []string
+	if start > 0 {
+		parts = append(parts, fmt.Sprintf("↑ %d above", start))
+	}
+	if end < n {
+		parts = append(parts, fmt.Sprintf("↓ %d more", n-end))
+	}
+	return start, end, "  " + strings.Join(parts, " · ")
 }
 
 // frame boxes a screen's body and centres it; a body too large for the
@@ -932,17 +1012,20 @@ func (m *Lobby) listH() int {
 }
 
 // renderRooms lists public rooms with their live state, read from each
-// room's latest frame (an atomic load, no call into the room).
-func (m *Lobby) renderRooms() string {
+// room's latest frame (an atomic load, no call into the room), in at most
+// rows lines (0: only the heading, to measure the rest of the screen).
+func (m *Lobby) renderRooms(rows int) string {
 	var b strings.Builder
 	b.WriteString(lipgloss.NewStyle().Bold(true).Foreground(colText).Render("Rooms") + "\n")
+	if rows == 0 {
+		return b.String()
+	}
 	if len(m.rooms) == 0 {
 		b.WriteString(style(colDim).Render("  no open rooms: press c to create one") + "\n")
 		return b.String()
 	}
-	maxRows := max(m.listH()-18, 3)
-	start := max(0, min(m.sel-maxRows+1, len(m.rooms)-maxRows))
-	for i := start; i < len(m.rooms) && i < start+maxRows; i++ {
+	start, end, hint := listWindow(len(m.rooms), m.sel, rows)
+	for i := start; i < end; i++ {
 		r := m.rooms[i]
 		line := fmt.Sprintf("%-5s %-4s %s", r.ID(), r.Mode, roomState(r))
 		cursor := "  "
@@ -951,7 +1034,10 @@ func (m *Lobby) renderRooms() string {
 			cursor = "▸ "
 			st = lipgloss.NewStyle().Bold(true).Foreground(colGood)
 		}
-		b.WriteString(st.Render(cursor+line) + "\n")
+		b.WriteString(st.Render(m.listLine(cursor+line)) + "\n")
+	}
+	if hint != "" {
+		b.WriteString(style(colDim).Render(hint) + "\n")
 	}
 	return b.String()
 }

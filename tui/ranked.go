@@ -40,13 +40,20 @@ type (
 
 var rankedModes = lobby.RankedModes()
 
+// Guests are told what they cannot do and how to get it, in a line that
+// fits the lobby box at 80 columns.
+const (
+	guestRanked  = "Guests can't play ranked: connect with an SSH key."
+	guestProfile = "Guests have no profile: connect with an SSH key."
+)
+
 // queueFor puts the player in mode's queue.
 func (m *Lobby) queueFor(mode lobby.RankedMode) tea.Cmd {
 	if m.d.Matchmaker == nil || m.d.Store == nil {
 		return nil
 	}
 	if m.d.Player.Guest {
-		m.notice = "Ranked play needs an SSH key (your key is your account). Casual rooms are open to guests: press c."
+		m.notice = guestRanked
 		return nil
 	}
 	r, _, err := m.d.Store.Rating(string(mode), string(m.d.Player.ID))
@@ -151,28 +158,30 @@ func (m *Lobby) renderBoard() string {
 		}
 	}
 	b.WriteString(lipgloss.NewStyle().Bold(true).Foreground(colText).Render("Leaderboard") + "  " + strings.Join(tabs, "") + "\n\n")
+	tail := "\n" + style(colDim).Render("←/→ mode · ↑/↓ choose · enter profile · esc back")
 	if len(m.board) == 0 {
 		b.WriteString(style(colDim).Render("  no rated games in this mode yet") + "\n")
-	} else {
-		b.WriteString(style(colDim).Render(fmt.Sprintf("  %4s  %-16s %7s %6s %5s", "RANK", "NAME", "RATING", "GAMES", "WIN%")) + "\n")
-		rows := max(m.listH()-16, 3)
-		start := max(0, min(m.boardSel-rows+1, len(m.board)-rows))
-		for i := start; i < len(m.board) && i < start+rows; i++ {
-			r := m.board[i]
-			pct := 0.0
-			if r.Games > 0 {
-				pct = 100 * float64(r.Wins) / float64(r.Games)
-			}
-			line := fmt.Sprintf("%4d  %-16s %7s %6d %4.0f%%", i+1, r.Name, rating.Display(r.Rating, r.Games), r.Games, pct)
-			st, cur := style(colText), "  "
-			if i == m.boardSel {
-				st, cur = lipgloss.NewStyle().Bold(true).Foreground(colGood), "▸ "
-			}
-			b.WriteString(st.Render(cur+line) + "\n")
-		}
+		return b.String() + tail
 	}
-	b.WriteString("\n" + style(colDim).Render("←/→ mode · ↑/↓ choose · enter profile · esc back"))
-	return b.String()
+	b.WriteString(style(colDim).Render(fmt.Sprintf("  %4s  %-16s %7s %6s %5s", "RANK", "NAME", "RATING", "GAMES", "WIN%")) + "\n")
+	start, end, hint := listWindow(len(m.board), m.boardSel, m.listRows(b.String()+tail))
+	for i := start; i < end; i++ {
+		r := m.board[i]
+		pct := 0.0
+		if r.Games > 0 {
+			pct = 100 * float64(r.Wins) / float64(r.Games)
+		}
+		line := fmt.Sprintf("%4d  %-16s %7s %6d %4.0f%%", i+1, r.Name, rating.Display(r.Rating, r.Games), r.Games, pct)
+		st, cur := style(colText), "  "
+		if i == m.boardSel {
+			st, cur = lipgloss.NewStyle().Bold(true).Foreground(colGood), "▸ "
+		}
+		b.WriteString(st.Render(cur+line) + "\n")
+	}
+	if hint != "" {
+		b.WriteString(style(colDim).Render(hint) + "\n")
+	}
+	return b.String() + tail
 }
 
 func (m *Lobby) renderProfile() string {

@@ -11,7 +11,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/lobby"
+	"github.com/termarena/termarena/rating"
 	"github.com/termarena/termarena/spectator"
+	"github.com/termarena/termarena/store"
 )
 
 // Replay speeds, slowest to fastest.
@@ -32,6 +35,7 @@ type replayer struct {
 	cur    *game.Frame
 	curAt  time.Time
 	status string
+	keys   string
 
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -55,20 +59,26 @@ func (rp *replayer) LatestAt() (*game.Frame, time.Time) {
 }
 func (rp *replayer) Submit(game.PlayerID, game.Input) bool { return false }
 
-func (rp *replayer) publish(f *game.Frame, status string) {
+func (rp *replayer) publish(f *game.Frame, status, keys string) {
 	rp.mu.Lock()
-	rp.cur, rp.curAt, rp.status = f, time.Now(), status
+	rp.cur, rp.curAt, rp.status, rp.keys = f, time.Now(), status, keys
 	rp.mu.Unlock()
 }
 
-func (rp *replayer) footer() string {
+// show publishes the playback's current frame and footer.
+func (rp *replayer) show(st *replayState) {
+	status, keys := rp.statusLine(st)
+	rp.publish(rp.frame(st), status, keys)
+}
+
+func (rp *replayer) footer() (status, keys string) {
 	rp.mu.Lock()
 	defer rp.mu.Unlock()
-	return rp.status
+	return rp.status, rp.keys
 }
 
 // startReplay decodes and plays the replay of match id.
-func (m *Lobby) startReplay(id uint64, data []byte) tea.Cmd {
+func (m *Lobby) startReplay(id uint64, data []byte, rec *store.MatchRecord) tea.Cmd {
 	r, err := spectator.Decode(data)
 	if err != nil {
 		m.notice = fmt.Sprintf("The replay of match %d cannot be read: %v", id, err)
@@ -82,10 +92,13 @@ func (m *Lobby) startReplay(id uint64, data []byte) tea.Cmd {
 	ctx, cancel := context.WithCancel(m.d.Ctx)
 	rp := &replayer{id: id, r: r, ctl: make(chan func(*replayState), 16), cancel: cancel, done: make(chan struct{})}
 	st := &replayState{pb: pb, speed: 1}
-	rp.publish(rp.frame(st), rp.statusLine(st))
+	rp.show(st)
+	out := recordOutcome(r, rec)
 	rp.view = NewRoomView(RoomViewConfig{
 		Room: rp, Slot: -1, Title: rp.ID(), Out: m.d.Out, Profile: m.d.Profile, FPS: m.d.FPS, Clocks: m.d.Clocks,
 		Width: m.w, Height: m.h, Footer: rp.footer, Chat: m.chatFeed(),
+		Ranked: out != nil, Outcome: func() *lobby.Outcome { return out },
+		OverKeys: "replay over · ←/→ seek · q quit",
 	})
 	var wg sync.WaitGroup
 	wg.Add(2)
@@ -94,6 +107,23 @@ func (m *Lobby) startReplay(id uint64, data []byte) tea.Cmd {
 	go func() { wg.Wait(); close(rp.done) }()
 	m.replay, m.state, m.notice, m.help = rp, stReplay, "", false
 	return nil
+}
+
+// recordOutcome turns a ranked match's record into the rating changes the
+// results screen shows, or nil for a casual or aborted match. The record
+// does not keep how many games each player had played, so a replay shows
+// ratings without the provisional mark.
+func recordOutcome(r *spectator.Replay, rec *store.MatchRecord) *lobby.Outcome {
+	if rec == nil || !rec.Ranked || rec.Aborted {
+		return nil
+	}
+	out := &lobby.Outcome{Seed: r.Seed, MatchID: rec.ID, Changes: make([]lobby.RatingChange, len(r.Seats))}
+	for _, p := range rec.Players {
+		if p.Slot >= 0 && p.Slot < len(out.Changes) {
+			out.Changes[p.Slot] = lobby.RatingChange{Before: p.RatingBefore, After: p.RatingAfter, Games: rating.ProvisionalGames}
+		}
+	}
+	return out
 }
 
 // drive advances the playback in real time × speed until ctx ends.
@@ -127,7 +157,7 @@ func (rp *replayer) drive(ctx context.Context, st *replayState) {
 		}
 		if st.dirty {
 			st.dirty = false
-			rp.publish(rp.frame(st), rp.statusLine(st))
+			rp.show(st)
 		}
 	}
 }
@@ -137,7 +167,7 @@ func (rp *replayer) frame(st *replayState) *game.Frame {
 	for i, p := range rp.r.Seats {
 		seats[i] = game.Seat{Player: p, Taken: p.ID != "" || p.Name != "", Connected: true}
 	}
-	f := &game.Frame{Room: rp.ID(), Tick: st.pb.Tick(), TickRate: rp.r.TickRate, Phase: game.Playing,
+	f := &game.Frame{Room: rp.ID(), Tick: st.pb.Tick(), TickRate: rp.r.TickRate, Phase: game.Playing, Seed: rp.r.Seed,
 		Seats: seats, State: st.pb.Snapshot(), Roster: rp.r.Seats, Paused: st.paused}
 	if st.pb.Done() && st.err == nil {
 		res := rp.r.Result
@@ -146,12 +176,14 @@ func (rp *replayer) frame(st *replayState) *game.Frame {
 	return f
 }
 
-func (rp *replayer) statusLine(st *replayState) string {
+// statusLine is the footer: where playback is, and the keys.
+func (rp *replayer) statusLine(st *replayState) (status, keys string) {
 	if st.err != nil {
-		return strings.TrimPrefix(st.err.Error(), "spectator: ") + " — the recording does not match this server's game · q quit"
+		return strings.TrimPrefix(st.err.Error(), "spectator: ") + " — the recording does not match this server's game", "q quit"
 	}
 	el, dur := st.pb.Elapsed(), rp.r.Duration()
-	const barW = 20
+	// 12 cells keep the progress and every key on one line at 80 columns.
+	const barW = 12
 	filled := 0
 	if dur > 0 {
 		filled = int(float64(barW) * float64(el) / float64(dur))
@@ -161,7 +193,7 @@ func (rp *replayer) statusLine(st *replayState) string {
 	if st.paused {
 		icon = "⏸"
 	}
-	return fmt.Sprintf("%s %s / %s %s %g×   space pause · +/- speed · ←/→ 10s · q quit", icon, mmss(el), mmss(dur), bar, replaySpeeds[st.speed])
+	return fmt.Sprintf("%s %s / %s %s %g×", icon, mmss(el), mmss(dur), bar, replaySpeeds[st.speed]), "space pause · +/- speed · ←/→ 10s · q quit"
 }
 
 func mmss(d time.Duration) string {

@@ -75,10 +75,18 @@ type RoomViewConfig struct {
 	Watchers func() int
 	// Watching views have Slot -1 and may follow a player: Follow returns
 	// the followed slot (-1 = overview), Labels a seat's extra HUD text
-	// (its rating), Footer replaces the key help line (controls, progress).
+	// (its rating; players of ranked rooms get it too), Footer replaces the
+	// title and key help line: a status (title, progress) and the keys,
+	// which the view keeps whole when the line must be shortened.
 	Follow func() int
 	Labels func(slot int) string
-	Footer func() string
+	Footer func() (status, keys string)
+	// OverKeys and WaitText are what a viewer without a seat (Slot -1:
+	// watchers, replays) sees instead of a player's prompts: the keys under
+	// the results ("n next room · q back") and the line of the pre-game
+	// screen.
+	OverKeys string
+	WaitText string
 	// Metrics, when set, gets every frame written, paced frames missed,
 	// and keypress-to-frame latency.
 	Metrics FrameMetrics
@@ -153,6 +161,7 @@ type RoomView struct {
 	follow   int
 	overlay  []string
 	ovRect   [4]int
+	colour   bool // the profile has colours (else paddles are marked)
 	w, h     int
 
 	chatNow   *ChatLines // this frame's chat snapshot
@@ -228,8 +237,11 @@ func NewRoomView(cfg RoomViewConfig) *RoomView {
 		fps: cfg.FPS, // until the first second has been measured
 	}
 	v.scr = screen.New(cfg.Width, cfg.Height, gamePalette(cfg.Profile))
+	v.colour = hasColour(cfg.Profile)
 	return v
 }
+
+func hasColour(p colorprofile.Profile) bool { return p >= colorprofile.ANSI }
 
 // Key hands a direction press or release to the view; it never blocks (a
 // flood beyond the buffer is dropped).
@@ -277,6 +289,7 @@ func (v *RoomView) applyChanges() {
 	}
 	if p := v.pal.Swap(nil); p != nil {
 		v.scr.SetPalette(gamePalette(*p))
+		v.colour = hasColour(*p)
 	}
 }
 
@@ -479,7 +492,7 @@ func (v *RoomView) paint(now time.Time) {
 		if v.mode == modeNone || v.mode == modeWaiting || v.mode == modeSmall {
 			if !v.layoutBoard(snap.Width, snap.Height) {
 				v.pane = chatRect{}
-				v.paintSmall(int(snap.Width), int(snap.Height)/2+2)
+				v.paintSmall(fr, snap)
 				return
 			}
 			v.mode = modeBoard
@@ -500,15 +513,46 @@ func (v *RoomView) paint(now time.Time) {
 	v.paintChat()
 }
 
-func (v *RoomView) paintSmall(needW, needH int) {
+func (v *RoomView) paintSmall(fr *game.Frame, snap *pong.Snapshot) {
 	if v.mode != modeSmall {
 		v.clearScreen()
 		v.mode = modeSmall
 	}
-	lines := []string{"Terminal too small", fmt.Sprintf("need %d×%d, have %d×%d", needW, needH, v.w, v.h), "enlarge the window, or q to leave"}
+	needW, needH := boardNeeds(snap)
+	lines := []string{"Terminal too small", fmt.Sprintf("need %d×%d, have %d×%d", needW, needH, v.w, v.h), "enlarge the window, or q to leave", ""}
+	if v.cfg.Slot >= 0 && (fr.Phase == game.Countdown || fr.Phase == game.Playing) && !snap.Over {
+		// The match goes on without this terminal: the player must know
+		// that points are being played, not that the game waits.
+		lines[3] = "match in progress — enlarge the terminal"
+	}
 	for i, l := range lines {
+		v.scr.Fill(0, v.h/2-1+i, v.w, 1, ' ', stDefault)
 		v.scr.Text(max((v.w-len([]rune(l)))/2, 0), v.h/2-1+i, l, stWarn)
 	}
+}
+
+// boardNeeds is the smallest terminal the board fits at 1:1 with the HUD
+// and the footer (board.layout's bound).
+func boardNeeds(snap *pong.Snapshot) (w, h int) {
+	return int(snap.Width), (int(snap.Height)+1)/2 + 2
+}
+
+// tooSmallToPlay: this terminal cannot show fr's board.
+func (v *RoomView) tooSmallToPlay(fr *game.Frame) bool {
+	if fr == nil {
+		return false
+	}
+	snap, _ := fr.State.(*pong.Snapshot)
+	if snap == nil {
+		return false
+	}
+	w, h := boardNeeds(snap)
+	return v.w < w || v.h < h
+}
+
+func (v *RoomView) smallWarning(fr *game.Frame) string {
+	w, h := boardNeeds(fr.State.(*pong.Snapshot))
+	return fmt.Sprintf("too small for the board (need %d×%d): the match will not wait", w, h)
 }
 
 // predictedPaddle is where this session's paddle is now: the room's
@@ -562,7 +606,8 @@ func (v *RoomView) paintBoard(now time.Time, fr *game.Frame, snap *pong.Snapshot
 	if v.cfg.Follow != nil {
 		v.follow = v.cfg.Follow()
 	}
-	if v.bd.setWalls(snap) {
+	marks := v.bd.setMarks(v.colour, v.cfg.Slot, snap.Mode)
+	if v.bd.setWalls(snap) || marks {
 		v.bd.paintAll(v.scr)
 	}
 	live := fr.Phase == game.Playing && !fr.Paused && !snap.Over
@@ -623,8 +668,8 @@ type hudKey struct {
 	watchers  int
 	follow    int
 	labels    [4]string
-	footer    string
-	chat      string // the chat marker, or the input line when typing without a pane
+	footer    [2]string // the Footer's status and keys
+	chat      string    // the chat marker, or the input line when typing without a pane
 	typing    bool
 }
 
@@ -634,7 +679,7 @@ func (v *RoomView) paintHUD(fr *game.Frame, snap *pong.Snapshot) {
 		k.watchers = v.cfg.Watchers()
 	}
 	if v.cfg.Footer != nil {
-		k.footer = v.cfg.Footer()
+		k.footer[0], k.footer[1] = v.cfg.Footer()
 	}
 	if cl := v.chatNow; cl != nil {
 		k.chat = cl.marker
@@ -650,9 +695,7 @@ func (v *RoomView) paintHUD(fr *game.Frame, snap *pong.Snapshot) {
 	}
 	k.alone = seated < game.DefaultMinPlayers
 	for slot := range min(len(fr.Seats), 4) {
-		if v.cfg.Labels != nil {
-			k.labels[slot] = v.cfg.Labels(slot)
-		}
+		k.labels[slot] = v.label(fr, slot)
 		k.names[slot] = seatName(fr, slot)
 		k.taken[slot] = fr.Seats[slot].Taken
 		k.connected[slot] = fr.Seats[slot].Connected
@@ -677,33 +720,6 @@ func (v *RoomView) paintHUD(fr *game.Frame, snap *pong.Snapshot) {
 	v.hudKey = k
 	v.hud = "drawn"
 	v.scr.Fill(0, 0, v.w, 1, ' ', stDefault)
-	x := 1
-	for slot := range 4 {
-		name := k.names[slot]
-		if name == "" {
-			continue
-		}
-		score := fmt.Sprintf(" %d", k.score[slot])
-		if k.mode == pong.FFA4 {
-			score = fmt.Sprintf(" ♥%d", k.lives[slot])
-			if k.out[slot] {
-				score = " out"
-			}
-		}
-		if slot == v.cfg.Slot || slot == k.follow {
-			name = "▸" + name
-		}
-		if k.labels[slot] != "" {
-			name += " " + k.labels[slot]
-		}
-		if k.taken[slot] && !k.connected[slot] {
-			score += " ⌁"
-		}
-		if k.left[slot] {
-			score += " left"
-		}
-		x += v.scr.Text(x, 0, name+score+"  ", stSide0+screen.Style(slot))
-	}
 	right := fmt.Sprintf("%dfps", k.fps)
 	if v.cfg.Slot >= 0 {
 		rtt := "rtt –"
@@ -717,6 +733,17 @@ func (v *RoomView) paintHUD(fr *game.Frame, snap *pong.Snapshot) {
 	}
 	if k.watchers > 0 {
 		right = fmt.Sprintf("%d watching · %s", k.watchers, right)
+	}
+	// Names keep all 16 characters while they fit beside the figures on
+	// the right; ratings go first, then names are shortened.
+	room := v.w - len([]rune(right)) - 2
+	parts := v.hudParts(&k, true, 16)
+	for n := 16; n >= 3 && partsWidth(parts) > room; n-- {
+		parts = v.hudParts(&k, false, n)
+	}
+	x := 1
+	for _, p := range parts {
+		x += v.scr.Text(x, 0, p.text, p.st)
 	}
 	v.scr.Text(max(v.w-len([]rune(right))-1, x), 0, right, stDim)
 
@@ -735,25 +762,25 @@ func (v *RoomView) paintHUD(fr *game.Frame, snap *pong.Snapshot) {
 	default:
 		foot = "a/d ←/→ move · q leave"
 	}
-	foot = v.cfg.Title + "   " + foot
-	if k.footer != "" {
-		foot = k.footer
+	status, keys := v.cfg.Title, foot
+	if v.cfg.Footer != nil {
+		status, keys = k.footer[0], k.footer[1]
 	}
-	if k.chat != "" && !k.typing {
-		if len([]rune(foot))+3+len([]rune(k.chat)) <= v.w {
-			foot += " · " + k.chat
-		} else {
-			foot = k.chat + " · " + foot // cut at the end, not the unread count
-		}
-	}
+	follow := ""
 	if k.follow >= 0 && k.follow < 4 && k.names[k.follow] != "" {
 		// Follow mode: the followed player's match so far.
 		score := fmt.Sprintf("%d points", k.score[k.follow])
 		if k.mode == pong.FFA4 {
 			score = fmt.Sprintf("%d lives", k.lives[k.follow])
 		}
-		foot = fmt.Sprintf("following %s %s · %s · %d hits   %s", k.names[k.follow], k.labels[k.follow], score, k.hits[k.follow], foot)
+		who := strings.TrimSpace(k.names[k.follow] + " " + k.labels[k.follow])
+		follow = fmt.Sprintf("following %s · %s · %d hits", who, score, k.hits[k.follow])
 	}
+	mark := ""
+	if !k.typing {
+		mark = k.chat
+	}
+	foot = fitFooter(v.w, follow, status, keys, mark)
 	v.scr.Fill(0, v.h-1, v.w, 1, ' ', stDefault)
 	if k.typing {
 		// No room for the pane: the input line takes the footer, so the
@@ -788,6 +815,136 @@ func scoredBy(fr *game.Frame, slot int) bool {
 	return fr.Seats[slot].Player.ID == fr.Roster[slot].ID
 }
 
+// label is a seat's extra header text (its rating). Once a match has
+// been rated, the ratings it produced replace the ones read when the view
+// opened, so a rematch shows current ratings; a frame still showing the
+// rated match before its end (a delayed watcher) keeps the old ones until
+// the results are on screen.
+func (v *RoomView) label(fr *game.Frame, slot int) string {
+	if slot < 0 || slot >= 4 {
+		return ""
+	}
+	if v.cfg.Outcome != nil && fr != nil {
+		if o := v.cfg.Outcome(); o != nil && (o.Seed != fr.Seed || fr.Phase == game.Finished) &&
+			slot < len(o.Changes) && o.Changes[slot].Games > 0 {
+			return rating.Display(o.Changes[slot].After, o.Changes[slot].Games)
+		}
+	}
+	if v.cfg.Labels == nil {
+		return ""
+	}
+	return v.cfg.Labels(slot)
+}
+
+// hudPart is a run of header text in one style.
+type hudPart struct {
+	text string
+	st   screen.Style
+}
+
+func partsWidth(ps []hudPart) int {
+	n := 0
+	for _, p := range ps {
+		n += len([]rune(p.text))
+	}
+	return n
+}
+
+// hudParts is the header's left side: each side's name, rating and score;
+// in 2v2 the two teams with their team score.
+func (v *RoomView) hudParts(k *hudKey, labels bool, nameMax int) []hudPart {
+	var ps []hudPart
+	seat := func(slot int) string {
+		name := k.names[slot]
+		if r := []rune(name); len(r) > nameMax {
+			name = string(r[:nameMax-1]) + "…"
+		}
+		if slot == v.cfg.Slot || slot == k.follow {
+			name = "▸" + name
+		}
+		if labels && k.labels[slot] != "" {
+			name += " " + k.labels[slot]
+		}
+		return name
+	}
+	// state marks a disconnected player and one who left the match.
+	state := func(slot int) string {
+		switch {
+		case k.taken[slot] && !k.connected[slot]:
+			return " ⌁"
+		case k.left[slot]:
+			return " left"
+		}
+		return ""
+	}
+	if k.mode == pong.TwoVTwo {
+		for team, slots := range [2][2]int{{pong.Left, pong.Right}, {pong.Top, pong.Bottom}} {
+			shown := false
+			for _, slot := range slots {
+				if k.names[slot] == "" {
+					continue
+				}
+				if !shown {
+					ps = append(ps, hudPart{teamName(slot)[5:] + ": ", stDim})
+					shown = true
+				}
+				ps = append(ps, hudPart{seat(slot) + state(slot) + " ", stSide0 + screen.Style(slot)})
+			}
+			if shown {
+				ps = append(ps, hudPart{fmt.Sprintf("%d", k.score[slots[0]]), stBold})
+				if team == 0 {
+					ps = append(ps, hudPart{"   ", stDefault})
+				}
+			}
+		}
+		return ps
+	}
+	for slot := range 4 {
+		if k.names[slot] == "" {
+			continue
+		}
+		score := fmt.Sprintf(" %d", k.score[slot])
+		if k.mode == pong.FFA4 {
+			score = fmt.Sprintf(" ♥%d", k.lives[slot])
+			if k.out[slot] {
+				score = " out"
+			}
+		}
+		ps = append(ps, hudPart{seat(slot) + score + state(slot) + "  ", stSide0 + screen.Style(slot)})
+	}
+	return ps
+}
+
+// fitFooter composes the footer line within w columns. What gives way
+// first is the chat marker, then the status (title, progress), then the
+// follow details; the keys stay, and if even they are too long their end
+// survives, so "q leave" or "q back" is always on screen.
+func fitFooter(w int, follow, status, keys, mark string) string {
+	compose := func(f, s, m bool) string {
+		var left []string
+		if f && follow != "" {
+			left = append(left, follow)
+		}
+		if s && status != "" {
+			left = append(left, status)
+		}
+		out := strings.Join(append(left, keys), "   ")
+		if m && mark != "" {
+			out += " · " + mark
+		}
+		return out
+	}
+	for _, o := range [][3]bool{{true, true, true}, {true, true, false}, {true, false, true}, {true, false, false}, {false, false, true}, {false, false, false}} {
+		if s := compose(o[0], o[1], o[2]); len([]rune(s)) <= w {
+			return s
+		}
+	}
+	if r := []rune(keys); len(r) > w && w > 1 {
+		return "…" + string(r[len(r)-w+1:])
+	}
+	return keys
+}
+
 func seatName(fr *game.Frame, slot int) string {
 	if slot < len(fr.Seats) && fr.Seats[slot].Taken {
 		return fr.Seats[slot].Player.Name
@@ -812,7 +969,7 @@ func (v *RoomView) paintOverlay(fr *game.Frame, snap *pong.Snapshot) {
 			}
 		}
 	case fr.Phase == game.Countdown:
-		lines = []string{fmt.Sprintf("  %d  ", int(fr.Left.Seconds())+1)}
+		lines = append(v.matchup(fr, snap), fmt.Sprintf("  %d  ", int(fr.Left.Seconds())+1))
 	case fr.Phase == game.Finished || snap.Over:
 		lines = v.results(fr, snap)
 	case !snap.Ball.Live && snap.LastPointAgainst >= 0 && snap.Tick-snap.LastPointTick < 45:
@@ -820,6 +977,8 @@ func (v *RoomView) paintOverlay(fr *game.Frame, snap *pong.Snapshot) {
 			lines = []string{" point: " + seatName(fr, by) + " "}
 		}
 	}
+	_, _, bw, _ := v.bd.cellRect()
+	lines = wrapOverlay(lines, bw)
 	if slices.Equal(lines, v.overlay) {
 		return
 	}
@@ -840,9 +999,12 @@ func (v *RoomView) paintOverlay(fr *game.Frame, snap *pong.Snapshot) {
 	for _, l := range lines {
 		wid = max(wid, len([]rune(l)))
 	}
-	bc, br, bw, bh := v.bd.cellRect()
-	c0 := bc + (bw-wid)/2
-	r0 := br + (bh-len(lines))/2
+	bc, br, _, bh := v.bd.cellRect()
+	// Centred on the board, and never off the screen: a line that could
+	// not be wrapped to the board spills over rather than losing its first
+	// columns.
+	c0 := max(min(bc+(bw-wid)/2, v.w-wid), 0)
+	r0 := max(min(br+(bh-len(lines))/2, v.h-1-len(lines)), 1)
 	v.ovRect = [4]int{c0, r0, wid, len(lines)}
 	for i, l := range lines {
 		st := stBold
@@ -854,6 +1016,106 @@ func (v *RoomView) paintOverlay(fr *game.Frame, snap *pong.Snapshot) {
 	}
 }
 
+// wrapOverlay fits overlay lines to the board's width w (at 80 columns a
+// free-for-all board beside the chat pane is 44 wide): a longer line is
+// broken between its " · " or " + " separated items, each piece padded as
+// overlay lines are.
+func wrapOverlay(lines []string, w int) []string {
+	fits := true
+	for _, l := range lines {
+		fits = fits && len([]rune(l)) <= w
+	}
+	if fits {
+		return lines
+	}
+	var out []string
+	for _, l := range lines {
+		if len([]rune(l)) <= w {
+			out = append(out, l)
+			continue
+		}
+		cur := ""
+		for _, item := range splitItems(strings.TrimSpace(l)) {
+			switch {
+			case cur == "":
+				cur = item
+			case len([]rune(cur+item))+2 <= w:
+				cur += item
+			default:
+				out = append(out, " "+strings.TrimSpace(cur)+" ")
+				cur = strings.TrimPrefix(item, " · ")
+			}
+		}
+		out = append(out, " "+strings.TrimSpace(cur)+" ")
+	}
+	return out
+}
+
+// splitItems cuts s before each " · " and " + ", keeping the separators
+// with the item they introduce.
+func splitItems(s string) []string {
+	var items []string
+	for s != "" {
+		i := -1
+		for _, sep := range []string{" · ", " + "} {
+			if j := strings.Index(s[1:], sep); j >= 0 && (i < 0 || j+1 < i) {
+				i = j + 1
+			}
+		}
+		if i < 0 {
+			return append(items, s)
+		}
+		items = append(items, s[:i])
+		s = s[i:]
+	}
+	return items
+}
+
+// matchup is who plays whom, with ratings in ranked ("alice 1520? vs bob
+// 1480?"), shown over the countdown: on one line when it fits the board,
+// else a side (or 2v2 team) a line.
+func (v *RoomView) matchup(fr *game.Frame, snap *pong.Snapshot) []string {
+	var groups []string
+	add := func(slots ...int) {
+		var names []string
+		for _, slot := range slots {
+			if slot >= len(fr.Seats) || !snap.Paddles[slot].Present {
+				continue
+			}
+			n := seatName(fr, slot)
+			if l := v.label(fr, slot); l != "" {
+				n += " " + l
+			}
+			names = append(names, n)
+		}
+		if len(names) > 0 {
+			groups = append(groups, strings.Join(names, " + "))
+		}
+	}
+	if snap.Mode == pong.TwoVTwo {
+		add(pong.Left, pong.Right)
+		add(pong.Top, pong.Bottom)
+	} else {
+		for slot := range 4 {
+			add(slot)
+		}
+	}
+	if len(groups) < 2 {
+		return nil
+	}
+	if one := " " + strings.Join(groups, " vs ") + " "; len([]rune(one)) <= min(int(v.bd.pw), v.w) {
+		return []string{one, ""}
+	}
+	var lines []string
+	for i, g := range groups {
+		if i > 0 {
+			lines = append(lines, " vs ")
+		}
+		lines = append(lines, " "+g+" ")
+	}
+	return append(lines, "")
+}
+
 func (v *RoomView) results(fr *game.Frame, snap *pong.Snapshot) []string {
 	lines := []string{" game over "}
 	var out *lobby.Outcome
@@ -863,27 +1125,20 @@ func (v *RoomView) results(fr *game.Frame, snap *pong.Snapshot) []string {
 		}
 	}
 	if fr.Result != nil {
-		for place := 1; place <= len(fr.Result.Places); place++ {
-			var names []string
-			for slot, p := range fr.Result.Places {
-				if p == place {
-					entry := fmt.Sprintf("%s (%d)", playedBy(fr, slot), fr.Result.Scores[slot])
-					if leftMatch(fr, slot) {
-						entry += " (left)"
-					}
-					if out != nil && slot < len(out.Changes) && out.Changes[slot].Games > 0 {
-						c := out.Changes[slot]
-						entry += fmt.Sprintf(" %s %+d", rating.Display(c.After, c.Games), int(math.Round(c.After))-int(math.Round(c.Before)))
-					}
-					names = append(names, entry)
-				}
-			}
-			if len(names) > 0 {
-				lines = append(lines, fmt.Sprintf(" %d. %s ", place, strings.Join(names, ", ")))
-			}
-		}
+		lines = append(lines, v.placeLines(fr, snap, out)...)
 	}
 	if fr.Phase == game.Finished {
+		if v.cfg.Slot < 0 {
+			// A watcher or replay viewer has no seat: the rematch and
+			// queue keys are not theirs.
+			if v.cfg.Ranked && out == nil {
+				lines = append(lines, " rating changes: saving… ")
+			}
+			if v.cfg.OverKeys != "" {
+				lines = append(lines, "", " "+v.cfg.OverKeys+" ")
+			}
+			return lines
+		}
 		ready, seated := 0, 0
 		for _, s := range fr.Seats {
 			if s.Taken {
@@ -922,48 +1177,114 @@ func (v *RoomView) results(fr *game.Frame, snap *pong.Snapshot) []string {
 	return lines
 }
 
-// paintWaiting is the pre-game screen: who sits where and who is ready.
-func (v *RoomView) paintWaiting(fr *game.Frame) {
-	lines := []struct {
-		text string
-		st   screen.Style
-	}{{v.cfg.Title, stAccent}, {"", stDefault}}
-	sides := []string{"left", "right", "top", "bottom"}
-	if fr != nil {
-		for slot, s := range fr.Seats {
-			label := fmt.Sprintf("%-7s", sides[slot%4])
-			switch {
-			case !s.Taken:
-				lines = append(lines, struct {
-					text string
-					st   screen.Style
-				}{label + "  (free)", stDim})
-			default:
-				state := "not ready"
-				if s.Ready {
-					state = "ready ✓"
-				}
-				if !s.Connected {
-					state = "disconnected"
-				}
-				me := ""
-				if slot == v.cfg.Slot {
-					me = " (you)"
-				}
-				lines = append(lines, struct {
-					text string
-					st   screen.Style
-				}{fmt.Sprintf("%s  %-16s %s%s", label, s.Player.Name, state, me), stSide0 + screen.Style(slot)})
+// placeLines lists the players by place, one per line so that four names
+// of 16 characters with their rating changes still fit the 44 columns of
+// a 2v2 or free-for-all board at 80×24; in 2v2 a team line with its score
+// heads its two players.
+func (v *RoomView) placeLines(fr *game.Frame, snap *pong.Snapshot, out *lobby.Outcome) []string {
+	res := fr.Result
+	change := func(slot int) string {
+		if out == nil || slot >= len(out.Changes) || out.Changes[slot].Games <= 0 {
+			return ""
+		}
+		c := out.Changes[slot]
+		return fmt.Sprintf(" %s %+d", rating.Display(c.After, c.Games), int(math.Round(c.After))-int(math.Round(c.Before)))
+	}
+	left := func(slot int) string {
+		if leftMatch(fr, slot) {
+			return " (left)"
+		}
+		return ""
+	}
+	score := func(slot int) int {
+		if slot < len(res.Scores) {
+			return res.Scores[slot]
+		}
+		return 0
+	}
+	var lines []string
+	teams := snap != nil && snap.Mode == pong.TwoVTwo
+	for place := 1; place <= len(res.Places); place++ {
+		first := true
+		for slot, p := range res.Places {
+			if p != place {
+				continue
 			}
+			who := playedBy(fr, slot)
+			if teams {
+				if first {
+					lines = append(lines, fmt.Sprintf(" %d. %s (%d) ", place, teamName(slot), score(slot)))
+				}
+				lines = append(lines, fmt.Sprintf("    %s%s%s ", who, left(slot), change(slot)))
+			} else {
+				lines = append(lines, fmt.Sprintf(" %d. %s (%d)%s%s ", place, who, score(slot), left(slot), change(slot)))
+			}
+			first = false
 		}
 	}
-	lines = append(lines, struct {
-		text string
-		st   screen.Style
-	}{"", stDefault}, struct {
-		text string
-		st   screen.Style
-	}{"needs 2 players, all ready · r ready · q leave", stDim})
+	return lines
+}
+
+// teamName names a 2v2 team the way the waiting room and HUD do: left and
+// right play top and bottom.
+func teamName(slot int) string {
+	if slot/2 == 0 {
+		return "team A"
+	}
+	return "team B"
+}
+
+// waitLine is one line of the pre-game screen.
+type waitLine struct {
+	text string
+	st   screen.Style
+}
+
+// paintWaiting is the pre-game screen: who sits where and who is ready.
+func (v *RoomView) paintWaiting(fr *game.Frame) {
+	lines := []waitLine{{v.cfg.Title, stAccent}, {"", stDefault}}
+	sides := []string{"left", "right", "top", "bottom"}
+	if fr != nil {
+		teams := false
+		if s, ok := fr.State.(*pong.Snapshot); ok && s.Mode == pong.TwoVTwo {
+			teams = true
+		}
+		for slot, s := range fr.Seats {
+			label := fmt.Sprintf("%-7s", sides[slot%4])
+			if teams {
+				label += teamName(slot)
+			}
+			if !s.Taken {
+				lines = append(lines, waitLine{label + "  (free)", stDim})
+				continue
+			}
+			state := "not ready"
+			if s.Ready {
+				state = "ready ✓"
+			}
+			if !s.Connected {
+				state = "disconnected"
+			}
+			if l := v.label(fr, slot); l != "" {
+				state = fmt.Sprintf("%-6s %s", l, state)
+			}
+			me := ""
+			if slot == v.cfg.Slot {
+				me = " (you)"
+			}
+			lines = append(lines, waitLine{fmt.Sprintf("%s  %-16s %s%s", label, s.Player.Name, state, me), stSide0 + screen.Style(slot)})
+		}
+	}
+	prompt := "needs 2 players, all ready · r ready · q leave"
+	if v.cfg.Slot < 0 {
+		prompt = v.cfg.WaitText
+	}
+	if v.cfg.Slot >= 0 && v.tooSmallToPlay(fr) {
+		// Said before the countdown, while there is still time to
+		// enlarge the window: the match will not wait for it.
+		lines = append(lines, waitLine{"", stDefault}, waitLine{v.smallWarning(fr), stWarn})
+	}
+	lines = append(lines, waitLine{"", stDefault}, waitLine{prompt, stDim})
 	rows := v.waitingPane(len(lines))
 	key := fmt.Sprint(lines, v.w, v.h, v.pane)
 	if key == v.hud {

@@ -15,6 +15,7 @@ import (
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/rating"
 	"github.com/termarena/termarena/spectator"
+	"github.com/termarena/termarena/store"
 )
 
 // watching is a session spectating a room.
@@ -39,23 +40,47 @@ func (w watchFeed) LatestAt() (*game.Frame, time.Time)    { return w.feed.Latest
 func (w watchFeed) Submit(game.PlayerID, game.Input) bool { return false }
 
 type liveMsg struct {
-	rooms []*lobby.Room
-	ch    <-chan struct{}
+	rooms  []*lobby.Room
+	labels map[*lobby.Room][4]string
+	ch     <-chan struct{}
+}
+
+// ratingReader is the store's rating lookup, all the chooser reads.
+type ratingReader interface {
+	Rating(mode, fp string) (store.Rating, bool, error)
 }
 
 type watchEndedMsg struct{ room *lobby.Room }
 
+// watchLive follows the live-room list. Ratings are read here, once per
+// change of the list, never while drawing it: a ranked room's players are
+// fixed when it is created, so its labels cannot go stale in the list.
 func (m *Lobby) watchLive(ch <-chan struct{}) tea.Cmd {
-	rs := m.d.Rooms
-	return afterChange(m.d.Ctx, ch, func() tea.Msg { rooms, next := rs.Live(); return liveMsg{rooms, next} })
+	rs, rr := m.d.Rooms, m.ratings
+	return afterChange(m.d.Ctx, ch, func() tea.Msg {
+		rooms, next := rs.Live()
+		return liveMsg{rooms, readLabels(rr, rooms), next}
+	})
 }
 
 // openChooser shows the live rooms to watch.
 func (m *Lobby) openChooser(notice string) tea.Cmd {
 	rooms, ch := m.d.Rooms.Live()
-	m.live, m.liveSel = rooms, min(m.liveSel, max(len(rooms)-1, 0))
+	m.live, m.liveLabels = rooms, readLabels(m.ratings, rooms)
+	m.liveSel = min(m.liveSel, max(len(rooms)-1, 0))
 	m.state, m.notice = stWatchList, notice
 	return m.watchLive(ch)
+}
+
+// readLabels reads the ratings of every ranked room's players.
+func readLabels(rr ratingReader, rooms []*lobby.Room) map[*lobby.Room][4]string {
+	out := make(map[*lobby.Room][4]string, len(rooms))
+	for _, r := range rooms {
+		if r.Ranked != "" {
+			out[r] = ratingLabels(rr, r)
+		}
+	}
+	return out
 }
 
 // spectate starts watching r.
@@ -65,20 +90,22 @@ func (m *Lobby) spectate(r *lobby.Room) tea.Cmd {
 	ctx, cancel := context.WithCancel(m.d.Ctx)
 	w := &watching{room: r, cancel: cancel, done: make(chan struct{}), stop: stop}
 	w.follow.Store(-1)
-	labels := m.ratingLabels(r)
+	labels := ratingLabels(m.ratings, r)
 	title := fmt.Sprintf("watching %s · %s", r.ID(), modeLabel(r))
 	if d := r.SpectateDelay(); d > 0 {
 		title += fmt.Sprintf(" · %ds behind", int(d.Seconds()))
 	}
-	footer := title + "   tab/1-4 follow · 0 overview · n/p next room · q back"
+	const keys = "tab/1-4 follow · 0 overview · n/p next room · q back"
 	w.view = NewRoomView(RoomViewConfig{
 		Room: watchFeed{r, feed}, Slot: -1, Title: title, Out: m.d.Out, Profile: m.d.Profile, FPS: m.d.FPS, Clocks: m.d.Clocks,
 		Width: m.w, Height: m.h, Ranked: r.Ranked != "", Outcome: r.Outcome, Watchers: r.Watchers,
-		Follow:  func() int { return int(w.follow.Load()) },
-		Labels:  func(slot int) string { return labels[slot] },
-		Footer:  func() string { return footer },
-		Metrics: m.d.Metrics,
-		Chat:    m.chatFeed(),
+		Follow:   func() int { return int(w.follow.Load()) },
+		Labels:   func(slot int) string { return labels[slot] },
+		Footer:   func() (string, string) { return title, keys },
+		OverKeys: "match over · n next room · q back",
+		WaitText: "waiting for the match to start · n next room · q back",
+		Metrics:  m.d.Metrics,
+		Chat:     m.chatFeed(),
 	})
 	go func() {
 		defer close(w.done)
@@ -111,21 +138,19 @@ func (m *Lobby) stopWatching() tea.Cmd {
 	}
 }
 
-// ratingLabels reads each seated player's rating once, for ranked rooms.
-func (m *Lobby) ratingLabels(r *lobby.Room) [4]string {
+// ratingLabels reads each player's rating in a ranked room, by the seats
+// the match gave them (known before anyone sits down). The room view
+// replaces them with each finished match's outcome, so they are read once.
+func ratingLabels(rr ratingReader, r *lobby.Room) [4]string {
 	var out [4]string
-	if r.Ranked == "" || m.d.Store == nil {
+	if r.Ranked == "" || rr == nil {
 		return out
 	}
-	fr, _ := r.Latest()
-	if fr == nil {
-		return out
-	}
-	for slot, s := range fr.Seats {
-		if slot >= 4 || s.Player.ID == "" {
+	for id, slot := range r.Seats {
+		if slot < 0 || slot >= 4 {
 			continue
 		}
-		if rt, _, err := m.d.Store.Rating(string(r.Ranked), string(s.Player.ID)); err == nil {
+		if rt, _, err := rr.Rating(string(r.Ranked), string(id)); err == nil {
 			out[slot] = rating.Display(rt.Rating, rt.Games)
 		}
 	}
@@ -199,16 +224,18 @@ func (m *Lobby) renderChooser() string {
 	var b strings.Builder
 	b.WriteString(lipgloss.NewStyle().Bold(true).Foreground(colText).Render("Watch a live room") + "\n\n")
 	if m.notice != "" {
-		b.WriteString(style(colWarn).Render(m.notice) + "\n\n")
+		b.WriteString(m.renderNotice() + "\n\n")
 	}
+	head := b.String()
+	tail := "\n" + style(colDim).Render("↑/↓ choose · enter watch · esc back")
 	if len(m.live) == 0 {
-		b.WriteString(style(colDim).Render("  nothing is being played right now") + "\n")
+		return head + style(colDim).Render("  nothing is being played right now") + "\n" + tail
 	}
-	rows := max(m.listH()-14, 3)
-	start := max(0, min(m.liveSel-rows+1, len(m.live)-rows))
-	for i := start; i < len(m.live) && i < start+rows; i++ {
+	b.Reset()
+	start, end, hint := listWindow(len(m.live), m.liveSel, m.listRows(head+tail))
+	for i := start; i < end; i++ {
 		r := m.live[i]
-		line := fmt.Sprintf("%-5s %-16s %s", r.ID(), modeLabel(r), roomSummary(r, m.ratingLabels(r)))
+		line := fmt.Sprintf("%-5s %-16s %s", r.ID(), modeLabel(r), roomSummary(r, m.liveLabels[r]))
 		if n := r.Watchers(); n > 0 {
 			line += fmt.Sprintf("  · %d watching", n)
 		}
@@ -216,10 +243,12 @@ func (m *Lobby) renderChooser() string {
 		if i == m.liveSel {
 			st, cur = lipgloss.NewStyle().Bold(true).Foreground(colGood), "▸ "
 		}
-		b.WriteString(st.Render(cur+line) + "\n")
+		b.WriteString(st.Render(m.listLine(cur+line)) + "\n")
 	}
-	b.WriteString("\n" + style(colDim).Render("↑/↓ choose · enter watch · esc back"))
-	return b.String()
+	if hint != "" {
+		b.WriteString(style(colDim).Render(hint) + "\n")
+	}
+	return head + b.String() + tail
 }
 
 // roomSummary is "alice 1520? 3 : 5 bob 1480?" or the phase and names.
