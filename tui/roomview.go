@@ -720,7 +720,12 @@ func (v *RoomView) paintHUD(fr *game.Frame, snap *pong.Snapshot) {
 	v.hudKey = k
 	v.hud = "drawn"
 	v.scr.Fill(0, 0, v.w, 1, ' ', stDefault)
-	right := fmt.Sprintf("%dfps", k.fps)
+	// The figures on the right, fullest first: what the header can drop
+	// before a name loses characters or a rating.
+	var figs []string
+	if k.watchers > 0 {
+		figs = append(figs, fmt.Sprintf("%d watching", k.watchers))
+	}
 	if v.cfg.Slot >= 0 {
 		rtt := "rtt –"
 		if k.rttMS >= 0 {
@@ -729,17 +734,27 @@ func (v *RoomView) paintHUD(fr *game.Frame, snap *pong.Snapshot) {
 				rtt = "rtt <1ms"
 			}
 		}
-		right = rtt + " · " + right
+		figs = append(figs, rtt)
 	}
-	if k.watchers > 0 {
-		right = fmt.Sprintf("%d watching · %s", k.watchers, right)
+	figs = append(figs, fmt.Sprintf("%dfps", k.fps))
+	// Names keep all 16 characters and their ratings while they fit: the
+	// figures give way first (fps, then rtt), then ratings, then names
+	// are shortened.
+	var right string
+	var parts []hudPart
+	fit := func(labels bool, name int) bool {
+		parts = v.hudParts(&k, labels, name)
+		for n := len(figs); n >= 1; n-- {
+			right = strings.Join(figs[:n], " · ")
+			if partsWidth(parts)+len([]rune(right))+2 <= v.w {
+				return true
+			}
+		}
+		return false
 	}
-	// Names keep all 16 characters while they fit beside the figures on
-	// the right; ratings go first, then names are shortened.
-	room := v.w - len([]rune(right)) - 2
-	parts := v.hudParts(&k, true, 16)
-	for n := 16; n >= 3 && partsWidth(parts) > room; n-- {
-		parts = v.hudParts(&k, false, n)
+	if !fit(true, 16) {
+		for n := 16; n >= 3 && !fit(false, n); n-- {
+		}
 	}
 	x := 1
 	for _, p := range parts {
@@ -969,7 +984,13 @@ func (v *RoomView) paintOverlay(fr *game.Frame, snap *pong.Snapshot) {
 			}
 		}
 	case fr.Phase == game.Countdown:
-		lines = append(v.matchup(fr, snap), fmt.Sprintf("  %d  ", int(fr.Left.Seconds())+1))
+		lines = v.matchup(fr, snap)
+		n := fmt.Sprintf("  %d  ", int(fr.Left.Seconds())+1)
+		wid := 0
+		for _, l := range lines {
+			wid = max(wid, len([]rune(l)))
+		}
+		lines = append(lines, strings.Repeat(" ", max(wid-len(n), 0)/2)+n) // centred under the names
 	case fr.Phase == game.Finished || snap.Over:
 		lines = v.results(fr, snap)
 	case !snap.Ball.Live && snap.LastPointAgainst >= 0 && snap.Tick-snap.LastPointTick < 45:

@@ -304,7 +304,7 @@ func TestTwoVTwoShowsTeams(t *testing.T) {
 	// At 80 columns four such names cannot all be whole: they are
 	// shortened alike, the teams and their score stay.
 	scr = drawView(t, RoomViewConfig{Me: "0", Slot: 0, Title: "r1", Labels: labels}, fr, 80, 24)
-	if head := firstLine(scr); !strings.Contains(head, "A: ▸alexandra-s… bartholomew… 0   B: christopher… dorothea-wi… 0") {
+	if head := firstLine(scr); !strings.Contains(head, "A: ▸alexandra-smi… bartholomew-j… 0   B: christopher-l… dorothea-wint… 0") {
 		t.Fatalf("2v2 header at 80 columns: %q", head)
 	}
 	fr = match4(t, pong.OneVOne)
@@ -376,5 +376,22 @@ func TestListsShowMoreThanThreeRowsAndAHint(t *testing.T) {
 				t.Fatalf("%s at %v: %d rows, want more than 3 and \"↓ %d more\":\n%s", tc.name, size, n, tc.total-n, scr)
 			}
 		}
+	}
+}
+
+// A watched ranked player at 80 columns keeps both full names and ratings
+// in the header: the frame rate gives way first.
+func TestHeaderFiguresGiveWayToNamesAndRatings(t *testing.T) {
+	fr := match4(t, pong.OneVOne)
+	labels := func(slot int) string { return []string{"1520?", "1480?"}[slot] }
+	scr := drawView(t, RoomViewConfig{Me: "0", Slot: 0, Title: "r1", Labels: labels, Watchers: func() int { return 3 },
+		RTT: func() time.Duration { return 42 * time.Millisecond }}, fr, 80, 24)
+	if head := firstLine(scr); !strings.Contains(head, "▸alexandra-smith1 1520? 0  bartholomew-jone 1480? 0") || !strings.Contains(head, "3 watching") {
+		t.Fatalf("header at 80 columns: %q", head)
+	}
+	scr = drawView(t, RoomViewConfig{Me: "0", Slot: 0, Title: "r1", Labels: labels, Watchers: func() int { return 3 },
+		RTT: func() time.Duration { return 42 * time.Millisecond }}, fr, 200, 50)
+	if head := firstLine(scr); !strings.Contains(head, "3 watching · rtt 42ms · 30fps") {
+		t.Fatalf("header at 200 columns: %q", head)
 	}
 }
