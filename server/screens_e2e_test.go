@@ -97,8 +97,8 @@ func TestRankedScreensForPlayersWatchersAndReplays(t *testing.T) {
 		return strings.Contains(head, "ann "+annNow) && strings.Contains(head, "ben "+benNow)
 	})
 
-	// The first match's replay ends with its rating changes and a replay
-	// viewer's keys.
+	// The first match's replay shows the ratings the players came in
+	// with, ends with its rating changes and a replay viewer's keys.
 	var ms []struct{ ID uint64 }
 	waitUntil(t, "both matches to be stored", wait, func() bool {
 		r := sshtest.Run(t, h.Addr, "x", sshtest.NewKey(t), "replays ann --json")
@@ -108,6 +108,9 @@ func TestRankedScreensForPlayersWatchersAndReplays(t *testing.T) {
 	scr = dave.WaitFor(wait, "space pause")
 	if foot := lastRow(scr); !strings.Contains(foot, "q quit") || !strings.Contains(foot, "00:") {
 		t.Fatalf("the replay footer at 80 columns: %q", foot)
+	}
+	if head := firstRow(scr); !strings.Contains(head, "ann 1500") || !strings.Contains(head, "ben 1500") {
+		t.Fatalf("the replay's header lacks the ratings the players came in with: %q", head)
 	}
 	dave.Type("+++")
 	scr = dave.WaitFor(60*time.Second, "game over", "replay over", "+20", "-20")

@@ -94,8 +94,17 @@ func (m *Lobby) startReplay(id uint64, data []byte, rec *store.MatchRecord) tea.
 	st := &replayState{pb: pb, speed: 1}
 	rp.show(st)
 	out := recordOutcome(r, rec)
+	var before [4]string // the ratings the players came in with
+	if out != nil {
+		for slot, c := range out.Changes {
+			if slot < 4 && c.Games > 0 {
+				before[slot] = rating.Display(c.Before, c.Games)
+			}
+		}
+	}
 	rp.view = NewRoomView(RoomViewConfig{
-		Room: rp, Slot: -1, Title: rp.ID(), Out: m.d.Out, Profile: m.d.Profile, FPS: m.d.FPS, Clocks: m.d.Clocks,
+		Labels: func(slot int) string { return before[slot] },
+		Room:   rp, Slot: -1, Title: rp.ID(), Out: m.d.Out, Profile: m.d.Profile, FPS: m.d.FPS, Clocks: m.d.Clocks,
 		Width: m.w, Height: m.h, Footer: rp.footer, Chat: m.chatFeed(),
 		Ranked: out != nil, Outcome: func() *lobby.Outcome { return out },
 		OverKeys: "replay over · ←/→ seek · q quit",
