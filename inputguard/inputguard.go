@@ -28,7 +28,10 @@
 //     Esc key and is forwarded at once, because Bubble Tea can only tell it
 //     from a sequence start with its own timer. Whatever follows is still
 //     parsed as following that ESC, since the decoder will join the two; if
-//     it is dropped, the ESC has already gone out as a key press.
+//     it is dropped, the ESC has already gone out as a key press. Only once
+//     the decoder has finished that ESC as a key on its own (its timer ran
+//     out first, which the Reader learns from the escTimedOut hook, see
+//     SessionReader) does what follows start afresh.
 //   - Its output is valid UTF-8: text, and the data inside OSC/DCS/APC/PM/SOS
 //     strings, that is not valid UTF-8 is dropped. That removes every 8-bit
 //     C1 byte that is not part of a character, which matters because both
@@ -192,6 +195,13 @@ type Reader struct {
 	lo, hi byte
 	escPen bool // an ESC inside a discarded string, waiting for '\'
 
+	// escTimedOut, if set, is asked when input arrives while the Reader
+	// holds what follows an ESC it has already forwarded: true means the
+	// decoder has taken that ESC as a key on its own, so the decoder will
+	// not join it to what comes now. It may sleep. The Reader itself keeps
+	// no clock.
+	escTimedOut func() bool
+
 	dropped atomic.Uint64
 }
 
@@ -253,6 +263,9 @@ func (g *Reader) read() (int, error) {
 			return 0, g.err
 		}
 		n, err := g.src.Read(g.in)
+		if n > 0 && g.escOut && len(g.buf) > 0 && g.escTimedOut != nil && g.escTimedOut() {
+			g.endEsc()
+		}
 		g.ir, g.iw = 0, n
 		if err != nil {
 			g.err = err
@@ -296,6 +309,22 @@ func (g *Reader) process() {
 	if g.ir == g.iw && g.st == stEsc && len(g.buf) == 1 && !g.escOut {
 		g.emitByte(esc)
 		g.escOut = true
+	}
+}
+
+// endEsc forgets that the held unit follows a forwarded ESC, because the
+// decoder has finished that ESC as the Esc key: it now reads what follows
+// afresh, so the Reader must too, or a 'P' typed after a pause would open a
+// DCS that swallows every key after it. What was held after the ESC is read
+// again from ground. Only called with out and pend empty (before new input
+// is processed), so the order of output is kept.
+func (g *Reader) endEsc() {
+	var held [maxSeqLen]byte
+	k := copy(held[:], g.buf[1:])
+	g.buf = g.buf[:0]
+	g.st, g.escOut, g.lastEsc, g.escPen, g.need = stGround, false, false, false, 0
+	for _, c := range held[:k] {
+		g.step(c)
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"io"
 	"sync/atomic"
 	"time"
+
+	uv "github.com/charmbracelet/ultraviolet"
 )
 
 // Two ways remaining past the Reader's byte-level limits, both measured
@@ -19,6 +21,15 @@ import (
 //   - Inside a bracketed paste it appends every byte to its paste buffer
 //     until the end marker, which a client need never send.
 //
+// A third thing needs time as well: the Reader forwards an Esc key at once
+// and parses what follows it as part of one sequence with it, which is
+// what the scanner does too, but only until the scanner's own ESC timeout
+// has finished the ESC as a key. After that, Esc followed by 'P' (or '[',
+// ']', 'O', 'X', '^', '_', space, '/') is two keys to the scanner but a
+// sequence start to the Reader, which then holds every key after it. So
+// SessionReader tells the Reader when the scanner has timed the Esc key
+// out (see escTimedOut).
+//
 // SessionReader breaks both. After it delivers input holding a short ESC
 // unit, it delivers nothing more until the scanner's ESC timeout has passed,
 // so the scanner flushes everything it holds in one pass and never re-scans
@@ -31,6 +42,20 @@ const (
 	EscQuiet = 60 * time.Millisecond
 	// MaxPaste bounds one bracketed paste; chat lines are far shorter.
 	MaxPaste = 64 << 10
+
+	// EscTimeout is the scanner's ESC timeout: input that comes at least
+	// this long after the program asked for more following an Esc key
+	// finds that Esc already delivered as a key (ultraviolet's
+	// DefaultEscTimeout, which Bubble Tea does not change).
+	EscTimeout = uv.DefaultEscTimeout
+	// EscSettle is when the Reader starts afresh after an Esc key. Such
+	// input that comes between EscTimeout and EscSettle is held until
+	// EscSettle. The margin is for the scanner's goroutine to get scheduled
+	// after its timer fires: the other way round (the Reader starting
+	// afresh while the scanner still joins the bytes to the ESC) would let
+	// an unchecked sequence reach the decoder, so it is generous; the cost
+	// is at most 50 ms on a key typed 50-100 ms after Esc.
+	EscSettle = 2 * EscTimeout
 )
 
 var (
@@ -42,11 +67,14 @@ var (
 // escape sequence) plus the two limits above, which depend on time and on
 // state across sequences.
 type SessionReader struct {
-	src  io.Reader
+	src  *Reader
 	raw  [maxSeqLen]byte
 	buf  [maxSeqLen + 8]byte // raw after limitPaste, which may add an end marker
 	held []byte              // processed input not yet delivered (in buf)
 	lone bool                // the last byte delivered is an Esc key the next bytes may extend
+	// escAsked: when the program asked for input after that Esc key, which
+	// is after its scanner took the key and started its timer.
+	escAsked time.Time
 	// quiet: input after a short ESC unit waits until then.
 	quiet time.Time
 
@@ -66,7 +94,29 @@ type SessionReader struct {
 // NewSessionReader bounds a session's input: escape sequences to l, then
 // the scanner stall and paste size.
 func NewSessionReader(r io.Reader, l Limits) *SessionReader {
-	return &SessionReader{src: NewReader(r, l), now: time.Now, sleep: time.Sleep, base: time.Now()}
+	s := &SessionReader{src: NewReader(r, l), now: time.Now, sleep: time.Sleep, base: time.Now()}
+	s.src.escTimedOut = s.escTimedOut
+	return s
+}
+
+// escTimedOut tells the Reader, when input arrives after an Esc key that
+// ended a delivery, whether the scanner has finished that key by its
+// timeout. That holds only if the Esc key was the whole of its delivery
+// (Read sees to it), or the scanner may have spent the time handing the
+// keys before it to a busy program and start its timer only now.
+func (s *SessionReader) escTimedOut() bool {
+	if !s.lone {
+		return false
+	}
+	d := s.now().Sub(s.escAsked)
+	if d < EscTimeout {
+		return false
+	}
+	if d < EscSettle {
+		s.sleep(EscSettle - d)
+	}
+	s.lone = false
+	return true
 }
 
 // LastRead is when input last arrived from the client (zero before any):
@@ -85,6 +135,9 @@ func (s *SessionReader) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
+	if len(s.held) == 0 && s.lone {
+		s.escAsked = s.now()
+	}
 	for len(s.held) == 0 {
 		n, err := s.src.Read(s.raw[:])
 		if n == 0 {
@@ -99,6 +152,11 @@ func (s *SessionReader) Read(p []byte) (int, error) {
 		s.sleep(d)
 	}
 	n := copy(p, s.held)
+	if n > 1 && n == len(s.held) && p[n-1] == esc {
+		// An Esc key goes out on its own, so that the scanner has no keys
+		// to hand over with it and starts its timer as it takes it.
+		n--
+	}
 	if hasShortEsc(p[:n], s.lone) {
 		// The scanner now waits for input that would extend the unit;
 		// give it none until its timeout has flushed everything, units

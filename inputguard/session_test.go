@@ -220,3 +220,131 @@ func TestLastReadIsWhenInputArrived(t *testing.T) {
 		t.Fatalf("LastRead %v is not between %v and now", at, before)
 	}
 }
+
+// pausedChunk is input that arrives after a pause on the fake clock.
+type pausedChunk struct {
+	after time.Duration
+	b     string
+}
+
+// pausedSource delivers one chunk per Read, advancing the fake clock by
+// the chunk's pause first, then EOF.
+type pausedSource struct {
+	chunks []pausedChunk
+	now    *time.Time
+}
+
+func (s *pausedSource) Read(p []byte) (int, error) {
+	if len(s.chunks) == 0 {
+		return 0, io.EOF
+	}
+	c := s.chunks[0]
+	s.chunks = s.chunks[1:]
+	*s.now = s.now.Add(c.after)
+	return copy(p, c.b), nil
+}
+
+// readPaused returns what each Read delivered and how long the reader slept.
+func readPaused(t *testing.T, chunks ...pausedChunk) (reads []string, slept time.Duration) {
+	t.Helper()
+	now := time.Unix(0, 0)
+	s := NewSessionReader(&pausedSource{chunks: chunks, now: &now}, DefaultLimits())
+	s.now = func() time.Time { return now }
+	s.sleep = func(d time.Duration) { slept += d; now = now.Add(d) }
+	p := make([]byte, 4096)
+	for range 1000 {
+		n, err := s.Read(p)
+		if n > 0 {
+			reads = append(reads, string(p[:n]))
+		}
+		if err != nil {
+			return reads, slept
+		}
+	}
+	t.Fatal("no EOF")
+	return nil, 0
+}
+
+func TestKeyAfterPausedEscStartsAfresh(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		chunks []pausedChunk
+		want   []string
+		slept  time.Duration
+	}{
+		// The lobby's "Esc, wait, P": the P is a key, and so is what follows.
+		{"P after a pause", []pausedChunk{{0, "p"}, {0, "\x1b"}, {time.Second, "P"}, {0, "2"}, {0, "q"}},
+			[]string{"p", "\x1b", "P", "2", "q"}, 0},
+		// '/' is an intermediate byte after ESC: it must not wait for a final.
+		{"/ after a pause", []pausedChunk{{0, "\x1b"}, {time.Second, "/"}, {0, "x"}},
+			[]string{"\x1b", "/", "x"}, 0},
+		{"every introducer", []pausedChunk{{0, "\x1b"}, {time.Second, "["}, {0, "\x1b"}, {time.Second, "]"},
+			{0, "\x1b"}, {time.Second, "O"}, {0, "\x1b"}, {time.Second, " "}, {0, "\x1b"}, {time.Second, "_"}, {0, "!"}},
+			[]string{"\x1b", "[", "\x1b", "]", "\x1b", "O", "\x1b", " ", "\x1b", "_", "!"}, 0},
+		// Within the scanner's timeout it joins them, and so does the Reader.
+		{"split arrow key", []pausedChunk{{0, "\x1b"}, {10 * time.Millisecond, "[A"}},
+			[]string{"\x1b", "[A"}, 0},
+		// Held after the ESC when the scanner had already timed it out: read again.
+		{"held then pause", []pausedChunk{{0, "\x1b"}, {10 * time.Millisecond, "P"}, {time.Second, "2"}},
+			[]string{"\x1b", "P2"}, 0},
+		// Between the timeout and the settle margin: held until the margin.
+		{"in the margin", []pausedChunk{{0, "\x1b"}, {70 * time.Millisecond, "P"}, {0, "2"}},
+			[]string{"\x1b", "P", "2"}, EscSettle - 70*time.Millisecond},
+		// An Esc key at the end of a delivery goes out on its own.
+		{"keys then Esc", []pausedChunk{{0, "abc\x1b"}, {time.Second, "P"}},
+			[]string{"abc", "\x1b", "P"}, 0},
+	} {
+		reads, slept := readPaused(t, c.chunks...)
+		if strings.Join(reads, "|") != strings.Join(c.want, "|") {
+			t.Errorf("%s: reads %q, want %q", c.name, reads, c.want)
+		}
+		if slept != c.slept {
+			t.Errorf("%s: slept %v, want %v", c.name, slept, c.slept)
+		}
+	}
+}
+
+// The scanner itself, fed through a SessionReader, reads Esc, a pause and
+// "P2" as three keys. It waits for the Esc key before pausing, so the pause
+// is at least its own length after the program asked for more.
+func TestScannerSeesKeysAfterPausedEsc(t *testing.T) {
+	pr, pw := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	tr := uv.NewTerminalReader(NewSessionReader(pr, DefaultLimits()), "xterm-256color")
+	evc := make(chan uv.Event, 64)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = tr.StreamEvents(ctx, evc)
+	}()
+	defer func() {
+		_ = pw.Close()
+		cancel()
+		<-done
+	}()
+	next := func() string {
+		for {
+			select {
+			case ev := <-evc:
+				if k, ok := ev.(uv.KeyPressEvent); ok {
+					return k.String()
+				}
+			case <-time.After(10 * time.Second):
+				return "(none)"
+			}
+		}
+	}
+	_, _ = pw.Write([]byte("\x1b"))
+	if k := next(); k != "esc" {
+		t.Fatalf("first key %q, want esc", k)
+	}
+	time.Sleep(3 * EscSettle)
+	_, _ = pw.Write([]byte("P"))
+	_, _ = pw.Write([]byte("2"))
+	for _, want := range []string{"P", "2"} {
+		if k := next(); k != want {
+			t.Fatalf("key %q, want %q", k, want)
+		}
+	}
+}
