@@ -1,10 +1,14 @@
 package server_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/game/pong"
+	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/server"
 	"github.com/termarena/termarena/sshtest"
 )
@@ -43,4 +47,94 @@ func TestKeyAfterEscAndAPauseIsAKey(t *testing.T) {
 	alice.WaitFor(wait, "Join code:")
 	alice.Type("ab")
 	alice.WaitFor(wait, "Join code: ab")
+}
+
+// Esc never leaves a room (it also ends chat typing, so one Esc too many
+// would forfeit); q in a ranked match in play asks first, and only y
+// leaves, which loses the match. After the match, q leaves at once.
+func TestEscNeverLeavesAndRankedLeaveAsks(t *testing.T) {
+	rc := lobby.RoomsConfig{
+		Room: game.RoomConfig{Countdown: time.Second},
+		Pong: func(m pong.Mode) pong.Config {
+			c := pong.DefaultConfig(m)
+			c.PointsToWin = 1000 // nobody defends; the match must not end on its own
+			return c
+		},
+	}
+	h := startWith(t, t.TempDir(), server.DefaultConfig(), nil, rc)
+	ann := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("ann", sshtest.NewKey(t))), 80, 24, "play pong-1v1")
+	ann.WaitFor(wait, "Looking for a pong-1v1 match")
+	ben := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("ben", sshtest.NewKey(t))), 80, 24, "play pong-1v1")
+	ann.WaitFor(wait, "▸ann", "ranked")
+	ben.WaitFor(wait, "▸ben", "ranked")
+	rooms := h.Rooms.All()
+	if len(rooms) != 1 {
+		t.Fatalf("%d rooms, want the ranked one", len(rooms))
+	}
+	room := rooms[0]
+	waitUntil(t, "the match to start", wait, func() bool { fr, _ := room.Latest(); return fr.Phase == game.Playing })
+	seated := func(name string) bool {
+		fr, _ := room.Latest()
+		for _, s := range fr.Seats {
+			if s.Taken && s.Player.Name == name {
+				return true
+			}
+		}
+		return false
+	}
+	// stays checks ann is still in the match a while after her keys: on
+	// her screen and in the room.
+	stays := func(after string) {
+		t.Helper()
+		time.Sleep(300 * time.Millisecond)
+		fr, _ := room.Latest()
+		if !seated("ann") || fr.Phase != game.Playing || strings.Contains(ann.Screen(), "Welcome, ann!") {
+			t.Fatalf("ann left the ranked match after %s:\n%s", after, ann.Screen())
+		}
+	}
+
+	ann.Type("\x1b")
+	time.Sleep(200 * time.Millisecond)
+	ann.Type("\x1b")
+	stays("two Esc presses")
+
+	ann.Type("q")
+	ann.WaitFor(wait, "Leave ranked match? You lose it.", "y = leave · any other key = stay")
+	ann.Type("n")
+	waitUntil(t, "the question to go after n", wait, func() bool { return !strings.Contains(ann.Screen(), "Leave ranked match?") })
+	stays("q then n")
+
+	ann.Type("q")
+	ann.WaitFor(wait, "Leave ranked match?")
+	ann.Type("\x1b")
+	waitUntil(t, "the question to go after Esc", wait, func() bool { return !strings.Contains(ann.Screen(), "Leave ranked match?") })
+	stays("q then Esc")
+
+	ann.Type("q")
+	ann.WaitFor(wait, "Leave ranked match?")
+	ann.Type("y")
+	ann.WaitFor(wait, "Welcome, ann!")
+	if seated("ann") {
+		t.Fatal("ann still holds her seat after q, y")
+	}
+
+	// The forfeit is recorded: ann lost, ben won.
+	ben.WaitFor(wait, "game over")
+	r := sshtest.Run(t, h.Addr, "someone", sshtest.NewKey(t), "profile ann --json")
+	var p profileOut
+	if err := json.Unmarshal([]byte(r.Stdout), &p); err != nil || r.Code != 0 {
+		t.Fatalf("profile ann: %v %+v", err, r)
+	}
+	if len(p.Ratings) != 1 || p.Ratings[0].Losses != 1 || p.Ratings[0].Wins != 0 || len(p.Matches) != 1 {
+		t.Fatalf("ann's record after leaving: %+v", p)
+	}
+	for _, pl := range p.Matches[0].Players {
+		if pl.Name == "ann" && pl.Place != 2 {
+			t.Fatalf("ann placed %d in the match she left, want 2: %+v", pl.Place, p.Matches[0])
+		}
+	}
+
+	// After the match, q leaves without asking.
+	ben.Type("q")
+	ben.WaitFor(wait, "Welcome, ben!")
 }

@@ -92,6 +92,9 @@ type inRoom struct {
 	view   *RoomView
 	cancel context.CancelFunc
 	done   chan struct{}
+	// confirming: the player pressed q in a ranked match in play and the
+	// view asks whether to forfeit it.
+	confirming bool
 }
 
 // Lobby is the session's Bubble Tea model: the lobby shell, and the room
@@ -507,6 +510,15 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return tea.Quit
 	}
+	if m.state == stRoom && m.in.confirming {
+		// The answer to "leave ranked match?": only y leaves.
+		m.in.confirming = false
+		m.in.view.SetPrompt()
+		if s == "y" {
+			return m.leaveRoom(true, "")
+		}
+		return nil
+	}
 	if cs := m.chat; cs != nil {
 		if cs.typing {
 			return cs.key(k)
@@ -537,7 +549,15 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case stRoom:
 		switch s {
-		case "q", "esc":
+		case "esc":
+			// Esc also ends chat typing: one Esc too many must not cost
+			// the match, so it never leaves the room.
+		case "q":
+			if m.inRankedPlay() {
+				m.in.confirming = true
+				m.in.view.SetPrompt(leaveRankedPrompt...)
+				return nil
+			}
 			return m.leaveRoom(true, "")
 		case "n":
 			// Back to the queue, from a finished ranked match.
@@ -809,6 +829,20 @@ func (m *Lobby) join(j joinMsg) tea.Cmd {
 			return nil
 		}
 	}
+}
+
+// leaveRankedPrompt is the question a ranked player answers before leaving
+// a match in play.
+var leaveRankedPrompt = []string{"Leave ranked match? You lose it.", "y = leave · any other key = stay"}
+
+// inRankedPlay: the player sits in a ranked match that is counting down or
+// being played, where leaving forfeits it.
+func (m *Lobby) inRankedPlay() bool {
+	if m.in == nil || m.in.room.Ranked == "" {
+		return false
+	}
+	fr, _ := m.in.room.Latest()
+	return fr != nil && (fr.Phase == game.Countdown || fr.Phase == game.Playing)
 }
 
 // leaveRoom stops the view and, when the player chose to, gives up the

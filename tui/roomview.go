@@ -136,7 +136,8 @@ type RoomView struct {
 	// poke on keys wakes Run, which keeps Run's select at three cases.
 	size   atomic.Pointer[[2]int]
 	pal    atomic.Pointer[colorprofile.Profile]
-	frames uint64 // written, for the HUD's fps
+	prompt atomic.Pointer[[]string] // a question for the player, over the board
+	frames uint64                   // written, for the HUD's fps
 
 	// owned by Run
 	scr      *screen.Screen
@@ -268,6 +269,25 @@ func (v *RoomView) Resize(w, h int) {
 func (v *RoomView) SetProfile(p colorprofile.Profile) {
 	v.pal.Store(&p)
 	v.poke()
+}
+
+// SetPrompt shows a question for the player over the board (and on the
+// too-small screen), one line per element, until it is called with none.
+func (v *RoomView) SetPrompt(lines ...string) {
+	if len(lines) == 0 {
+		v.prompt.Store(nil)
+	} else {
+		l := slices.Clone(lines)
+		v.prompt.Store(&l)
+	}
+	v.poke()
+}
+
+func (v *RoomView) promptLines() []string {
+	if p := v.prompt.Load(); p != nil {
+		return *p
+	}
+	return nil
 }
 
 // poke wakes Run to look at size and pal. If the key buffer is full, Run is
@@ -525,9 +545,13 @@ func (v *RoomView) paintSmall(fr *game.Frame, snap *pong.Snapshot) {
 		// that points are being played, not that the game waits.
 		lines[3] = "match in progress — enlarge the terminal"
 	}
-	for i, l := range lines {
+	lines = append(lines, v.promptLines()...)
+	for i := range 6 {
+		// Rows are cleared first: the prompt comes and goes.
 		v.scr.Fill(0, v.h/2-1+i, v.w, 1, ' ', stDefault)
-		v.scr.Text(max((v.w-len([]rune(l)))/2, 0), v.h/2-1+i, l, stWarn)
+		if i < len(lines) {
+			v.scr.Text(max((v.w-len([]rune(lines[i])))/2, 0), v.h/2-1+i, lines[i], stWarn)
+		}
 	}
 }
 
@@ -996,6 +1020,14 @@ func (v *RoomView) paintOverlay(fr *game.Frame, snap *pong.Snapshot) {
 	case !snap.Ball.Live && snap.LastPointAgainst >= 0 && snap.Tick-snap.LastPointTick < 45:
 		if by := int(snap.LastPointBy); by >= 0 && seatName(fr, by) != "" {
 			lines = []string{" point: " + seatName(fr, by) + " "}
+		}
+	}
+	if p := v.promptLines(); len(p) > 0 {
+		// The question waits for the player's answer: it covers whatever
+		// else the overlay would say.
+		lines = lines[:0]
+		for _, l := range p {
+			lines = append(lines, " "+l+" ")
 		}
 	}
 	_, _, bw, _ := v.bd.cellRect()
