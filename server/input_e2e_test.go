@@ -138,3 +138,64 @@ func TestEscNeverLeavesAndRankedLeaveAsks(t *testing.T) {
 	ben.Type("q")
 	ben.WaitFor(wait, "Welcome, ben!")
 }
+
+// One tap of w moves the paddle one row, on the player's own screen (drawn
+// before the room confirms it) and on the opponent's.
+func TestTapMovesThePaddleOneRow(t *testing.T) {
+	rc := lobby.RoomsConfig{
+		Room: game.RoomConfig{Countdown: time.Second},
+		Pong: func(m pong.Mode) pong.Config {
+			c := pong.DefaultConfig(m)
+			c.PointsToWin = 1000
+			return c
+		},
+	}
+	h := startWith(t, t.TempDir(), server.DefaultConfig(), nil, rc)
+	alice := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("alice", sshtest.NewKey(t))), 80, 24, "")
+	alice.WaitFor(wait, "Welcome, alice!")
+	alice.Type("c")
+	alice.WaitFor(wait, "New room")
+	alice.Type("\r")
+	alice.WaitFor(wait, "(you)", "(free)")
+	bob := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("bob", sshtest.NewKey(t))), 80, 24, "join r1")
+	bob.WaitFor(wait, "(you)")
+	alice.Type("r")
+	bob.Type("r")
+	room, err := h.Rooms.Find("r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the match to start", wait, func() bool { fr, _ := room.Latest(); return fr.Phase == game.Playing })
+	still := func() int32 {
+		var pos int32
+		waitUntil(t, "alice's paddle to rest", wait, func() bool {
+			fr, _ := room.Latest()
+			p := fr.State.(*pong.Snapshot).Paddles[pong.Left]
+			pos = p.Pos
+			return p.Dir == 0
+		})
+		return pos
+	}
+	before := still()
+	aTop, aBottom := paddleSpan(alice, 0)
+	bTop, bBottom := paddleSpan(bob, 0)
+	alice.Type("w")
+	waitUntil(t, "the tap to go out and stop", wait, func() bool {
+		fr, _ := room.Latest()
+		p := fr.State.(*pong.Snapshot).Paddles[pong.Left]
+		return p.Pos != before && p.Dir == 0
+	})
+	after := still()
+	time.Sleep(200 * time.Millisecond) // both screens draw the last frame
+	for _, s := range []struct {
+		who         string
+		tm          *sshtest.Term
+		top, bottom int
+	}{{"alice", alice, aTop, aBottom}, {"bob", bob, bTop, bBottom}} {
+		top, bottom := paddleSpan(s.tm, 0)
+		if top != s.top-1 || bottom != s.bottom-1 {
+			t.Errorf("on %s's screen one tap moved the paddle from rows %d–%d to %d–%d, want one row up (room: %d → %d sub-units)",
+				s.who, s.top, s.bottom, top, bottom, before, after)
+		}
+	}
+}

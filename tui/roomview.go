@@ -106,13 +106,22 @@ type keyEvent struct {
 	at      time.Time
 }
 
-// Hold windows for terminals that send no key release: a press moves the
-// paddle briefly; auto-repeat (presses arriving close together) keeps it
-// moving.
+// Key timing for terminals that send no key release: a lone press is a
+// tap, which moves the paddle one cell; a press that repeats the one before
+// within repeatGap is auto-repeat (terminals repeat 10 to 40 times a
+// second), so the key is held: the paddle moves at full speed until
+// holdRepeat passes with no repeat. The auto-repeat delay before the first
+// repeat is longer than repeatGap, so a held key moves a cell, then
+// another, then glides, as a text cursor does; and two quick deliberate
+// taps move two cells.
 const (
-	holdFirst  = 150 * time.Millisecond
 	holdRepeat = 110 * time.Millisecond
-	repeatGap  = 600 * time.Millisecond
+	repeatGap  = 150 * time.Millisecond
+	// tapWakeLag: after a room tick is due, the view looks at the frame
+	// this much later, to send a tap's stop before the next tick.
+	tapWakeLag = 3 * time.Millisecond
+	// tapMax ends a tap whose frames stop coming.
+	tapMax = 500 * time.Millisecond
 	// extrapolation is capped so a stalled room freezes the picture rather
 	// than letting objects drift away.
 	maxAhead = 250 * time.Millisecond
@@ -153,6 +162,8 @@ type RoomView struct {
 	fps      int
 	fpsCount int
 	fpsAt    time.Time
+	tap      tapState
+	tapTimer *time.Timer
 	keyAt    time.Time // read time of a move not yet shown in a written frame
 	keyRect  prect     // where the own paddle was drawn when that key came
 	ownPos   int32     // own paddle position and rectangle as last painted
@@ -196,31 +207,49 @@ type control struct {
 	lastPress time.Time
 	lastDir   int8
 	releases  bool // the terminal reports key releases (kitty protocol)
+	// tap: dir is a tap's, which the view ends once the room has moved the
+	// paddle one cell (see RoomView.checkTap), not a held key's.
+	tap bool
 }
 
 func (c *control) press(e keyEvent) {
-	c.dir = e.dir
-	hold := holdFirst
-	if e.repeat || (e.dir == c.lastDir && e.at.Sub(c.lastPress) < repeatGap) {
-		hold = holdRepeat
+	repeat := e.repeat || (e.dir == c.lastDir && e.at.Sub(c.lastPress) < repeatGap)
+	c.dir, c.lastPress, c.lastDir = e.dir, e.at, e.dir
+	// With key releases the key is held until it is released.
+	c.tap = !c.releases && !repeat
+	if !c.releases && repeat {
+		c.holdUntil = e.at.Add(holdRepeat)
 	}
-	if until := e.at.Add(hold); until.After(c.holdUntil) || e.dir != c.lastDir {
-		c.holdUntil = until
-	}
-	c.lastPress, c.lastDir = e.at, e.dir
 }
 
 func (c *control) release(e keyEvent) {
 	c.releases = true
 	if c.dir == e.dir {
-		c.dir = 0
+		c.dir, c.tap = 0, false
 	}
 }
 
 func (c *control) expire(now time.Time) {
-	if !c.releases && c.dir != 0 && now.After(c.holdUntil) {
+	if !c.releases && !c.tap && c.dir != 0 && now.After(c.holdUntil) {
 		c.dir = 0
 	}
+}
+
+// tapState follows a tap from the press until the room has applied its
+// stop. The room moves the paddle a whole number of ticks, so the view
+// picks the first position, whole ticks away, where the paddle is drawn one
+// cell on (to), sends the direction, and sends the stop as soon as a frame
+// shows the paddle there: the room applies it before its next tick.
+type tapState struct {
+	active   bool // the direction is in force; the stop is not sent yet
+	clamp    bool // prediction stops at to: until the room applied the stop
+	dir      int8
+	seq      uint32 // the tap's direction input, 0 until sent
+	stopSeq  uint32
+	to       int32
+	last     int32  // confirmed position at lastTick
+	lastTick uint64 // 0: no frame seen since the room applied the tap
+	began    time.Time
 }
 
 // NewRoomView prepares a view; Run draws it.
@@ -239,6 +268,8 @@ func NewRoomView(cfg RoomViewConfig) *RoomView {
 	}
 	v.scr = screen.New(cfg.Width, cfg.Height, gamePalette(cfg.Profile))
 	v.colour = hasColour(cfg.Profile)
+	v.tapTimer = time.NewTimer(time.Hour)
+	v.tapTimer.Stop()
 	return v
 }
 
@@ -326,12 +357,20 @@ func (v *RoomView) Run(ctx context.Context) {
 	defer release()
 	beat, beats := clk.Next()
 	v.fpsAt = v.cfg.Now()
+	defer v.tapTimer.Stop()
+	var tapC <-chan time.Time // the tap timer's channel while it is armed
 	v.poll()
 	v.draw()
 	for {
 		select {
 		case <-ctx.Done():
 			return
+		case <-tapC:
+			tapC = nil
+			if v.checkTap() {
+				tapC = v.armTap()
+			}
+			continue
 		case k := <-v.keys:
 			if k.poke {
 				break // a new size or palette: a full paced frame below
@@ -343,6 +382,11 @@ func (v *RoomView) Run(ctx context.Context) {
 				v.ctl.release(k)
 			} else {
 				v.ctl.press(k)
+			}
+			if v.keyTap(!k.release) {
+				tapC = v.armTap()
+			} else if !v.tap.active {
+				tapC = nil
 			}
 			// A key is timed until a frame shows the paddle move: only a
 			// press that starts the paddle from rest towards where it can
@@ -383,21 +427,149 @@ func (v *RoomView) poll() {
 	}
 }
 
+// keyTap updates the tap after a key press (or release) and reports
+// whether a new tap has begun.
+func (v *RoomView) keyTap(press bool) bool {
+	if !v.ctl.tap {
+		// A held key, or the release of the tap's key, takes over from
+		// a tap: the paddle moves as the key says from now on.
+		v.tap.active, v.tap.clamp = false, false
+		v.tapTimer.Stop()
+		return false
+	}
+	if !press {
+		return false // another key's release: the tap goes on
+	}
+	v.tapTimer.Stop()
+	dir := v.ctl.dir
+	v.tap = tapState{active: true, dir: dir, began: v.cfg.Now()}
+	if s := v.snapshot(); s != nil && v.cfg.Slot >= 0 && v.cfg.Slot < len(s.Paddles) {
+		v.tap.clamp = true
+		v.tap.to = v.tapTarget(s, s.Paddles[v.cfg.Slot].Pos, dir)
+	}
+	return true
+}
+
+// tapTarget is where a tap from pos stops: the first position a whole
+// number of ticks away at which the paddle is drawn one cell further (two
+// pixels down a side, a half-row each; one across), or the wall.
+func (v *RoomView) tapTarget(s *pong.Snapshot, pos int32, dir int8) int32 {
+	slot := v.cfg.Slot
+	vertical := slot == pong.Left || slot == pong.Right
+	if v.mode != modeBoard {
+		// No layout yet: one cell at 1:1, which is how 80×24 draws.
+		cell := pong.Sub
+		if vertical {
+			cell = 2 * pong.Sub
+		}
+		n := (cell + s.Config.PaddleSpeed - 1) / s.Config.PaddleSpeed
+		return s.Config.MovePaddle(pos, dir, n, slot)
+	}
+	cell, at := int32(1), func(r prect) int32 { return r.x0 }
+	if vertical {
+		cell, at = 2, func(r prect) int32 { return r.y0 }
+	}
+	plen := s.Paddles[slot].Len
+	from := at(v.bd.paddleRect(slot, pos, plen))
+	to := pos
+	for n := int32(1); n <= 64; n++ {
+		next := s.Config.MovePaddle(pos, dir, n, slot)
+		if next == to {
+			return to // at the wall
+		}
+		to = next
+		if d := at(v.bd.paddleRect(slot, to, plen)) - from; d >= cell || -d >= cell {
+			return to
+		}
+	}
+	return to
+}
+
+// checkTap runs when a room frame is due during a tap: once the room has
+// moved the paddle to the tap's end, it sends the stop. It reports whether
+// to look again at the next frame.
+func (v *RoomView) checkTap() bool {
+	t := &v.tap
+	if !t.active {
+		return false
+	}
+	v.poll()
+	s := v.snapshot()
+	slot := v.cfg.Slot
+	if s == nil || !v.live() || slot < 0 || slot >= len(s.Paddles) || v.cfg.Now().Sub(t.began) > tapMax {
+		v.endTap()
+		return false
+	}
+	if t.seq == 0 {
+		if v.ctl.sentDir != t.dir {
+			v.submit()
+			return true // not sent yet (rate limit, full buffer)
+		}
+		t.seq = v.seq
+	}
+	if slot >= len(v.fr.Acks) || v.fr.Acks[slot] < t.seq {
+		return true
+	}
+	pos := s.Paddles[slot].Pos
+	there := (t.dir > 0 && pos >= t.to) || (t.dir < 0 && pos <= t.to)
+	stuck := t.lastTick != 0 && s.Tick > t.lastTick && pos == t.last
+	if s.Tick != t.lastTick {
+		t.last, t.lastTick = pos, s.Tick
+	}
+	if there || stuck {
+		v.endTap()
+		return false
+	}
+	return true
+}
+
+// endTap stops the paddle: the stop goes out at once, whatever the submit
+// gap, because the room's next tick would move the paddle past the cell.
+func (v *RoomView) endTap() {
+	v.tap.active = false
+	v.ctl.tap = false
+	if v.ctl.dir == v.tap.dir {
+		v.ctl.dir = 0
+	}
+	if v.send(true) {
+		v.tap.stopSeq = v.seq
+	} else {
+		v.tap.clamp = false // the stop goes out later: no prediction to hold
+	}
+}
+
+// armTap sets the tap timer for when the room's next frame is due, and
+// returns its channel.
+func (v *RoomView) armTap() <-chan time.Time {
+	period := time.Second / 60
+	if v.fr != nil && v.fr.TickRate > 0 {
+		period = time.Second / time.Duration(v.fr.TickRate)
+	}
+	d := v.frAt.Add(period + tapWakeLag).Sub(v.cfg.Now())
+	d = min(max(d, time.Millisecond), 2*period)
+	v.tapTimer.Reset(d)
+	return v.tapTimer.C
+}
+
 // submit sends the control's direction to the room when it changed. A
 // rejected submit (room buffer full) is retried on the next frame.
-func (v *RoomView) submit() {
+func (v *RoomView) submit() { v.send(false) }
+
+// send is submit; force skips the submit gap. It reports whether an input
+// went out.
+func (v *RoomView) send(force bool) bool {
 	if v.ctl.dir == v.ctl.sentDir {
-		return
+		return false
 	}
 	now := v.cfg.Now()
-	if now.Sub(v.lastSent) < submitGap {
-		return
+	if !force && now.Sub(v.lastSent) < submitGap {
+		return false
 	}
 	v.seq++
 	in := game.Input{Slot: v.cfg.Slot, Seq: v.seq, Action: v.ctl.dir}
 	if !v.cfg.Room.Submit(v.cfg.Me, in) {
 		v.seq--
-		return
+		return false
 	}
 	v.ctl.sentDir = v.ctl.dir
 	v.lastSent = now
@@ -405,6 +577,10 @@ func (v *RoomView) submit() {
 	if len(v.pending) > 64 { // never grows without bound if acks stop
 		v.pending = append(v.pending[:0], v.pending[len(v.pending)-64:]...)
 	}
+	if v.tap.active && v.ctl.tap && v.tap.seq == 0 && v.ctl.dir == v.tap.dir {
+		v.tap.seq = v.seq
+	}
+	return true
 }
 
 // setFrame shows fr, published at `at`: extrapolation runs from then.
@@ -423,6 +599,9 @@ func (v *RoomView) setFrame(fr *game.Frame, at time.Time) {
 			i++
 		}
 		v.pending = append(v.pending[:0], v.pending[i:]...)
+		if v.tap.stopSeq != 0 && ack >= v.tap.stopSeq {
+			v.tap.clamp, v.tap.stopSeq = false, 0
+		}
 	}
 }
 
@@ -621,6 +800,16 @@ func (v *RoomView) predictedPaddle(now time.Time, snap *pong.Snapshot, tickRate 
 		// The room applies the press at its next tick or the one after,
 		// so the lead is about where it will put the paddle.
 		last = max(last, pressLead)
+	}
+	if t := v.tap; t.clamp {
+		// A tap is drawn where the room will stop it, at once: the
+		// cell it moves is the whole answer to the key, and the room
+		// gets there within a few ticks. Should a late stop have let
+		// the room go further, it is drawn where the room has it.
+		if p := snap.Paddles[v.cfg.Slot].Pos; (t.dir > 0 && p > t.to) || (t.dir < 0 && p < t.to) {
+			return p
+		}
+		return t.to
 	}
 	return snap.Config.MovePaddle(pos, dir, last, v.cfg.Slot)
 }

@@ -140,8 +140,13 @@ func TestOwnPaddleMovesBeforeTheServerConfirms(t *testing.T) {
 		t.Fatalf("own paddle did not move down before confirmation: rows %v → %v", before, after)
 	}
 
-	// The hold window ends: the view sends a stop.
-	now = now.Add(holdFirst)
+	// An auto-repeat makes it a held key; when the repeats stop for the
+	// hold window, the view sends a stop.
+	v.ctl.press(keyEvent{dir: 1, at: now})
+	if v.ctl.tap {
+		t.Fatal("a repeat within the auto-repeat window is still a tap")
+	}
+	now = now.Add(holdRepeat + time.Millisecond)
 	v.ctl.expire(now)
 	v.submit()
 	if n := len(room.inputs); n != 2 || room.inputs[1].Action != 0 {
