@@ -199,3 +199,17 @@ func TestTapMovesThePaddleOneRow(t *testing.T) {
 		}
 	}
 }
+
+// The lobby's help lists the keys of a game, whole, at 80×24 and 200×50.
+func TestHelpListsGameKeys(t *testing.T) {
+	h := start(t, t.TempDir(), server.DefaultConfig(), nil)
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		tm := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("alice", sshtest.NewKey(t))), size[0], size[1], "")
+		tm.WaitFor(wait, "Welcome, alice")
+		tm.Type("?")
+		tm.WaitFor(wait, "In a game", "w/s ↑/↓  move (a/d ←/→ top and bottom) · tap: a cell, hold: glide",
+			"t enter  chat · r  ready, rematch · n  next ranked match",
+			"q  leave (a ranked match asks first) · esc never leaves", "? or esc close help")
+		tm.Close()
+	}
+}

@@ -1115,6 +1115,12 @@ func (m *Lobby) helpText() string {
 	for _, l := range lines {
 		b.WriteString(style(colDim).Render("  "+l) + "\n")
 	}
+	if m.d.Rooms != nil {
+		b.WriteString("\n" + bold.Render("In a game") + "\n")
+		for _, l := range gameKeys {
+			b.WriteString(style(colDim).Render("  "+l) + "\n")
+		}
+	}
 	if len(m.d.TermCommands) > 0 {
 		b.WriteString("\n" + bold.Render("ssh -t HOST …") + "\n")
 		b.WriteString(style(colDim).Render(wrapWords(m.d.TermCommands, " · ", max(m.w-12, 30), "  ")) + "\n")
@@ -1124,6 +1130,13 @@ func (m *Lobby) helpText() string {
 		b.WriteString(style(colDim).Render(wrapWords(m.d.Commands, " · ", max(m.w-12, 30), "  ")) + "\n")
 	}
 	return b.String()
+}
+
+// gameKeys is the help's "In a game" part.
+var gameKeys = []string{
+	"w/s ↑/↓  move (a/d ←/→ top and bottom) · tap: a cell, hold: glide",
+	"t enter  chat · r  ready, rematch · n  next ranked match",
+	"q  leave (a ranked match asks first) · esc never leaves",
 }
 
 // wrapWords joins items with sep into lines of at most width cells.
