@@ -1008,7 +1008,7 @@ func (v *RoomView) paintHUD(fr *game.Frame, snap *pong.Snapshot) {
 	if !k.typing {
 		mark = k.chat
 	}
-	foot = fitFooter(v.w, follow, status, keys, mark)
+	foot = fitFooter(v.w, follow, status, keys, mark, v.cfg.Footer == nil)
 	v.scr.Fill(0, v.h-1, v.w, 1, ' ', stDefault)
 	if k.typing {
 		// No room for the pane: the input line takes the footer, so the
@@ -1144,10 +1144,12 @@ func (v *RoomView) hudParts(k *hudKey, labels bool, nameMax int) []hudPart {
 }
 
 // fitFooter composes the footer line within w columns. What gives way
-// first is the chat marker, then the status (title, progress), then the
-// follow details; the keys stay, and if even they are too long their end
+// first is the chat marker, then the status (progress), then the follow
+// details; when the status is only the room's title (titleOnly: a player's
+// footer) it goes before the marker, since unread messages are news and
+// the title is not; the keys stay, and if even they are too long their end
 // survives, so "q leave" or "q back" is always on screen.
-func fitFooter(w int, follow, status, keys, mark string) string {
+func fitFooter(w int, follow, status, keys, mark string, titleOnly bool) string {
 	compose := func(f, s, m bool) string {
 		var left []string
 		if f && follow != "" {
@@ -1162,7 +1164,11 @@ func fitFooter(w int, follow, status, keys, mark string) string {
 		}
 		return out
 	}
-	for _, o := range [][3]bool{{true, true, true}, {true, true, false}, {true, false, true}, {true, false, false}, {false, false, true}, {false, false, false}} {
+	order := [][3]bool{{true, true, true}, {true, true, false}, {true, false, true}, {true, false, false}, {false, false, true}, {false, false, false}}
+	if titleOnly {
+		order[1], order[2] = order[2], order[1]
+	}
+	for _, o := range order {
 		if s := compose(o[0], o[1], o[2]); len([]rune(s)) <= w {
 			return s
 		}
