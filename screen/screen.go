@@ -21,13 +21,35 @@ import (
 // Style indexes a Palette.
 type Style uint8
 
-// Cell is one terminal cell: a single-width rune and its style.
+// Cell is one terminal cell: a rune and its style. A rune two cells wide
+// (CJK, most emoji) sits in its left cell and the cell to its right holds
+// Cont in the same style.
 type Cell struct {
 	R rune
 	S Style
 }
 
+// Cont is the rune of the right half of a wide rune's two cells.
+const Cont rune = -1
+
 var blank = Cell{R: ' '}
+
+// Width is how many cells r takes on a terminal: 1, 2 for East Asian wide
+// and emoji-presentation runes, 0 for what draws nothing by itself
+// (controls, combining marks, zero-width characters). It is the per-rune
+// width of ansi.StringWidthWc, which is what a terminal without grapheme
+// clustering advances its cursor by; the fast paths cover every glyph the
+// game screens draw, so the board pays no table lookup.
+func Width(r rune) int {
+	switch {
+	case r < 0x20 || r >= 0x7f && r < 0xa0:
+		return 0
+	case r < 0x300, r >= 0x2500 && r < 0x25a0:
+		return 1
+	}
+	var buf [utf8.UTFMax]byte
+	return ansi.StringWidthWc(string(utf8.AppendRune(buf[:0], r)))
+}
 
 // Spec describes a style in full colour; a Palette downsamples it for the
 // session's colour profile.
@@ -204,19 +226,44 @@ func (s *Screen) Get(x, y int) Cell {
 	return s.back[y*s.w+x]
 }
 
-// Set puts r in style st at x, y of the next frame. Out-of-grid writes are
-// ignored so callers can draw without clipping. Runes that would not occupy
-// exactly one cell are replaced: one cell per rune is what keeps the grid
-// and the terminal in step.
-func (s *Screen) Set(x, y int, r rune, st Style) {
-	if x < 0 || y < 0 || x >= s.w || y >= s.h {
-		return
+// Set puts r in style st at x, y of the next frame and returns the cells
+// it takes (1, or 2 for a wide rune). Out-of-grid writes are ignored so
+// callers can draw without clipping. A rune that draws nothing by itself
+// becomes '?', and a wide rune that would stick out of the last column a
+// blank: the grid and the terminal must agree on every cell. Writing over
+// either half of a wide rune blanks its other half, as terminals do.
+func (s *Screen) Set(x, y int, r rune, st Style) int {
+	n := Width(r)
+	if n == 0 {
+		r, n = '?', 1
 	}
-	if r < 0x20 || (r >= 0x7f && r < 0xa0) || r > 0xffff || isWide(r) {
-		r = '?'
+	if x < 0 || y < 0 || x >= s.w || y >= s.h {
+		return n
+	}
+	if n == 2 && x == s.w-1 {
+		r = ' '
 	}
 	i := y*s.w + x
-	c := Cell{r, st}
+	if s.back[i].R == Cont && x > 0 && s.back[i-1].R != Cont {
+		s.put(i-1, Cell{' ', s.back[i-1].S}) // the wide rune lost its right half
+	}
+	if n == 1 || r == ' ' {
+		if s.back[i].R != Cont && x+1 < s.w && s.back[i+1].R == Cont {
+			s.put(i+1, Cell{' ', s.back[i+1].S}) // ... or its left half
+		}
+		s.put(i, Cell{r, st})
+		return n
+	}
+	if x+2 < s.w && s.back[i+2].R == Cont {
+		s.put(i+2, Cell{' ', s.back[i+2].S}) // the right neighbour loses its left half
+	}
+	s.put(i, Cell{r, st})
+	s.put(i+1, Cell{Cont, st})
+	return n
+}
+
+// put stores c at index i and queues the cell if it changed.
+func (s *Screen) put(i int, c Cell) {
 	if s.back[i] == c {
 		return
 	}
@@ -227,13 +274,12 @@ func (s *Screen) Set(x, y int, r rune, st Style) {
 	}
 }
 
-// Text writes str from x, y in style st, one rune per cell, clipped to the
-// row; it returns how many cells it used.
+// Text writes str from x, y in style st, clipped to the row; it returns how
+// many cells it used.
 func (s *Screen) Text(x, y int, str string, st Style) int {
 	n := 0
 	for _, r := range str {
-		s.Set(x+n, y, r, st)
-		n++
+		n += s.Set(x+n, y, r, st)
 	}
 	return n
 }
@@ -295,6 +341,12 @@ func (s *Screen) Render() []byte {
 		if c == s.front[i] {
 			continue
 		}
+		if c.R == Cont {
+			// Drawn with its left half, which is dirty too whenever
+			// this one is.
+			s.front[i] = c
+			continue
+		}
 		if !opened {
 			out = append(out, "\x1b7"...)
 			opened = true
@@ -324,7 +376,14 @@ func (s *Screen) Render() []byte {
 		out = utf8.AppendRune(out, c.R)
 		s.front[i] = c
 		cx, cy = x+1, y
-		if cx >= s.w {
+		switch {
+		case x+1 < s.w && s.back[i+1].R == Cont:
+			s.front[i+1] = s.back[i+1]
+			// Terminals that do not know the rune is wide advance one
+			// cell: the next cell is addressed absolutely so that no
+			// terminal's idea of the cursor matters.
+			cx, cy = -1, -1
+		case cx >= s.w:
 			cx, cy = -1, -1 // pending wrap: position unknown
 		}
 	}
@@ -335,13 +394,4 @@ func (s *Screen) Render() []byte {
 	}
 	s.out = append(out, "\x1b8"...)
 	return s.out
-}
-
-// isWide reports runes that take two cells in common terminals (CJK, most
-// emoji). Game screens only draw from a fixed glyph set and sanitised ASCII
-// names, so a coarse range check is enough here.
-func isWide(r rune) bool {
-	return (r >= 0x1100 && r <= 0x115f) || (r >= 0x2e80 && r <= 0xa4cf) || (r >= 0xac00 && r <= 0xd7a3) ||
-		(r >= 0xf900 && r <= 0xfaff) || (r >= 0xfe30 && r <= 0xfe4f) || (r >= 0xff00 && r <= 0xff60) ||
-		(r >= 0xffe0 && r <= 0xffe6)
 }
