@@ -262,12 +262,33 @@ func (c *Chat) SetMuted(id string, until time.Time, reason string) {
 	c.mutes[id] = muteEntry{until: until, reason: sanitize.Text(reason, maxReason)}
 }
 
-// ClearMuted lifts id's mute. Flood control's escalation is kept: it is
-// about behaviour, not about the mute in force.
-func (c *Chat) ClearMuted(id string) {
+// UnmutedText is what a member's sessions are told when their mute is
+// lifted.
+const UnmutedText = "your mute was lifted: you can chat again"
+
+// ClearMuted is LiftMute now: what the server calls when a moderator
+// lifts a mute.
+func (c *Chat) ClearMuted(id string) { c.LiftMute(id, time.Now()) }
+
+// LiftMute lifts id's mute. Flood control's escalation is kept: it is
+// about behaviour, not about the mute in force. When a mute was in force
+// at now, every session of the member is told (a Notice, UnmutedText),
+// whoever lifted it: that is also what makes a session drop its "you are
+// muted" line at once. A mute that ran out is not announced here: the
+// sessions see it end on their own clock.
+func (c *Chat) LiftMute(id string, now time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	_, muted := c.mutedLocked(id, now)
 	delete(c.mutes, id)
+	st := c.members[id]
+	if !muted || st == nil {
+		return
+	}
+	msg := c.newMessageLocked(Message{Time: now, Kind: Notice, Text: UnmutedText})
+	for _, s := range st.subs {
+		s.push(msg)
+	}
 }
 
 // Muted reports whether id is muted at now, until when (zero: until
