@@ -3,8 +3,6 @@ package tui
 import (
 	"unicode"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/termarena/termarena/screen"
 )
 
@@ -132,23 +130,32 @@ func (v *RoomView) paintChat() {
 
 // chatCells draws s from x in at most room cells and reports the cells
 // used and whether it ran out of room; more says more text follows s on
-// the line, so filling the room exactly still needs an ellipsis.
+// the line, so filling the room exactly still needs an ellipsis. A wide
+// rune that would be cut in half by the edge goes with the cut.
 func (v *RoomView) chatCells(x, y, room int, s string, st screen.Style, more bool) (int, bool) {
 	v.cells = gridRunes(v.cells[:0], s)
-	if len(v.cells) < room || (len(v.cells) == room && !more) {
-		for i, r := range v.cells {
-			v.scr.Set(x+i, y, r, st)
+	n := 0
+	for _, c := range v.cells {
+		n += int(c.w)
+	}
+	if n < room || (n == room && !more) {
+		for _, c := range v.cells {
+			x += v.scr.Set(x, y, c.r, st)
 		}
-		return len(v.cells), false
+		return n, false
 	}
 	if room <= 0 {
 		return 0, true
 	}
-	for i, r := range v.cells[:room-1] {
-		v.scr.Set(x+i, y, r, st)
+	used := 0
+	for _, c := range v.cells {
+		if used+int(c.w) > room-1 {
+			break
+		}
+		used += v.scr.Set(x+used, y, c.r, st)
 	}
-	v.scr.Set(x+room-1, y, '…', st)
-	return room, true
+	v.scr.Set(x+used, y, '…', st)
+	return used + 1, true
 }
 
 func (v *RoomView) chatText(x, y, w int, s string, st screen.Style) {
@@ -158,13 +165,23 @@ func (v *RoomView) chatText(x, y, w int, s string, st screen.Style) {
 // chatTail draws the end of s (the input line and its cursor) in w cells.
 func (v *RoomView) chatTail(x, y, w int, s string, st screen.Style) {
 	v.cells = gridRunes(v.cells[:0], s)
-	cells := v.cells
-	if len(cells) > w && w > 0 {
-		cells = cells[len(cells)-w:]
-		cells[0] = '…'
+	n := 0
+	for _, c := range v.cells {
+		n += int(c.w)
 	}
-	for i, r := range cells {
-		v.scr.Set(x+i, y, r, st)
+	cells := v.cells
+	if n > w && w > 0 {
+		// Keep what fits after the ellipsis, counting from the end.
+		i, kept := len(cells), 0
+		for i > 0 && kept+int(cells[i-1].w) <= w-1 {
+			i--
+			kept += int(cells[i].w)
+		}
+		x += v.scr.Set(x, y, '…', st)
+		cells = cells[i:]
+	}
+	for _, c := range cells {
+		x += v.scr.Set(x, y, c.r, st)
 	}
 }
 
@@ -176,26 +193,29 @@ func (v *RoomView) chatRule(x, y, w int, header string) {
 	}
 }
 
-// gridRunes appends s as the grid draws it, one rune per cell: marks that
-// would combine with the cell before (and so shift every later cell on the
-// terminal) are dropped, and what a terminal draws two cells wide becomes
-// '?'. The text is sanitised already; this is about keeping the grid and
-// the terminal in step.
-func gridRunes(dst []rune, s string) []rune {
+// gridCell is a rune as the grid draws it and the cells it takes.
+type gridCell struct {
+	r rune
+	w int8
+}
+
+// gridRunes appends s as the grid draws it: one or two cells per rune
+// (screen.Width, the same measure the grid and so the terminal go by), and
+// nothing for runes that draw nothing by themselves: a combining mark would
+// join the cell before it on the terminal but not in the grid. The text is
+// sanitised already; this is about keeping the grid and the terminal in
+// step.
+func gridRunes(dst []gridCell, s string) []gridCell {
 	for _, r := range s {
 		if r < 0x80 {
-			dst = append(dst, r)
+			dst = append(dst, gridCell{r, 1})
 			continue
 		}
 		if unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf) {
 			continue
 		}
-		switch ansi.StringWidth(string(r)) {
-		case 0:
-		case 1:
-			dst = append(dst, r)
-		default:
-			dst = append(dst, '?')
+		if w := screen.Width(r); w > 0 {
+			dst = append(dst, gridCell{r, int8(w)})
 		}
 	}
 	return dst

@@ -180,7 +180,7 @@ type RoomView struct {
 	chatShown *ChatLines // the snapshot the pane shows
 	pane      chatRect   // where the pane goes in the current layout
 	paneShown chatRect
-	cells     []rune // scratch for drawing chat text
+	cells     []gridCell // scratch for drawing chat text
 }
 
 type viewMode int
