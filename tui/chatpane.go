@@ -149,6 +149,8 @@ type chatState struct {
 	input  []rune
 	muted  string
 
+	wrap chatWrapper // for the lobby pane
+
 	dirty bool
 	snap  atomic.Pointer[ChatLines]
 }
@@ -484,11 +486,12 @@ func (cs *chatState) render(w, h, maxH int) string {
 	rows := make([]string, 0, h)
 	rows = append(rows, style(colDim).Render(rule(cs.header(), w)))
 	n := max(h-1-len(foot), 0)
-	first := max(len(cs.lines)-n, 0)
-	for range n - (len(cs.lines) - first) {
+	cs.wrap.grid = false
+	body, _ := cs.wrap.rows(cs.lines, w, n, 0)
+	for range n - len(body) {
 		rows = append(rows, "") // lines sit on the input, newest last
 	}
-	for _, l := range cs.lines[first:] {
+	for _, l := range body {
 		rows = append(rows, renderChatLine(l, w))
 	}
 	rows = append(rows, foot...)

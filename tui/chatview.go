@@ -113,9 +113,10 @@ func (v *RoomView) paintChat() {
 		v.chatText(p.x, bottom, p.w, cl.status, stWarn)
 	}
 	n := bottom - p.y - 1
-	first := max(len(cl.lines)-n, 0)
-	y := bottom - (len(cl.lines) - first)
-	for _, l := range cl.lines[first:] {
+	v.wrap.grid = true
+	rows, _ := v.wrap.rows(cl.lines, p.w, n, 0)
+	y := bottom - len(rows)
+	for _, l := range rows {
 		x, room := p.x, p.w
 		for i, sg := range l {
 			used, cut := v.chatCells(x, y, room, sg.text, gridStyle(sg.st), i < len(l)-1)

@@ -1,10 +1,12 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
@@ -103,7 +105,7 @@ func say(t *testing.T, c *chat.Chat, from chat.Member, texts ...string) {
 }
 
 // TestRoomChatPaneDrawsWideRunes: CJK and emoji in the room's chat pane are
-// drawn as themselves, two cells each, and a line that does not fit is cut
+// drawn as themselves, two cells each, and a line that does not fit wraps
 // between wide runes, never through one.
 func TestRoomChatPaneDrawsWideRunes(t *testing.T) {
 	long := strings.Repeat("漢字かな", 12) + "😀"
@@ -122,8 +124,100 @@ func TestRoomChatPaneDrawsWideRunes(t *testing.T) {
 		if !strings.Contains(all, "bob: 漢字と絵文字😀 ok") || strings.Contains(all, "?") {
 			t.Fatalf("%v: wide runes not drawn:\n%s", size, wideScreen(out))
 		}
-		if last := rows[len(rows)-1]; !strings.HasPrefix(last, "bob: 漢字かな漢字") || !strings.HasSuffix(last, "…") {
-			t.Fatalf("%v: the long line is not cut at the pane's edge: %q", size, last)
+		// The long line is all there, over the rows it needs.
+		if got := joinFrom(rows, "bob: 漢字かな"); got != "bob: "+long {
+			t.Fatalf("%v: the long line is not wrapped whole: %q\n%s", size, got, all)
 		}
 	}
+}
+
+// joinFrom joins the rows from the one starting with prefix to the end,
+// each trimmed: a wrapped line as one string.
+func joinFrom(rows []string, prefix string) string {
+	for i, r := range rows {
+		if strings.HasPrefix(r, prefix) {
+			var b strings.Builder
+			for _, r := range rows[i:] {
+				b.WriteString(strings.TrimSpace(r))
+			}
+			return b.String()
+		}
+	}
+	return ""
+}
+
+// lobbyPane is the lobby's chat pane below its header, each row trimmed.
+func lobbyPane(t *testing.T, m *Lobby) (header string, rows []string) {
+	t.Helper()
+	lines := strings.Split(plain(m), "\n")
+	for i, l := range lines {
+		if strings.Contains(l, "─ chat ·") {
+			for _, r := range lines[i+1:] {
+				rows = append(rows, strings.TrimSpace(r))
+			}
+			return l, rows
+		}
+	}
+	t.Fatalf("no chat pane:\n%s", plain(m))
+	return "", nil
+}
+
+const longSay = "this message is long enough that it cannot fit on one row of any pane, " +
+	"so it has to wrap at the spaces between its words and every word must still be read whole"
+
+// TestChatWrapsInsteadOfCutting: a long message is wrapped at its spaces in
+// the lobby pane and the room pane, an over-long word is broken where the
+// row ends, and nothing is cut off.
+func TestChatWrapsInsteadOfCutting(t *testing.T) {
+	word := strings.Repeat("abcdefghij", 9)
+	c := newChat(t)
+	m := chatLobby(t, c, chatMember("alice"), LobbyDeps{})
+	bob := chatMember("bob")
+	bs := c.Join(bob, chat.LobbyChannel)
+	defer bs.Close()
+	say(t, c, bob, longSay, word)
+	pumpChat(t, m)
+	check := func(where string, rows []string, width int) {
+		t.Helper()
+		for _, r := range rows {
+			if n := ansi.StringWidth(r); n > width {
+				t.Fatalf("%s: a row is %d cells wide, the pane %d: %q", where, n, width, r)
+			}
+		}
+		if got := strings.Join(strings.Fields(untilPrefix(rows, "bob: "+word[:5])), " "); got != "bob: "+longSay {
+			t.Fatalf("%s: the long message reads %q\n%s", where, got, strings.Join(rows, "\n"))
+		}
+		if got := joinFrom(rows, "bob: "+word[:5]); got != "bob: "+word {
+			t.Fatalf("%s: the long word reads %q\n%s", where, got, strings.Join(rows, "\n"))
+		}
+	}
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		_, rows := lobbyPane(t, m)
+		check(fmt.Sprintf("lobby %dx%d", size[0], size[1]), rows, min(size[0], chatLobbyWidth))
+	}
+	for _, size := range [][2]int{{80, 30}, {200, 50}} {
+		clock := time.Unix(1000, 0)
+		v, out := roomWithChat(t, m, size[0], size[1], &clock)
+		check(fmt.Sprintf("room %dx%d", size[0], size[1]), paneText(t, v, out), v.pane.w)
+	}
+}
+
+// untilPrefix joins the rows from the first that starts with "bob: " up to
+// the one starting with stop, with spaces: wrapped words as one text.
+func untilPrefix(rows []string, stop string) string {
+	var b strings.Builder
+	on := false
+	for _, r := range rows {
+		if strings.HasPrefix(r, stop) {
+			break
+		}
+		if strings.HasPrefix(r, "bob: ") {
+			on = true
+		}
+		if on {
+			b.WriteString(r + " ")
+		}
+	}
+	return b.String()
 }

@@ -181,6 +181,7 @@ type RoomView struct {
 	pane      chatRect   // where the pane goes in the current layout
 	paneShown chatRect
 	cells     []gridCell // scratch for drawing chat text
+	wrap      chatWrapper
 }
 
 type viewMode int
