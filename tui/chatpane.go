@@ -44,6 +44,10 @@ const (
 	chatFullRows = 4
 )
 
+// muteEndedText is the pane's own notice when the player's mute runs out
+// (chat itself says so when a moderator lifts one).
+const muteEndedText = "your mute has ended: you can chat again"
+
 // chatStyle says how a piece of a chat line looks; each screen maps it to
 // its own styles (lipgloss in the lobby, palette entries in the room view).
 type chatStyle uint8
@@ -148,6 +152,10 @@ type chatState struct {
 	typing bool
 	input  []rune
 	muted  string
+	// muteUntil is when the mute shown ends (zero: until lifted), so
+	// that the pane can tell a mute that ran out from one lifted early,
+	// which chat announces itself.
+	muteUntil time.Time
 
 	wrap chatWrapper // for the lobby pane
 
@@ -302,19 +310,25 @@ func (cs *chatState) target() chat.ChannelKey {
 // refreshMute reads the player's mute; the line counts down, so it is
 // re-read every second.
 func (cs *chatState) refreshMute() {
-	line := ""
-	if until, reason, ok := cs.c.Muted(cs.me.ID, cs.now()); ok {
+	line, now := "", cs.now()
+	until, reason, ok := cs.c.Muted(cs.me.ID, now)
+	if ok {
 		line = "you are muted until a moderator lifts it"
 		if !until.IsZero() {
-			line = "you are muted for " + chat.FormatDuration(until.Sub(cs.now()))
+			line = "you are muted for " + chat.FormatDuration(until.Sub(now))
 		}
 		if reason != "" {
 			line += ": " + sanitize.Text(reason, 0)
 		}
 	}
-	if line != cs.muted {
-		cs.muted, cs.dirty = line, true
+	if line == cs.muted {
+		return
 	}
+	if !ok && cs.muted != "" && !cs.muteUntil.IsZero() && !now.Before(cs.muteUntil) {
+		// It ran out. A mute lifted early is announced by chat itself.
+		cs.add(chatLine{{"— " + muteEndedText, csSystem}})
+	}
+	cs.muted, cs.muteUntil, cs.dirty = line, until, true
 }
 
 // start opens the input line.

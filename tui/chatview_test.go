@@ -146,6 +146,56 @@ func joinFrom(rows []string, prefix string) string {
 	return ""
 }
 
+// TestUnmuteClearsTheMuteLineAndSaysSo: when a moderator lifts a mute, the
+// "you are muted" line goes at once, in the lobby and on the game screen,
+// and the player is told they can chat again; a mute that runs out says
+// so too.
+func TestUnmuteClearsTheMuteLineAndSaysSo(t *testing.T) {
+	c := newChat(t)
+	clock := time.Unix(1000, 0)
+	alice := chatMember("alice")
+	m := chatLobby(t, c, alice, LobbyDeps{})
+	m.chat.now = func() time.Time { return clock }
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 30})
+	c.SetMuted(alice.ID, clock.Add(10*time.Minute), "caps")
+	m.Update(refreshMsg{})
+	v, out := roomWithChat(t, m, 80, 30, &clock)
+	if scr := wideScreen(out); !strings.Contains(scr, "you are muted for 10m: caps") {
+		t.Fatalf("no mute line in the game:\n%s", scr)
+	}
+
+	c.LiftMute(alice.ID, clock) // what admin unmute and /unmute come down to
+	pumpChat(t, m)
+	v.draw()
+	scr := wideScreen(out)
+	if strings.Contains(scr, "you are muted") || !strings.Contains(scr, chat.UnmutedText) {
+		t.Fatalf("after the unmute, the game screen shows:\n%s", scr)
+	}
+	if lobby := plain(m); strings.Contains(lobby, "you are muted") || !strings.Contains(lobby, chat.UnmutedText) {
+		t.Fatalf("after the unmute, the lobby shows:\n%s", lobby)
+	}
+	// Talking works again.
+	press(m, "t")
+	typeText(m, "sorry")
+	press(m, "enter")
+	pumpChat(t, m)
+	if lobby := plain(m); !strings.Contains(lobby, "alice: sorry") {
+		t.Fatalf("could not talk after the unmute:\n%s", lobby)
+	}
+
+	// A mute that runs out: the line goes and the player is told, once.
+	c.SetMuted(alice.ID, clock.Add(time.Minute), "")
+	m.Update(refreshMsg{})
+	clock = clock.Add(time.Minute)
+	m.Update(refreshMsg{})
+	m.Update(refreshMsg{})
+	v.draw()
+	scr = wideScreen(out)
+	if strings.Contains(scr, "you are muted") || strings.Count(scr, muteEndedText) != 1 {
+		t.Fatalf("after the mute ran out, the game screen shows:\n%s", scr)
+	}
+}
+
 // lobbyPane is the lobby's chat pane below its header, each row trimmed.
 func lobbyPane(t *testing.T, m *Lobby) (header string, rows []string) {
 	t.Helper()
