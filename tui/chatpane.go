@@ -296,7 +296,6 @@ func (cs *chatState) setChannels(main, team chat.ChannelKey, where, hint string)
 	cs.sub.SetChannels(chans...)
 	cs.main, cs.team, cs.where = main, team, where
 	cs.toTeam = cs.toTeam && team != ""
-	cs.system("chat: " + where)
 }
 
 // target is the channel typed text goes to.

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -270,4 +271,30 @@ func untilPrefix(rows []string, stop string) string {
 		}
 	}
 	return b.String()
+}
+
+// TestChatSaysNothingWhenItSwitchesChannel: going into a room and back
+// changes the pane's header, without a line about it in the scrollback.
+func TestChatSaysNothingWhenItSwitchesChannel(t *testing.T) {
+	c := newChat(t)
+	rooms, r := liveRooms(t)
+	m := chatLobby(t, c, chatMember("alice"), LobbyDeps{Rooms: rooms, Out: newVT(80, 30)})
+	defer m.Detach(context.Background())
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 30})
+	m.Update(joinMsg{room: r, side: -1})
+	if m.state != stRoom {
+		t.Fatalf("not in the room: %q", m.notice)
+	}
+	if h := m.chat.feed().header; !strings.Contains(h, "room "+r.ID()) {
+		t.Fatalf("the header does not say where chat is: %q", h)
+	}
+	press(m, "q")
+	if h, _ := lobbyPane(t, m); !strings.Contains(h, "chat · lobby") {
+		t.Fatalf("back in the lobby, the header says %q", h)
+	}
+	for _, l := range m.chat.lines {
+		if s := linePlain(l); strings.Contains(s, "chat: ") {
+			t.Fatalf("a channel switch left a line: %q", s)
+		}
+	}
 }
