@@ -42,6 +42,10 @@ const (
 	// chatFullRows is the least height that holds a header and three lines;
 	// below it the pane shrinks to one line (the prompt or a marker).
 	chatFullRows = 4
+	// bannerFor is how long a notice from the server (an announcement, a
+	// moderator's warning) stays across the top of a game screen, where
+	// the chat pane may not be shown at all.
+	bannerFor = 8 * time.Second
 )
 
 // muteEndedText is the pane's own notice when the player's mute runs out
@@ -116,6 +120,9 @@ type ChatLines struct {
 	typing bool
 	status string // the reader's own mute, with the time left
 	marker string // the footer's note when the pane does not fit
+	// banner is a notice for the top of a game screen until bannerUntil.
+	banner      string
+	bannerUntil time.Time
 }
 
 type (
@@ -158,6 +165,9 @@ type chatState struct {
 	muteUntil time.Time
 
 	wrap chatWrapper // for the lobby pane
+
+	banner      string
+	bannerUntil time.Time
 
 	dirty bool
 	snap  atomic.Pointer[ChatLines]
@@ -306,6 +316,16 @@ func (cs *chatState) target() chat.ChannelKey {
 	return cs.main
 }
 
+// tick is the pane's once-a-second work: the mute's time left, and
+// dropping a banner whose time is up (the view stops showing it by
+// itself; this spares it the check).
+func (cs *chatState) tick() {
+	cs.refreshMute()
+	if cs.banner != "" && !cs.now().Before(cs.bannerUntil) {
+		cs.banner, cs.dirty = "", true
+	}
+}
+
 // refreshMute reads the player's mute; the line counts down, so it is
 // re-read every second.
 func (cs *chatState) refreshMute() {
@@ -413,6 +433,15 @@ func (cs *chatState) send() tea.Cmd {
 	return func() tea.Msg { return chatActMsg{line: act(action), auto: action.Auto} }
 }
 
+// announce puts a server notice across the top of the game screen for a
+// while: chat is easy to miss during a game, and at 80×24 the pane is
+// not even shown.
+func (cs *chatState) announce(text string) {
+	cs.banner = sanitize.Text(text, 0)
+	cs.bannerUntil = cs.now().Add(bannerFor)
+	cs.dirty = true
+}
+
 // label names where typed text goes, for the prompt.
 func (cs *chatState) label() string {
 	if cs.target() == cs.team && cs.team != "" {
@@ -458,11 +487,13 @@ func (cs *chatState) publish() {
 	cs.dirty = false
 	n := min(len(cs.lines), chatSnapLines)
 	cl := &ChatLines{
-		lines:  slices.Clone(cs.lines[len(cs.lines)-n:]),
-		header: cs.header(),
-		typing: cs.typing,
-		status: cs.muted,
-		marker: cs.marker(),
+		lines:       slices.Clone(cs.lines[len(cs.lines)-n:]),
+		header:      cs.header(),
+		typing:      cs.typing,
+		status:      cs.muted,
+		marker:      cs.marker(),
+		banner:      cs.banner,
+		bannerUntil: cs.bannerUntil,
 	}
 	if cs.typing {
 		cl.prompt = cs.prompt()

@@ -79,9 +79,17 @@ func (v *RoomView) waitingPane(n int) int {
 	return v.h
 }
 
-// paintChat repaints the pane when the snapshot or the pane moved. The
-// steady state is two comparisons: no allocation, no cell touched.
+// paintChat draws the chat pane and the banner.
 func (v *RoomView) paintChat() {
+	v.paintPane()
+	if v.chatNow != nil && v.chatNow.banner != "" || v.bannerShown {
+		v.paintBanner()
+	}
+}
+
+// paintPane repaints the pane when the snapshot or the pane moved. The
+// steady state is two comparisons: no allocation, no cell touched.
+func (v *RoomView) paintPane() {
 	cl, p := v.chatNow, v.pane
 	if cl == v.chatShown && p == v.paneShown {
 		return
@@ -127,6 +135,31 @@ func (v *RoomView) paintChat() {
 		}
 		y++
 	}
+}
+
+// paintBanner shows the snapshot's banner across the top row until it
+// expires, then gives the row back to the HUD (or the waiting screen).
+func (v *RoomView) paintBanner() {
+	cl := v.chatNow
+	on := cl != nil && cl.banner != "" && v.cfg.Now().Before(cl.bannerUntil)
+	if !on {
+		if v.bannerShown {
+			v.bannerShown = false
+			v.hud, v.hudKey = "", hudKey{} // repaint what the banner covered
+		}
+		return
+	}
+	v.bannerShown = true
+	text := " " + cl.banner + " "
+	v.cells = gridRunes(v.cells[:0], text)
+	n := 0
+	for _, c := range v.cells {
+		n += int(c.w)
+	}
+	x := max((v.w-n)/2, 0)
+	v.scr.Fill(0, 0, x, 1, ' ', stDefault)
+	used, _ := v.chatCells(x, 0, v.w-x, text, stWarn, false)
+	v.scr.Fill(x+used, 0, v.w-x-used, 1, ' ', stDefault)
 }
 
 // chatCells draws s from x in at most room cells and reports the cells

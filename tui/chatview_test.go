@@ -298,3 +298,29 @@ func TestChatSaysNothingWhenItSwitchesChannel(t *testing.T) {
 		}
 	}
 }
+
+// TestAnnouncementBannerDuringAGame: a server notice (admin announce) is
+// shown across the top of the game screen for a while, even where the
+// chat pane does not fit, then the HUD comes back.
+func TestAnnouncementBannerDuringAGame(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		c := newChat(t)
+		m := chatLobby(t, c, chatMember("alice"), LobbyDeps{})
+		clock := time.Unix(1000, 0)
+		m.chat.now = func() time.Time { return clock }
+		v, out := roomWithChat(t, m, size[0], size[1], &clock)
+		m.Update(NoticeMsg{Text: "Announcement: restart at 18:00"})
+		clock = clock.Add(time.Second)
+		v.draw()
+		top := wideText(wideCells(out)[0])
+		if !strings.Contains(top, "Announcement: restart at 18:00") {
+			t.Fatalf("%v: no banner:\n%s", size, wideScreen(out))
+		}
+		clock = clock.Add(bannerFor)
+		v.draw()
+		top = wideText(wideCells(out)[0])
+		if strings.Contains(top, "Announcement") || !strings.Contains(top, "alice") {
+			t.Fatalf("%v: after the banner the top row is %q", size, top)
+		}
+	}
+}

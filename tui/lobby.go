@@ -402,7 +402,7 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.watchRooms(msg.ch)
 	case refreshMsg:
 		if m.chat != nil {
-			m.chat.refreshMute() // the time left counts down
+			m.chat.tick() // the mute's time left counts down
 		}
 		return m, refresh() // re-render the room list's live state
 	case chatMsg:
@@ -425,6 +425,9 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case NoticeMsg:
 		m.notice, m.final = msg.Text, msg.Final
+		if m.chat != nil && !msg.Final {
+			m.chat.announce(msg.Text) // a game screen shows no notice line
+		}
 		if msg.Final {
 			m.quitting = true
 			m.closeChat()

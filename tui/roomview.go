@@ -182,6 +182,8 @@ type RoomView struct {
 	paneShown chatRect
 	cells     []gridCell // scratch for drawing chat text
 	wrap      chatWrapper
+	// bannerShown: the top row shows the chat snapshot's banner.
+	bannerShown bool
 }
 
 type viewMode int
