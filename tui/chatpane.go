@@ -120,6 +120,10 @@ type ChatLines struct {
 	typing bool
 	status string // the reader's own mute, with the time left
 	marker string // the footer's note when the pane does not fit
+	// scroll is how many rows above the newest the pane shows (0: the
+	// newest, live). geo is where the pane that draws it reports its size.
+	scroll int
+	geo    *atomic.Uint64
 	// banner is a notice for the top of a game screen until bannerUntil.
 	banner      string
 	bannerUntil time.Time
@@ -164,7 +168,14 @@ type chatState struct {
 	// which chat announces itself.
 	muteUntil time.Time
 
-	wrap chatWrapper // for the lobby pane
+	// scroll is how many rows back from the newest the player has paged
+	// (0: live); below counts lines that arrived meanwhile. The pane that
+	// draws the chat reports its size in geo, so a page is what is on
+	// screen and new lines keep the rows in view where they were.
+	scroll int
+	below  int
+	geo    atomic.Uint64
+	wrap   chatWrapper
 
 	banner      string
 	bannerUntil time.Time
@@ -246,6 +257,14 @@ func (cs *chatState) drain() {
 }
 
 func (cs *chatState) add(l chatLine) {
+	if cs.scroll > 0 {
+		// Scrolled back: the rows in view stay where they are.
+		if w, _, grid := cs.geometry(); w > 0 {
+			cs.wrap.grid = grid
+			cs.scroll += len(cs.wrap.wrap(nil, l, w))
+		}
+		cs.below++
+	}
 	cs.lines = append(cs.lines, l)
 	if over := len(cs.lines) - chatScrollback; over > 0 {
 		cs.lines = slices.Delete(cs.lines, 0, over)
@@ -306,6 +325,7 @@ func (cs *chatState) setChannels(main, team chat.ChannelKey, where, hint string)
 	cs.sub.SetChannels(chans...)
 	cs.main, cs.team, cs.where = main, team, where
 	cs.toTeam = cs.toTeam && team != ""
+	cs.live() // the header says where chat is now; a line saying so is noise
 }
 
 // target is the channel typed text goes to.
@@ -368,6 +388,9 @@ func (cs *chatState) key(k tea.KeyPressMsg) tea.Cmd {
 		return cs.send()
 	case "esc":
 		cs.typing, cs.input = false, cs.input[:0]
+		cs.live()
+	case "pgup", "pgdown", "end":
+		cs.scrollKey(k.String())
 	case "backspace", "ctrl+h":
 		if n := len(cs.input); n > 0 {
 			cs.input = cs.input[:n-1]
@@ -411,6 +434,7 @@ func (cs *chatState) insert(s string) {
 func (cs *chatState) send() tea.Cmd {
 	text := string(cs.input)
 	cs.typing, cs.input, cs.dirty = false, cs.input[:0], true
+	cs.live()
 	if strings.TrimSpace(text) == "" {
 		return nil
 	}
@@ -431,6 +455,63 @@ func (cs *chatState) send() tea.Cmd {
 	}
 	act, action := cs.act, *a
 	return func() tea.Msg { return chatActMsg{line: act(action), auto: action.Auto} }
+}
+
+// live returns the pane to the newest lines.
+func (cs *chatState) live() {
+	if cs.scroll != 0 || cs.below != 0 {
+		cs.scroll, cs.below, cs.dirty = 0, 0, true
+	}
+}
+
+// setGeometry records the size of a pane's rows of text: w cells by h
+// rows, measured as the grid draws (grid) or as lipgloss does.
+func setGeometry(geo *atomic.Uint64, w, h int, grid bool) {
+	if geo == nil {
+		return
+	}
+	v := uint64(uint32(w))<<32 | uint64(uint32(h))<<1
+	if grid {
+		v |= 1
+	}
+	if geo.Load() != v {
+		geo.Store(v)
+	}
+}
+
+// geometry is the size last recorded with setGeometry.
+func (cs *chatState) geometry() (w, h int, grid bool) {
+	v := cs.geo.Load()
+	return int(v >> 32), int(uint32(v) >> 1), v&1 == 1
+}
+
+// scrollKey pages the pane: pgup back by a pane's rows less one (so one
+// row stays for context), pgdown forward, end to the newest. It reports
+// whether the key did anything: without a pane on screen the key is not
+// chat's.
+func (cs *chatState) scrollKey(key string) bool {
+	w, h, grid := cs.geometry()
+	if w <= 0 || h <= 0 {
+		return false
+	}
+	page := max(h-1, 1)
+	switch key {
+	case "pgup":
+		cs.wrap.grid = grid
+		top := max(cs.wrap.count(cs.lines, w)-h, 0)
+		cs.scroll = min(cs.scroll+page, top)
+	case "pgdown":
+		cs.scroll = max(cs.scroll-page, 0)
+	case "end":
+		cs.scroll = 0
+	default:
+		return false
+	}
+	if cs.scroll == 0 {
+		cs.below = 0
+	}
+	cs.dirty = true
+	return true
 }
 
 // announce puts a server notice across the top of the game screen for a
@@ -454,6 +535,14 @@ func (cs *chatState) header() string {
 	h := "chat · " + cs.where
 	if cs.team != "" {
 		h += " + team"
+	}
+	if cs.scroll > 0 {
+		// Short: it has to fit a pane beside the board.
+		h += " · ↑ history"
+		if cs.below > 0 {
+			h += fmt.Sprintf(" · %d new ↓", cs.below)
+		}
+		return h + " · end: live"
 	}
 	if cs.unread > 0 {
 		h += fmt.Sprintf(" · %d new", cs.unread)
@@ -486,12 +575,17 @@ func (cs *chatState) publish() {
 	}
 	cs.dirty = false
 	n := min(len(cs.lines), chatSnapLines)
+	if cs.scroll > 0 {
+		n = len(cs.lines) // paging back may reach the oldest
+	}
 	cl := &ChatLines{
 		lines:       slices.Clone(cs.lines[len(cs.lines)-n:]),
 		header:      cs.header(),
 		typing:      cs.typing,
 		status:      cs.muted,
 		marker:      cs.marker(),
+		scroll:      cs.scroll,
+		geo:         &cs.geo,
 		banner:      cs.banner,
 		bannerUntil: cs.bannerUntil,
 	}
@@ -520,6 +614,7 @@ func (cs *chatState) render(w, h, maxH int) string {
 		foot = append(foot, lipgloss.NewStyle().Bold(true).Foreground(colText).Render(tail(cs.prompt(), w)))
 	}
 	if h < chatFullRows {
+		setGeometry(&cs.geo, 0, 0, false) // no rows to page through
 		line := style(colDim).Render(sanitize.Truncate(cs.marker(), w))
 		if len(foot) > 0 {
 			line = foot[len(foot)-1]
@@ -531,7 +626,8 @@ func (cs *chatState) render(w, h, maxH int) string {
 	rows = append(rows, style(colDim).Render(rule(cs.header(), w)))
 	n := max(h-1-len(foot), 0)
 	cs.wrap.grid = false
-	body, _ := cs.wrap.rows(cs.lines, w, n, 0)
+	body, _ := cs.wrap.rows(cs.lines, w, n, cs.scroll)
+	setGeometry(&cs.geo, w, n, false)
 	for range n - len(body) {
 		rows = append(rows, "") // lines sit on the input, newest last
 	}

@@ -95,7 +95,13 @@ func (v *RoomView) paintPane() {
 		return
 	}
 	v.chatShown, v.paneShown = cl, p
-	if cl == nil || p.h <= 0 || p.w <= 0 {
+	if cl == nil {
+		return
+	}
+	if p.h < chatBottomMin || p.w <= 0 {
+		setGeometry(cl.geo, 0, 0, true) // no rows to page through
+	}
+	if p.h <= 0 || p.w <= 0 {
 		return
 	}
 	v.scr.Fill(p.x, p.y, p.w, p.h, ' ', stDefault)
@@ -121,8 +127,9 @@ func (v *RoomView) paintPane() {
 		v.chatText(p.x, bottom, p.w, cl.status, stWarn)
 	}
 	n := bottom - p.y - 1
+	setGeometry(cl.geo, p.w, n, true)
 	v.wrap.grid = true
-	rows, _ := v.wrap.rows(cl.lines, p.w, n, 0)
+	rows, _ := v.wrap.rows(cl.lines, p.w, n, cl.scroll)
 	y := bottom - len(rows)
 	for _, l := range rows {
 		x, room := p.x, p.w

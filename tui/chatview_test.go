@@ -197,6 +197,8 @@ func TestUnmuteClearsTheMuteLineAndSaysSo(t *testing.T) {
 	}
 }
 
+func pressKey(m *Lobby, code rune) { m.Update(tea.KeyPressMsg{Code: code}) }
+
 // lobbyPane is the lobby's chat pane below its header, each row trimmed.
 func lobbyPane(t *testing.T, m *Lobby) (header string, rows []string) {
 	t.Helper()
@@ -271,6 +273,89 @@ func untilPrefix(rows []string, stop string) string {
 		}
 	}
 	return b.String()
+}
+
+// TestChatScrollsBack: PgUp pages back through what was said, with a marker
+// while scrolled; new messages do not move the rows in view; End (or
+// leaving the input line) returns to the newest.
+func TestChatScrollsBack(t *testing.T) {
+	setup := func(t *testing.T) (*chat.Chat, *Lobby, chat.Member) {
+		c := newChat(t)
+		m := chatLobby(t, c, chatMember("alice"), LobbyDeps{})
+		bob := chatMember("bob")
+		bs := c.Join(bob, chat.LobbyChannel)
+		t.Cleanup(bs.Close)
+		for i := 1; i <= 80; i++ { // two seconds apart: flood control lets them through
+			if r := c.Send(bob, chat.LobbyChannel, fmt.Sprintf("line %02d", i), time.Now().Add(time.Duration(i)*2*time.Second)); !r.Delivered {
+				t.Fatalf("line %d: %+v", i, r.Reply)
+			}
+		}
+		pumpChat(t, m)
+		return c, m, bob
+	}
+	type pane func() (header string, rows []string)
+	run := func(t *testing.T, c *chat.Chat, m *Lobby, bob chat.Member, view pane) {
+		t.Helper()
+		_, rows := view()
+		if !strings.Contains(strings.Join(rows, "\n"), "bob: line 80") {
+			t.Fatalf("live pane lacks the newest line:\n%s", strings.Join(rows, "\n"))
+		}
+		pressKey(m, tea.KeyPgUp)
+		header, back := view()
+		if !strings.Contains(header, "↑ history") || strings.Contains(strings.Join(back, "\n"), "line 80") {
+			t.Fatalf("after pgup: %s\n%s", header, strings.Join(back, "\n"))
+		}
+		// Someone talks: the rows in view stay, the marker counts it.
+		if r := c.Send(bob, chat.LobbyChannel, "fresh news", time.Now().Add(time.Hour)); !r.Delivered {
+			t.Fatalf("fresh news: %+v", r.Reply)
+		}
+		pumpChat(t, m)
+		header, still := view()
+		if strings.Join(still, "\n") != strings.Join(back, "\n") || !strings.Contains(header, "1 new ↓") {
+			t.Fatalf("a new message moved the view: %s\n%s\nwas\n%s", header, strings.Join(still, "\n"), strings.Join(back, "\n"))
+		}
+		for range 40 {
+			pressKey(m, tea.KeyPgUp)
+		}
+		if _, top := view(); !strings.Contains(strings.Join(top, "\n"), "bob: line 01") {
+			t.Fatalf("pgup never reaches the oldest line:\n%s", strings.Join(top, "\n"))
+		}
+		pressKey(m, tea.KeyPgDown)
+		pressKey(m, tea.KeyEnd)
+		header, rows = view()
+		if strings.Contains(header, "history") || !strings.Contains(strings.Join(rows, "\n"), "bob: fresh news") {
+			t.Fatalf("after end: %s\n%s", header, strings.Join(rows, "\n"))
+		}
+		// Paging while typing, then leaving the input line, is live too.
+		press(m, "t")
+		pressKey(m, tea.KeyPgUp)
+		if header, _ := view(); !strings.Contains(header, "↑ history") {
+			t.Fatalf("pgup while typing: %s", header)
+		}
+		press(m, "esc")
+		if header, rows := view(); strings.Contains(header, "history") || !strings.Contains(strings.Join(rows, "\n"), "fresh news") {
+			t.Fatalf("after esc: %s\n%s", header, strings.Join(rows, "\n"))
+		}
+	}
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		t.Run(fmt.Sprintf("lobby %dx%d", size[0], size[1]), func(t *testing.T) {
+			c, m, bob := setup(t)
+			m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+			run(t, c, m, bob, func() (string, []string) { return lobbyPane(t, m) })
+		})
+	}
+	for _, size := range [][2]int{{80, 30}, {200, 50}} {
+		t.Run(fmt.Sprintf("room %dx%d", size[0], size[1]), func(t *testing.T) {
+			c, m, bob := setup(t)
+			clock := time.Unix(1000, 0)
+			v, out := roomWithChat(t, m, size[0], size[1], &clock)
+			run(t, c, m, bob, func() (string, []string) {
+				v.draw()
+				rows := wideCells(out)
+				return wideText(rows[v.pane.y]), paneText(t, v, out)
+			})
+		})
+	}
 }
 
 // TestChatSaysNothingWhenItSwitchesChannel: going into a room and back

@@ -194,3 +194,14 @@ func (cw *chatWrapper) rows(lines []chatLine, w, n, off int) ([]chatLine, int) {
 	}
 	return out, off
 }
+
+// count is how many rows lines take at width w.
+func (cw *chatWrapper) count(lines []chatLine, w int) int {
+	n := 0
+	var buf []chatLine
+	for _, l := range lines {
+		buf = cw.wrap(buf[:0], l, w)
+		n += len(buf)
+	}
+	return n
+}

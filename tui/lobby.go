@@ -526,6 +526,9 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 		if cs.typing {
 			return cs.key(k)
 		}
+		if cs.scrollKey(s) {
+			return nil
+		}
 		if m.startsChat(s) {
 			cs.start()
 			return nil
