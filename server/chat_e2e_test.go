@@ -5,9 +5,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/server"
 	"github.com/termarena/termarena/sshtest"
 )
@@ -93,5 +96,65 @@ func TestUnmuteIsShownOverSSH(t *testing.T) {
 			t.Fatalf("after /unmute bob sees:\n%s", scr)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// cellsAfter finds the first row of tm's screen where prefix is drawn and
+// returns the runes in the cells after it, one per cell.
+func cellsAfter(tm *sshtest.Term, prefix string, n int) []rune {
+	for y, line := range strings.Split(tm.Screen(), "\n") {
+		if i := strings.Index(line, prefix); i >= 0 {
+			x := utf8.RuneCountInString(line[:i+len(prefix)])
+			out := make([]rune, n)
+			for k := range out {
+				out[k] = tm.Cell(x+k, y).Char
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+// TestChatInAGameOverSSH: during a game, what is said in CJK and emoji is
+// drawn in the room's chat pane as itself, two cells a rune, and an
+// announcement shows across the top of the game screen.
+func TestChatInAGameOverSSH(t *testing.T) {
+	adminKey := sshtest.NewKey(t)
+	rc := lobby.RoomsConfig{Room: game.RoomConfig{Countdown: time.Second, Grace: 20 * time.Second}}
+	h := startWith(t, t.TempDir(), server.DefaultConfig(), map[string]bool{gossh.FingerprintSHA256(adminKey.PublicKey()): true}, rc)
+	alice := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("alice", sshtest.NewKey(t))), 80, 30, "")
+	alice.WaitFor(wait, "Welcome, alice!", "no open rooms")
+	alice.Type("c")
+	alice.WaitFor(wait, "New room", "mode: 1v1")
+	alice.Type("\r")
+	alice.WaitFor(wait, "r1 · 1v1 · casual", "(you)")
+	bob := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("bob", sshtest.NewKey(t))), 200, 50, "join r1")
+	bob.WaitFor(wait, "alice", "bob", "(you)")
+	alice.Type("r")
+	bob.Type("r")
+	alice.WaitFor(wait, "▸alice 0", "bob 0", "chat · room r1")
+
+	bob.Type("t")
+	bob.Type("漢字😀 ok\r")
+	// The emulator draws every rune one cell wide; the game screen puts
+	// each rune in its column as a terminal that knows wide runes does.
+	alice.WaitFor(wait, "bob: 漢")
+	want := []rune{'漢', 0, '字', 0, '😀', 0, ' ', 'o', 'k'}
+	got := cellsAfter(alice, "bob: ", len(want))
+	for i, r := range want {
+		if r != 0 && (i >= len(got) || got[i] != r) {
+			t.Fatalf("alice's pane has %q after \"bob: \", want %q at cell %d:\n%s", string(got), r, i, alice.Screen())
+		}
+	}
+	bob.WaitFor(wait, "bob: 漢")
+
+	if r := sshtest.Run(t, h.Addr, "ops", adminKey, "admin announce restart at 18:00"); r.Code != 0 {
+		t.Fatalf("admin announce: %d %s", r.Code, r.Stderr)
+	}
+	for _, tm := range []*sshtest.Term{alice, bob} {
+		scr := tm.WaitFor(wait, "Announcement: restart at 18:00")
+		if first, _, _ := strings.Cut(scr, "\n"); !strings.Contains(first, "Announcement: restart at 18:00") {
+			t.Fatalf("the announcement is not across the top:\n%s", scr)
+		}
 	}
 }
