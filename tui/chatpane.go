@@ -741,6 +741,13 @@ func (m *Lobby) syncChat() {
 	}
 }
 
+// gameScreen reports whether the room view draws the screen: there chat
+// takes PgUp/PgDn/End without the input line open, since nothing else
+// uses them.
+func (m *Lobby) gameScreen() bool {
+	return m.state == stRoom || m.state == stWatch || m.state == stReplay
+}
+
 // startsChat reports whether key s opens the input line in the current
 // state. In the lobby Enter joins the selected room, so only t does; in
 // game screens Enter means nothing else. The join-code screen takes every

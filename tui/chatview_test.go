@@ -341,6 +341,7 @@ func TestChatScrollsBack(t *testing.T) {
 		t.Run(fmt.Sprintf("lobby %dx%d", size[0], size[1]), func(t *testing.T) {
 			c, m, bob := setup(t)
 			m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+			press(m, "t") // in the lobby chat pages while the input line is open
 			run(t, c, m, bob, func() (string, []string) { return lobbyPane(t, m) })
 		})
 	}
@@ -349,6 +350,7 @@ func TestChatScrollsBack(t *testing.T) {
 			c, m, bob := setup(t)
 			clock := time.Unix(1000, 0)
 			v, out := roomWithChat(t, m, size[0], size[1], &clock)
+			m.state = stRoom // the keys reach the lobby model as in a game
 			run(t, c, m, bob, func() (string, []string) {
 				v.draw()
 				rows := wideCells(out)

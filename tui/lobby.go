@@ -526,8 +526,8 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 		if cs.typing {
 			return cs.key(k)
 		}
-		if cs.scrollKey(s) {
-			return nil
+		if m.gameScreen() && cs.scrollKey(s) {
+			return nil // menus may page with these keys; game screens do not
 		}
 		if m.startsChat(s) {
 			cs.start()
