@@ -38,8 +38,9 @@ var blank = Cell{R: ' '}
 // and emoji-presentation runes, 0 for what draws nothing by itself
 // (controls, combining marks, zero-width characters). It is the per-rune
 // width of ansi.StringWidthWc, which is what a terminal without grapheme
-// clustering advances its cursor by; the fast paths cover every glyph the
-// game screens draw, so the board pays no table lookup.
+// clustering advances its cursor by (a fixed table, whatever the server's
+// locale). The fast paths cover ASCII, Latin and the board's block and
+// box-drawing glyphs, so drawing the board costs no table lookup.
 func Width(r rune) int {
 	switch {
 	case r < 0x20 || r >= 0x7f && r < 0xa0:
