@@ -76,9 +76,17 @@ func TestUnmuteIsShownOverSSH(t *testing.T) {
 	if r := sshtest.Run(t, h.Addr, "ops", adminKey, "admin unmute bob"); r.Code != 0 {
 		t.Fatalf("admin unmute: %d %s", r.Code, r.Stderr)
 	}
-	if scr := bob.WaitFor(wait, "you can chat again"); mutedStatus(scr) {
-		t.Fatalf("the mute line stayed after admin unmute:\n%s", scr)
+	unmuted := func(notices int) {
+		t.Helper()
+		deadline := time.Now().Add(wait)
+		for scr := bob.Screen(); mutedStatus(scr) || strings.Count(scr, "you can chat again") < notices; scr = bob.Screen() {
+			if time.Now().After(deadline) {
+				t.Fatalf("after the unmute bob sees:\n%s", scr)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
 	}
+	unmuted(1)
 
 	// The same from chat, by a moderator.
 	root := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("ops", adminKey)), 100, 40, "")
@@ -90,13 +98,7 @@ func TestUnmuteIsShownOverSSH(t *testing.T) {
 	root.Type("t")
 	root.Type("/unmute bob\r")
 	root.WaitFor(wait, "bob is no longer muted")
-	deadline := time.Now().Add(wait)
-	for scr := bob.Screen(); mutedStatus(scr) || strings.Count(scr, "you can chat again") < 2; scr = bob.Screen() {
-		if time.Now().After(deadline) {
-			t.Fatalf("after /unmute bob sees:\n%s", scr)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	unmuted(2)
 }
 
 // cellsAfter finds the first row of tm's screen where prefix is drawn and
@@ -140,11 +142,21 @@ func TestChatInAGameOverSSH(t *testing.T) {
 	// each rune in its column as a terminal that knows wide runes does.
 	alice.WaitFor(wait, "bob: 漢")
 	want := []rune{'漢', 0, '字', 0, '😀', 0, ' ', 'o', 'k'}
-	got := cellsAfter(alice, "bob: ", len(want))
-	for i, r := range want {
-		if r != 0 && (i >= len(got) || got[i] != r) {
-			t.Fatalf("alice's pane has %q after \"bob: \", want %q at cell %d:\n%s", string(got), r, i, alice.Screen())
+	inColumns := func() bool { // 0: the right half of the rune before
+		got := cellsAfter(alice, "bob: ", len(want))
+		for i, r := range want {
+			if r != 0 && (i >= len(got) || got[i] != r) {
+				return false
+			}
 		}
+		return true
+	}
+	deadline := time.Now().Add(wait)
+	for !inColumns() { // a frame may be read half-way through
+		if time.Now().After(deadline) {
+			t.Fatalf("alice's pane has %q after \"bob: \", want %q:\n%s", string(cellsAfter(alice, "bob: ", len(want))), string(want), alice.Screen())
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	bob.WaitFor(wait, "bob: 漢")
 
