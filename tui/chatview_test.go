@@ -228,51 +228,55 @@ func TestChatWrapsInsteadOfCutting(t *testing.T) {
 	bob := chatMember("bob")
 	bs := c.Join(bob, chat.LobbyChannel)
 	defer bs.Close()
-	say(t, c, bob, longSay, word)
+	cjk := strings.Repeat("漢字かな", 9) + "😀"
+	say(t, c, bob, cjk, longSay, word)
 	pumpChat(t, m)
-	check := func(where string, rows []string, width int) {
+	// wide: the pane is tall enough to show the wide message too (the
+	// pane under the board at 80×30 is not; TestRoomChatPaneDrawsWideRunes
+	// covers it there).
+	check := func(where string, rows []string, width int, wide bool) {
 		t.Helper()
 		for _, r := range rows {
 			if n := ansi.StringWidth(r); n > width {
 				t.Fatalf("%s: a row is %d cells wide, the pane %d: %q", where, n, width, r)
 			}
 		}
-		if got := strings.Join(strings.Fields(untilPrefix(rows, "bob: "+word[:5])), " "); got != "bob: "+longSay {
+		if got := joinBetween(rows, "bob: 漢", "bob: this", ""); wide && got != "bob: "+cjk {
+			t.Fatalf("%s: the wide message reads %q\n%s", where, got, strings.Join(rows, "\n"))
+		}
+		if got := strings.Join(strings.Fields(joinBetween(rows, "bob: this", "bob: "+word[:5], " ")), " "); got != "bob: "+longSay {
 			t.Fatalf("%s: the long message reads %q\n%s", where, got, strings.Join(rows, "\n"))
 		}
-		if got := joinFrom(rows, "bob: "+word[:5]); got != "bob: "+word {
+		if got := joinBetween(rows, "bob: "+word[:5], "", ""); got != "bob: "+word {
 			t.Fatalf("%s: the long word reads %q\n%s", where, got, strings.Join(rows, "\n"))
 		}
 	}
 	for _, size := range [][2]int{{80, 24}, {200, 50}} {
 		m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 		_, rows := lobbyPane(t, m)
-		check(fmt.Sprintf("lobby %dx%d", size[0], size[1]), rows, min(size[0], chatLobbyWidth))
+		check(fmt.Sprintf("lobby %dx%d", size[0], size[1]), rows, min(size[0], chatLobbyWidth), true)
 	}
 	for _, size := range [][2]int{{80, 30}, {200, 50}} {
 		clock := time.Unix(1000, 0)
 		v, out := roomWithChat(t, m, size[0], size[1], &clock)
-		check(fmt.Sprintf("room %dx%d", size[0], size[1]), paneText(t, v, out), v.pane.w)
+		check(fmt.Sprintf("room %dx%d", size[0], size[1]), paneText(t, v, out), v.pane.w, size[0] > 80)
 	}
 }
 
-// untilPrefix joins the rows from the first that starts with "bob: " up to
-// the one starting with stop, with spaces: wrapped words as one text.
-func untilPrefix(rows []string, stop string) string {
-	var b strings.Builder
-	on := false
+// joinBetween joins the rows from the one starting with from up to the one
+// starting with to (or the end), each trimmed, with sep between: a wrapped
+// message as one text.
+func joinBetween(rows []string, from, to, sep string) string {
+	var parts []string
 	for _, r := range rows {
-		if strings.HasPrefix(r, stop) {
+		if len(parts) > 0 && to != "" && strings.HasPrefix(r, to) {
 			break
 		}
-		if strings.HasPrefix(r, "bob: ") {
-			on = true
-		}
-		if on {
-			b.WriteString(r + " ")
+		if len(parts) > 0 || strings.HasPrefix(r, from) {
+			parts = append(parts, strings.TrimSpace(r))
 		}
 	}
-	return b.String()
+	return strings.Join(parts, sep)
 }
 
 // TestChatScrollsBack: PgUp pages back through what was said, with a marker
@@ -408,6 +412,50 @@ func TestAnnouncementBannerDuringAGame(t *testing.T) {
 		top = wideText(wideCells(out)[0])
 		if strings.Contains(top, "Announcement") || !strings.Contains(top, "alice") {
 			t.Fatalf("%v: after the banner the top row is %q", size, top)
+		}
+	}
+}
+
+// TestChatWrapKeepsEveryCluster: at every width, in both measures, wrapping
+// keeps every cluster that draws something, in order, loses only spaces,
+// and never makes a row wider than the pane.
+func TestChatWrapKeepsEveryCluster(t *testing.T) {
+	l := chatLine{{"bob", csName0}, {": ", csDim}, {"a  quick 漢字😀 e\u0301tude " + strings.Repeat("x", 40) + " end  ", csText}}
+	var want strings.Builder
+	for _, sg := range l {
+		want.WriteString(strings.ReplaceAll(sg.text, " ", ""))
+	}
+	for _, grid := range []bool{false, true} {
+		cw := chatWrapper{grid: grid}
+		for w := 1; w <= 60; w++ {
+			rows := cw.wrap(nil, l, w)
+			var got strings.Builder
+			for _, r := range rows {
+				n := 0
+				for _, sg := range r {
+					if grid {
+						for _, c := range gridRunes(nil, sg.text) {
+							n += int(c.w)
+						}
+					} else {
+						n += ansi.StringWidth(sg.text)
+					}
+					got.WriteString(strings.ReplaceAll(sg.text, " ", ""))
+				}
+				if n > w {
+					t.Fatalf("grid %v, width %d: row %q is %d cells", grid, w, linePlain(r), n)
+				}
+			}
+			exp := want.String()
+			if w < 2 { // a wide rune fits no row
+				exp = strings.NewReplacer("漢", "", "字", "", "😀", "").Replace(exp)
+			}
+			if grid {
+				exp = strings.ReplaceAll(exp, "\u0301", "") // the grid drops combining marks
+			}
+			if got.String() != exp {
+				t.Fatalf("grid %v, width %d: rows hold %q, want %q", grid, w, got.String(), exp)
+			}
 		}
 	}
 }

@@ -47,7 +47,8 @@ func (cw *chatWrapper) split(l chatLine) []wrapUnit {
 		for i := 0; i < len(s); {
 			n, w := 1, 1
 			switch {
-			case s[i] < 0x80:
+			case s[i] < 0x80 && (cw.grid || i+1 == len(s) || s[i+1] < 0x80):
+				// ASCII, and (for clusters) not followed by a mark
 			case cw.grid:
 				var r rune
 				r, n = utf8.DecodeRuneInString(s[i:])
