@@ -513,7 +513,7 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return tea.Quit
 	}
-	if m.state == stRoom && m.in.confirming {
+	if m.state == stRoom && m.in != nil && m.in.confirming {
 		// The answer to "leave ranked match?": only y leaves.
 		m.in.confirming = false
 		m.in.view.SetPrompt()
