@@ -33,36 +33,42 @@ type lobbyStart struct {
 
 // runLobby runs the lobby program.
 func (srv *Server) runLobby(s *Session, start lobbyStart) int {
+	return srv.runProgram(s, func(io *sessionIO) programModel {
+		return tui.NewLobby(srv.lobbyDeps(s, io, start))
+	})
+}
+
+// lobbyDeps is everything the lobby model of session s gets.
+func (srv *Server) lobbyDeps(s *Session, io *sessionIO, start lobbyStart) tui.LobbyDeps {
 	id := s.Identity()
 	plain, term := srv.helpLines()
-	return srv.runProgram(s, func(io *sessionIO) programModel {
-		return tui.NewLobby(tui.LobbyDeps{
-			Ctx:           io.ctx,
-			Player:        game.Player{ID: game.PlayerID(id.ID), Name: id.Name, Guest: id.Guest},
-			Online:        srv.deps.Hub,
-			Rooms:         srv.deps.Rooms,
-			Commands:      plain,
-			TermCommands:  term,
-			Join:          start.join,
-			JoinSide:      start.side,
-			Play:          start.play,
-			Matchmaker:    srv.deps.Matchmaker,
-			Store:         srv.deps.Store,
-			Spectate:      start.spectate,
-			SpectateStart: start.spectateList,
-			Replay:        start.replay,
-			Metrics:       srv.frameMetrics(),
-			Chat:          srv.deps.Chat,
-			ChatMember:    chatMember(id),
-			ChatAct:       srv.chatAct,
-			Out:           io.out,
-			Profile:       io.profile,
-			FPS:           sessionFPS(s.Environ(), srv.cfg.FPS),
-			Clocks:        srv.clocks,
-			RTT:           io.rtt.get,
-			InputAt:       io.input.LastRead,
-		})
-	})
+	return tui.LobbyDeps{
+		Ctx:           io.ctx,
+		Player:        game.Player{ID: game.PlayerID(id.ID), Name: id.Name, Guest: id.Guest},
+		Online:        srv.deps.Hub,
+		Rooms:         srv.deps.Rooms,
+		Commands:      plain,
+		TermCommands:  term,
+		Join:          start.join,
+		JoinSide:      start.side,
+		Play:          start.play,
+		Matchmaker:    srv.deps.Matchmaker,
+		Store:         srv.deps.Store,
+		Spectate:      start.spectate,
+		SpectateStart: start.spectateList,
+		Replay:        start.replay,
+		Metrics:       srv.frameMetrics(),
+		Chat:          srv.deps.Chat,
+		ChatMember:    chatMember(id),
+		ChatAct:       srv.chatAct,
+		Out:           io.out,
+		Profile:       io.profile,
+		FPS:           sessionFPS(s.Environ(), srv.cfg.FPS),
+		Clocks:        srv.clocks,
+		RTT:           io.rtt.get,
+		InputAt:       io.input.LastRead,
+		OnPanic:       func(r any) { io.guard.recovered(r, "room view") },
+	}
 }
 
 // frameMetrics hands the game screens the telemetry sink, or nil: a nil

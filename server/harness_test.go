@@ -36,7 +36,9 @@ func start(t testing.TB, dir string, cfg server.Config, admins map[string]bool) 
 	return startWith(t, dir, cfg, admins, lobby.RoomsConfig{})
 }
 
-func startWith(t testing.TB, dir string, cfg server.Config, admins map[string]bool, roomsCfg lobby.RoomsConfig) *harness {
+// startWith starts a server with rooms configured by roomsCfg; hooks run on
+// the server before it serves (test-only commands).
+func startWith(t testing.TB, dir string, cfg server.Config, admins map[string]bool, roomsCfg lobby.RoomsConfig, hooks ...func(*server.Server)) *harness {
 	t.Helper()
 	st, err := store.Open(filepath.Join(dir, "termarena.db"), store.Options{Timeout: time.Second})
 	if err != nil {
@@ -59,6 +61,9 @@ func startWith(t testing.TB, dir string, cfg server.Config, admins map[string]bo
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, hook := range hooks {
+		hook(srv)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -37,9 +37,12 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 	env := append(s.Environ(), "TERM="+pty.Term)
 	sio := &sessionIO{ctx: ctx, out: &lockedWriter{w: s}, profile: colorprofile.Env(env), rtt: &rttProbe{},
 		input: inputguard.NewSessionReader(s, inputguard.DefaultLimits())}
+	id := s.Identity()
+	sio.guard = &sessionGuard{log: srv.log, player: id.Name, cancel: cancel}
 	m := build(sio)
 	out := sio.out
-	p := tea.NewProgram(m,
+	gm := guardedModel{programModel: m, g: sio.guard}
+	p := tea.NewProgram(gm,
 		tea.WithContext(ctx),
 		tea.WithInput(sio.input),
 		tea.WithOutput(out),
@@ -63,7 +66,6 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 		}),
 	)
 
-	id := s.Identity()
 	where := "lobby"
 	if len(s.command) > 0 {
 		where = strings.Join(s.command, " ")
@@ -101,13 +103,34 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 	_, err := p.Run()
 	cancel()
 	wg.Wait()
-	if err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+	panicked := sio.guard.panicked()
+	switch {
+	case errors.Is(err, tea.ErrProgramPanic) && !panicked:
+		// Out of our guard's reach (a tea.Sequence command): Bubble Tea
+		// recovered it and printed the stack to the process's stderr.
+		srv.log.Error("session panicked; stack on stderr", "player", id.Name, "err", err)
+		panicked = true
+	case err != nil && !errors.Is(err, tea.ErrProgramKilled):
 		srv.log.Warn("program ended with error", "player", id.Name, "err", err)
 	}
+	if panicked {
+		sio.guard.tell(s, true)
+	}
 	// A dropped connection keeps the player's seat for the grace period.
+	// After a panic too: the room is fine, and the player may come back.
 	dctx, dcancel := context.WithTimeout(context.Background(), 2*time.Second)
-	m.Detach(dctx)
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				sio.guard.recovered(r, "detach")
+			}
+		}()
+		m.Detach(dctx)
+	}()
 	dcancel()
+	if panicked {
+		return ExitFail
+	}
 	if text := m.FinalNotice(); text != "" {
 		_, _ = io.WriteString(s, "\r\n"+text+"\r\n")
 		if c := finalCode.Load(); c != 0 {
@@ -199,4 +222,5 @@ type sessionIO struct {
 	profile colorprofile.Profile
 	rtt     *rttProbe
 	input   *inputguard.SessionReader
+	guard   *sessionGuard // ends the session on a panic in its goroutines
 }

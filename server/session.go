@@ -246,8 +246,7 @@ func (srv *Server) sessionHandler(_ *ssh.Server, conn *gossh.ServerConn, newChan
 			}
 			go func() {
 				defer close(done)
-				code := srv.run(s)
-				s.exit(code)
+				s.exit(srv.runGuarded(s))
 			}()
 			continue
 		default:

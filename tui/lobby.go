@@ -65,6 +65,10 @@ type LobbyDeps struct {
 	Chat       *chat.Chat
 	ChatMember chat.Member
 	ChatAct    func(chat.ModAction) string
+	// OnPanic is called with what a goroutine the lobby started for this
+	// session (a room view, a replay) panicked with; it ends the session.
+	// nil lets the panic through.
+	OnPanic func(any)
 }
 
 type lobbyState int
@@ -822,10 +826,10 @@ func (m *Lobby) join(j joinMsg) tea.Cmd {
 		Chat: m.chatFeed(),
 	})
 	in := &inRoom{room: r, id: r.ID(), team: team, slot: slot, view: view, cancel: cancel, done: make(chan struct{})}
-	go func() {
+	goGuarded(m.d.OnPanic, func() {
 		defer close(in.done)
 		view.Run(vctx)
-	}()
+	})
 	m.in, m.state, m.notice, m.help = in, stRoom, "", false
 	return func() tea.Msg {
 		select {

@@ -111,8 +111,8 @@ func (m *Lobby) startReplay(id uint64, data []byte, rec *store.MatchRecord) tea.
 	})
 	var wg sync.WaitGroup
 	wg.Add(2)
-	go func() { defer wg.Done(); rp.drive(ctx, st) }()
-	go func() { defer wg.Done(); rp.view.Run(ctx) }()
+	goGuarded(m.d.OnPanic, func() { defer wg.Done(); rp.drive(ctx, st) })
+	goGuarded(m.d.OnPanic, func() { defer wg.Done(); rp.view.Run(ctx) })
 	go func() { wg.Wait(); close(rp.done) }()
 	m.replay, m.state, m.notice, m.help = rp, stReplay, "", false
 	return nil

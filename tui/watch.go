@@ -107,10 +107,10 @@ func (m *Lobby) spectate(r *lobby.Room) tea.Cmd {
 		Metrics:  m.d.Metrics,
 		Chat:     m.chatFeed(),
 	})
-	go func() {
+	goGuarded(m.d.OnPanic, func() {
 		defer close(w.done)
 		w.view.Run(ctx)
-	}()
+	})
 	m.watch, m.state, m.notice, m.help = w, stWatch, "", false
 	return func() tea.Msg {
 		select {
