@@ -66,7 +66,7 @@ type SessionInfo struct {
 	Name        string
 	Fingerprint string // the key fingerprint, or a guest's session id
 	Addr        string // remote address, "203.0.113.7:51234"
-	Where       string // "lobby", "room r7", "spectating r7"…
+	Where       string // where the player is now: "lobby", "room r7", "watching r7", "queue pong-1v1", "replay 42"
 	Since       time.Time
 	Guest       bool
 }

@@ -14,7 +14,7 @@ type Presence struct {
 	Name  string
 	Guest bool
 	Addr  string    // remote address, for moderators
-	Where string    // what the session was opened for: lobby, play, spectate…
+	Where string    // where the session is: lobby, room r3, watching r2…
 	Since time.Time // when it started
 }
 
@@ -51,6 +51,13 @@ func NewHub() *Hub {
 // Join registers a session; the returned func removes it and must be called
 // exactly once when the session ends.
 func (h *Hub) Join(p Presence, notify func(Notice)) (leave func()) {
+	_, leave = h.Enter(p, notify)
+	return leave
+}
+
+// Enter is Join for a session that moves about: move records where it is
+// now (lobby, room r3, queue pong-1v1…) for the session listings.
+func (h *Hub) Enter(p Presence, notify func(Notice)) (move func(where string), leave func()) {
 	h.mu.Lock()
 	h.next++
 	id := h.next
@@ -60,8 +67,16 @@ func (h *Hub) Join(p Presence, notify func(Notice)) (leave func()) {
 		h.signalLocked()
 	}
 	h.mu.Unlock()
+	move = func(where string) {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		if e, ok := h.sessions[id]; ok {
+			e.p.Where = where
+			h.sessions[id] = e
+		}
+	}
 	var once sync.Once
-	return func() {
+	return move, func() {
 		once.Do(func() {
 			h.mu.Lock()
 			defer h.mu.Unlock()

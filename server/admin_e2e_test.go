@@ -99,3 +99,62 @@ func TestAdminBanOverSSH(t *testing.T) {
 		t.Fatalf("after unban: %+v", r)
 	}
 }
+
+// `admin sessions` shows where each player is now, not the command their
+// session started with, and follows them as they move.
+func TestAdminSessionsShowWherePlayersAre(t *testing.T) {
+	adminKey := sshtest.NewKey(t)
+	h := start(t, t.TempDir(), server.DefaultConfig(), map[string]bool{gossh.FingerprintSHA256(adminKey.PublicKey()): true})
+	root := sshtest.Dial(t, h.Addr, sshtest.Config("root", adminKey))
+	where := func() map[string]string {
+		t.Helper()
+		r := sshtest.RunOn(t, root, "admin sessions --json")
+		var list []struct{ Name, Where string }
+		if err := json.Unmarshal([]byte(r.Stdout), &list); err != nil || r.Code != 0 {
+			t.Fatalf("admin sessions --json: %v %+v", err, r)
+		}
+		out := map[string]string{}
+		for _, s := range list {
+			out[s.Name] = s.Where
+		}
+		return out
+	}
+	waitWhere := func(name, want string) {
+		t.Helper()
+		deadline := time.Now().Add(wait)
+		for got := where()[name]; got != want; got = where()[name] {
+			if time.Now().After(deadline) {
+				t.Fatalf("admin sessions shows %s in %q, want %q", name, got, want)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+
+	alice := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("alice", sshtest.NewKey(t))), 80, 24, "")
+	alice.WaitFor(wait, "Welcome, alice!")
+	waitWhere("alice", "lobby")
+	alice.Type("c")
+	alice.WaitFor(wait, "New room")
+	alice.Type("\r")
+	alice.WaitFor(wait, "r1 · 1v1 · casual")
+	waitWhere("alice", "room r1")
+
+	bob := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("bob", sshtest.NewKey(t))), 80, 24, "spectate r1")
+	bob.WaitFor(wait, "watching r1")
+	waitWhere("bob", "watching r1")
+	carol := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("carol", sshtest.NewKey(t))), 80, 24, "play")
+	carol.WaitFor(wait, "in the queue")
+	waitWhere("carol", "queue pong-1v1")
+
+	r := sshtest.RunOn(t, root, "admin sessions")
+	if !strings.Contains(r.Stdout, "room r1") || !strings.Contains(r.Stdout, "watching r1") || !strings.Contains(r.Stdout, "queue pong-1v1") {
+		t.Fatalf("admin sessions:\n%s", r.Stdout)
+	}
+
+	// Moving on is followed: alice leaves, the room closes, and bob's
+	// watch with it.
+	alice.Type("q")
+	alice.WaitFor(wait, "Welcome, alice!")
+	waitWhere("alice", "lobby")
+	waitWhere("bob", "lobby")
+}

@@ -63,7 +63,8 @@ func (g *sessionGuard) tell(w io.Writer, tty bool) {
 // asks the program to quit; the session then ends with the guard's message.
 type guardedModel struct {
 	programModel
-	g *sessionGuard
+	g     *sessionGuard
+	moved func(programModel) // after each Update: the session's place may have changed
 }
 
 func (m guardedModel) Init() (cmd tea.Cmd) {
@@ -86,6 +87,9 @@ func (m guardedModel) Update(msg tea.Msg) (next tea.Model, cmd tea.Cmd) {
 	inner, cmd := m.programModel.Update(msg)
 	if pm, ok := inner.(programModel); ok {
 		m.programModel = pm
+	}
+	if m.moved != nil {
+		m.moved(m.programModel)
 	}
 	return m, m.guardCmd(cmd)
 }

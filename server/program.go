@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -41,7 +40,16 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 	sio.guard = &sessionGuard{log: srv.log, player: id.Name, cancel: cancel}
 	m := build(sio)
 	out := sio.out
-	gm := guardedModel{programModel: m, g: sio.guard}
+	// Where the session is, for `admin sessions`: the model says, after
+	// each Update (on the program's goroutine, so no lock is needed here).
+	where := placeOf(m)
+	var move func(string)
+	gm := guardedModel{programModel: m, g: sio.guard, moved: func(pm programModel) {
+		if now := placeOf(pm); now != where {
+			where = now
+			move(sanitizeWhere(now))
+		}
+	}}
 	p := tea.NewProgram(gm,
 		tea.WithContext(ctx),
 		tea.WithInput(sio.input),
@@ -66,12 +74,8 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 		}),
 	)
 
-	where := "lobby"
-	if len(s.command) > 0 {
-		where = strings.Join(s.command, " ")
-	}
 	var finalCode atomic.Int32
-	leave := srv.deps.Hub.Join(lobby.Presence{ID: id.ID, Name: id.Name, Guest: id.Guest,
+	move, leave := srv.deps.Hub.Enter(lobby.Presence{ID: id.ID, Name: id.Name, Guest: id.Guest,
 		Addr: s.RemoteAddr().String(), Where: sanitizeWhere(where), Since: time.Now()}, func(n lobby.Notice) {
 		if n.Final && n.Code != 0 {
 			finalCode.Store(int32(n.Code))
@@ -223,4 +227,13 @@ type sessionIO struct {
 	rtt     *rttProbe
 	input   *inputguard.SessionReader
 	guard   *sessionGuard // ends the session on a panic in its goroutines
+}
+
+// placeOf is where a model says its session is; "lobby" for a model that
+// does not say.
+func placeOf(m programModel) string {
+	if w, ok := m.(interface{ Where() string }); ok {
+		return w.Where()
+	}
+	return "lobby"
 }
