@@ -444,7 +444,7 @@ func TestGoroutinesReturnToBaselineAfter200Sessions(t *testing.T) {
 	key := sshtest.NewKey(t)
 	c := sshtest.Dial(t, h.Addr, sshtest.Config("load", key))
 	sshtest.RunOn(t, c, "whoami") // warm up: the connection's own goroutines
-	base := runtime.NumGoroutine()
+	base := h.goroutineBaseline()
 
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 12) // under the per-IP cap of 16 with the warm-up connection

@@ -7,6 +7,8 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -92,5 +94,29 @@ func (h *harness) Stop() {
 	h.Svc.Stop()
 	if err := h.Store.Close(); err != nil {
 		h.t.Errorf("store close: %v", err)
+	}
+}
+
+// goroutineBaseline waits until the server and its services run every
+// goroutine they keep for their lifetime, then returns how many goroutines
+// there are, for a "back to baseline" check. Counted any earlier, a
+// baseline can miss goroutines still being started (the matchmaker starts
+// one per queue from a goroutine of its own, the accept loop starts when
+// its goroutine is scheduled), and the check then fails now and then on a
+// busy machine with a goroutine dump.
+func (h *harness) goroutineBaseline() int {
+	h.t.Helper()
+	queues := len(lobby.RankedModes())
+	buf := make([]byte, 1<<20)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		stacks := string(buf[:runtime.Stack(buf, true)])
+		if strings.Count(stacks, "lobby.(*Queue).Run(") == queues && strings.Contains(stacks, "server.(*limitListener).Accept(") {
+			return runtime.NumGoroutine()
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("the server's own goroutines did not all start:\n%s", stacks)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

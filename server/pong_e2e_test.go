@@ -83,7 +83,7 @@ func TestTwoPlayersPlayPongOverSSH(t *testing.T) {
 		},
 	}
 	h := startWith(t, t.TempDir(), server.DefaultConfig(), nil, rc)
-	base := runtime.NumGoroutine()
+	base := h.goroutineBaseline()
 	aliceKey, bobKey := sshtest.NewKey(t), sshtest.NewKey(t)
 
 	aliceConn := sshtest.Dial(t, h.Addr, sshtest.Config("alice", aliceKey))
