@@ -790,6 +790,10 @@ func (m *Lobby) join(j joinMsg) tea.Cmd {
 	if err != nil {
 		var taken *game.SlotTakenError
 		switch {
+		case errors.Is(err, game.ErrRoomFull):
+			m.notice = fmt.Sprintf("Room %s is full.", r.ID())
+		case errors.Is(err, game.ErrInvalidSlot):
+			m.notice = fmt.Sprintf("%s is a %s room: it has no %s side.", r.ID(), r.Mode, sideNames[j.side%4])
 		case errors.As(err, &taken):
 			var free []string
 			for _, f := range taken.Free {
@@ -798,8 +802,6 @@ func (m *Lobby) join(j joinMsg) tea.Cmd {
 				}
 			}
 			m.notice = fmt.Sprintf("The %s side is taken in %s; free: %s.", sideNames[taken.Slot%4], r.ID(), strings.Join(free, ", "))
-		case errors.Is(err, game.ErrRoomFull):
-			m.notice = fmt.Sprintf("Room %s is full.", r.ID())
 		default:
 			m.notice = fmt.Sprintf("Could not join %s: %v", r.ID(), err)
 		}
