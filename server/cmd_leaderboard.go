@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"github.com/termarena/termarena/cmdargs"
 	"math"
 
 	"github.com/termarena/termarena/lobby"
@@ -58,17 +59,17 @@ func winPct(wins, games int) float64 {
 
 func runLeaderboard(srv *Server, s *Session, args []string) int {
 	usage := "usage: leaderboard [--mode pong-1v1|pong-ffa4|pong-2v2] [--limit N] [--json]"
-	p, err := parseArgs(args, []string{"json"}, []string{"mode", "limit"})
-	if err == nil && len(p.pos) > 0 {
-		err = fmt.Errorf("unexpected argument %q", sanitize.Arg(p.pos[0]))
+	p, err := cmdargs.Parse(args, []string{"json"}, []string{"mode", "limit"})
+	if err == nil && len(p.Pos) > 0 {
+		err = fmt.Errorf("unexpected argument %q", sanitize.Arg(p.Pos[0]))
 	}
 	var mode lobby.RankedMode
 	if err == nil {
-		mode, err = parseMode(p.vals["mode"])
+		mode, err = parseMode(p.Vals["mode"])
 	}
 	limit := 0
 	if err == nil {
-		limit, err = p.limit(20, 1000)
+		limit, err = p.Limit(20, 1000)
 	}
 	if err != nil {
 		fmt.Fprintf(s.ErrOut(), "termarena: leaderboard: %v\n%s\n", err, usage)
@@ -88,7 +89,7 @@ func runLeaderboard(srv *Server, s *Session, args []string) int {
 		})
 	}
 	w := s.Out()
-	if p.bools["json"] {
+	if p.Bools["json"] {
 		return writeJSON(w, out)
 	}
 	if len(rows) == 0 {

@@ -3,6 +3,7 @@ package server
 import (
 	"errors"
 	"fmt"
+	"github.com/termarena/termarena/cmdargs"
 	"math"
 	"strconv"
 	"strings"
@@ -115,12 +116,12 @@ func whose(srv *Server, s *Session, pos []string) (store.Player, int) {
 }
 
 func runProfile(srv *Server, s *Session, args []string) int {
-	p, err := parseArgs(args, []string{"json"}, nil)
+	p, err := cmdargs.Parse(args, []string{"json"}, nil)
 	if err != nil {
 		fmt.Fprintf(s.ErrOut(), "termarena: profile: %v\nusage: profile [NAME] [--json]\n", err)
 		return ExitUsage
 	}
-	pl, code := whose(srv, s, p.pos)
+	pl, code := whose(srv, s, p.Pos)
 	if code != ExitOK {
 		return code
 	}
@@ -128,7 +129,7 @@ func runProfile(srv *Server, s *Session, args []string) int {
 	if err == nil {
 		var ms []store.MatchRecord
 		if ms, err = srv.deps.Store.Matches(pl.Fingerprint, 20); err == nil {
-			return printProfile(s, pl, ratings, ms, p.bools["json"])
+			return printProfile(s, pl, ratings, ms, p.Bools["json"])
 		}
 	}
 	srv.log.Error("profile", "err", err)
@@ -216,16 +217,16 @@ func ordinal(n int) string {
 
 func runMatches(srv *Server, s *Session, args []string) int {
 	usage := "usage: matches [NAME] [--limit N] [--json]"
-	p, err := parseArgs(args, []string{"json"}, []string{"limit"})
+	p, err := cmdargs.Parse(args, []string{"json"}, []string{"limit"})
 	limit := 0
 	if err == nil {
-		limit, err = p.limit(20, 200)
+		limit, err = p.Limit(20, 200)
 	}
 	if err != nil {
 		fmt.Fprintf(s.ErrOut(), "termarena: matches: %v\n%s\n", err, usage)
 		return ExitUsage
 	}
-	pl, code := whose(srv, s, p.pos)
+	pl, code := whose(srv, s, p.Pos)
 	if code != ExitOK {
 		return code
 	}
@@ -235,5 +236,5 @@ func runMatches(srv *Server, s *Session, args []string) int {
 		fmt.Fprintln(s.ErrOut(), "termarena: could not read the match history; please try again")
 		return ExitFail
 	}
-	return writeMatches(s.Out(), pl.Fingerprint, ms, p.bools["json"], pl.Name+" has no matches yet")
+	return writeMatches(s.Out(), pl.Fingerprint, ms, p.Bools["json"], pl.Name+" has no matches yet")
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"errors"
 	"fmt"
+	"github.com/termarena/termarena/cmdargs"
 	"strconv"
 
 	"github.com/termarena/termarena/sanitize"
@@ -49,16 +50,16 @@ func replaysCommand() command {
 }
 
 func runReplays(srv *Server, s *Session, args []string) int {
-	p, err := parseArgs(args, []string{"json"}, []string{"limit"})
+	p, err := cmdargs.Parse(args, []string{"json"}, []string{"limit"})
 	limit := 0
 	if err == nil {
-		limit, err = p.limit(20, 200)
+		limit, err = p.Limit(20, 200)
 	}
 	if err != nil {
 		fmt.Fprintf(s.ErrOut(), "termarena: replays: %v\nusage: replays [NAME] [--limit N] [--json]\n", err)
 		return ExitUsage
 	}
-	pl, code := whose(srv, s, p.pos)
+	pl, code := whose(srv, s, p.Pos)
 	if code != ExitOK {
 		return code
 	}
@@ -76,8 +77,8 @@ func runReplays(srv *Server, s *Session, args []string) int {
 			with = append(with, m)
 		}
 	}
-	code = writeMatches(s.Out(), pl.Fingerprint, with, p.bools["json"], pl.Name+" has no recorded matches")
-	if !p.bools["json"] && len(with) > 0 {
+	code = writeMatches(s.Out(), pl.Fingerprint, with, p.Bools["json"], pl.Name+" has no recorded matches")
+	if !p.Bools["json"] && len(with) > 0 {
 		fmt.Fprintln(s.Out(), "\nwatch one: ssh -t HOST replay ID")
 	}
 	return code
