@@ -90,6 +90,9 @@ type Deps struct {
 	// Stats reads the server's telemetry for `admin stats`; nil means the
 	// server has none.
 	Stats func() telemetry.Stats
+	// IsAdmin reports whether a key is in the admin keys file, for the
+	// moderation access decision; nil means none is.
+	IsAdmin func(fingerprint string) bool
 }
 
 // command is one `admin` subcommand.

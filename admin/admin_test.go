@@ -701,3 +701,24 @@ func TestBackup(t *testing.T) {
 		t.Errorf("backup not audited: %+v", log[0])
 	}
 }
+
+// The moderation service asks the same question chat does: nobody acts on
+// their own rank or above, nor on themselves; lifting a mute is open.
+func TestModerationRespectsRanks(t *testing.T) {
+	e := newEnv(t)
+	e.admins = map[string]bool{fpCarol: true}
+	e.must("promote", "bob", "moderator")
+	for _, args := range [][]string{{"mute", "carol", "1h"}, {"ban", "carol"}, {"ban", fpCarol, "1d"}} {
+		if r := e.expect(ExitDenied, args...); !strings.Contains(r.errOut, "not allowed: carol is an admin") {
+			t.Errorf("admin %q: %q", args, r.errOut)
+		}
+	}
+	if _, ok, _ := e.st.ActiveBan(fpCarol, nil); ok {
+		t.Error("an admin's key was banned")
+	}
+	e.must("mute", "bob", "1h") // a moderator is below an admin
+	e.must("unmute", "bob")
+	if r := e.expect(ExitFail, "mute", "alice"); !strings.Contains(r.errOut, "your own key") {
+		t.Errorf("self-mute: %q", r.errOut)
+	}
+}

@@ -125,6 +125,8 @@ type env struct {
 	clock *clock
 	live  *fakeSessions
 	tmp   string
+	// admins are the keys in the admin keys file besides the caller's.
+	admins map[string]bool
 }
 
 // fp(name) for the test players, as constants so tests share no state.
@@ -174,7 +176,7 @@ func (e *env) reopen() {
 }
 
 func (e *env) deps() Deps {
-	return Deps{Store: e.st, Sessions: e.live, Now: e.clock.Now, TempDir: e.tmp}
+	return Deps{Store: e.st, Sessions: e.live, Now: e.clock.Now, TempDir: e.tmp, IsAdmin: func(fp string) bool { return fp == fpAlice || e.admins[fp] }}
 }
 
 // online adds a live session.

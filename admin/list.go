@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"github.com/termarena/termarena/cmdargs"
+	"github.com/termarena/termarena/moderation"
 	"io"
 	"slices"
 	"strconv"
@@ -146,20 +148,20 @@ type roomJSON struct {
 }
 
 func runBans(r *runner, args []string) int {
-	p, err := parseArgs(args, []string{"all", "json"}, nil)
-	if err == nil && len(p.pos) > 0 {
-		err = fmt.Errorf("unexpected argument %q", sanitize.Arg(p.pos[0]))
+	p, err := cmdargs.Parse(args, []string{"all", "json"}, nil)
+	if err == nil && len(p.Pos) > 0 {
+		err = fmt.Errorf("unexpected argument %q", sanitize.Arg(p.Pos[0]))
 	}
 	if err != nil {
 		return r.usageErr("%v", err)
 	}
-	all := p.bools["all"]
+	all := p.Bools["all"]
 	bans, err := r.d.Store.Bans(all)
 	if err != nil {
 		return r.storeFail("read the bans", err)
 	}
 	now := r.d.Now()
-	if p.bools["json"] {
+	if p.Bools["json"] {
 		out := make([]banJSON, 0, len(bans))
 		for _, b := range bans {
 			out = append(out, banJSON{ID: b.ID, Name: b.Name, Fingerprint: b.Fingerprint, CIDR: b.CIDR, Reason: b.Reason,
@@ -209,9 +211,9 @@ func banStatus(b store.Ban, now time.Time) string {
 }
 
 func runMutes(r *runner, args []string) int {
-	p, err := parseArgs(args, []string{"json"}, nil)
-	if err == nil && len(p.pos) > 0 {
-		err = fmt.Errorf("unexpected argument %q", sanitize.Arg(p.pos[0]))
+	p, err := cmdargs.Parse(args, []string{"json"}, nil)
+	if err == nil && len(p.Pos) > 0 {
+		err = fmt.Errorf("unexpected argument %q", sanitize.Arg(p.Pos[0]))
 	}
 	if err != nil {
 		return r.usageErr("%v", err)
@@ -220,7 +222,7 @@ func runMutes(r *runner, args []string) int {
 	if err != nil {
 		return r.storeFail("read the mutes", err)
 	}
-	if p.bools["json"] {
+	if p.Bools["json"] {
 		out := make([]muteJSON, 0, len(mutes))
 		for _, m := range mutes {
 			out = append(out, muteJSON{Name: m.Name, Fingerprint: m.Fingerprint, Reason: m.Reason, Actor: m.Actor,
@@ -250,23 +252,23 @@ func runMutes(r *runner, args []string) int {
 }
 
 func runAudit(r *runner, args []string) int {
-	p, err := parseArgs(args, []string{"json"}, []string{"since", "limit"})
-	if err == nil && len(p.pos) > 0 {
-		err = fmt.Errorf("unexpected argument %q", sanitize.Arg(p.pos[0]))
+	p, err := cmdargs.Parse(args, []string{"json"}, []string{"since", "limit"})
+	if err == nil && len(p.Pos) > 0 {
+		err = fmt.Errorf("unexpected argument %q", sanitize.Arg(p.Pos[0]))
 	}
 	if err != nil {
 		return r.usageErr("%v", err)
 	}
 	var since time.Time
-	if v, ok := p.vals["since"]; ok {
-		d, err := parseDuration(v)
+	if v, ok := p.Vals["since"]; ok {
+		d, err := moderation.ParseDuration(v)
 		if err != nil {
 			return r.usageErr("--since: %v", err)
 		}
 		since = r.d.Now().Add(-d)
 	}
 	limit := defaultAuditLimit
-	if v, ok := p.vals["limit"]; ok {
+	if v, ok := p.Vals["limit"]; ok {
 		if limit, err = strconv.Atoi(v); err != nil || limit < 1 || limit > maxAuditLimit {
 			return r.usageErr("--limit %q: want a number from 1 to %d", sanitize.Arg(v), maxAuditLimit)
 		}
@@ -275,7 +277,7 @@ func runAudit(r *runner, args []string) int {
 	if err != nil {
 		return r.storeFail("read the audit log", err)
 	}
-	if p.bools["json"] {
+	if p.Bools["json"] {
 		out := make([]auditJSON, 0, len(log))
 		for _, e := range log {
 			out = append(out, auditJSON{ID: e.ID, Time: stamp(e.Time), Actor: e.Actor, Action: e.Action, Target: e.Target,
@@ -301,7 +303,7 @@ func runAudit(r *runner, args []string) int {
 		length := ""
 		switch {
 		case e.Duration > 0:
-			length = formatDuration(e.Duration)
+			length = moderation.FormatDuration(e.Duration)
 		case e.Action == store.ActionBan:
 			length = "permanent"
 		}
@@ -312,9 +314,9 @@ func runAudit(r *runner, args []string) int {
 }
 
 func runSessions(r *runner, args []string) int {
-	p, err := parseArgs(args, []string{"json"}, nil)
-	if err == nil && len(p.pos) > 0 {
-		err = fmt.Errorf("unexpected argument %q", sanitize.Arg(p.pos[0]))
+	p, err := cmdargs.Parse(args, []string{"json"}, nil)
+	if err == nil && len(p.Pos) > 0 {
+		err = fmt.Errorf("unexpected argument %q", sanitize.Arg(p.Pos[0]))
 	}
 	if err != nil {
 		return r.usageErr("%v", err)
@@ -324,7 +326,7 @@ func runSessions(r *runner, args []string) int {
 		return cmp.Or(strings.Compare(a.Name, b.Name), a.Since.Compare(b.Since), strings.Compare(a.Addr, b.Addr))
 	})
 	now := r.d.Now()
-	if p.bools["json"] {
+	if p.Bools["json"] {
 		out := make([]sessionJSON, 0, len(list))
 		for _, s := range list {
 			out = append(out, sessionJSON{Name: s.Name, Fingerprint: s.Fingerprint, Guest: s.Guest, Addr: s.Addr,
@@ -343,23 +345,23 @@ func runSessions(r *runner, args []string) int {
 		if s.Guest {
 			kind = "guest"
 		}
-		t.row(s.Name, kind, s.Fingerprint, s.Addr, s.Where, formatDuration(now.Sub(s.Since)))
+		t.row(s.Name, kind, s.Fingerprint, s.Addr, s.Where, moderation.FormatDuration(now.Sub(s.Since)))
 	}
 	t.write(r.out)
 	return ExitOK
 }
 
 func runRooms(r *runner, args []string) int {
-	p, err := parseArgs(args, []string{"json"}, nil)
-	if err == nil && len(p.pos) > 0 {
-		err = fmt.Errorf("unexpected argument %q", sanitize.Arg(p.pos[0]))
+	p, err := cmdargs.Parse(args, []string{"json"}, nil)
+	if err == nil && len(p.Pos) > 0 {
+		err = fmt.Errorf("unexpected argument %q", sanitize.Arg(p.Pos[0]))
 	}
 	if err != nil {
 		return r.usageErr("%v", err)
 	}
 	rooms := slices.Clone(r.d.Sessions.Rooms())
 	slices.SortFunc(rooms, func(a, b RoomInfo) int { return strings.Compare(a.ID, b.ID) })
-	if p.bools["json"] {
+	if p.Bools["json"] {
 		out := make([]roomJSON, 0, len(rooms))
 		for _, rm := range rooms {
 			players := rm.Players

@@ -4,6 +4,8 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"github.com/termarena/termarena/cmdargs"
+	"github.com/termarena/termarena/moderation"
 	"net/netip"
 	"strings"
 	"time"
@@ -136,18 +138,18 @@ func plural(n int, one, many string) string {
 }
 
 func runBan(r *runner, args []string) int {
-	p, err := parseArgs(args, nil, []string{"ip"})
+	p, err := cmdargs.Parse(args, nil, []string{"ip"})
 	if err != nil {
 		return r.usageErr("%v", err)
 	}
-	if len(p.pos) == 0 {
+	if len(p.Pos) == 0 {
 		return r.usageErr("name the player to ban")
 	}
-	rest := p.pos[1:]
+	rest := p.Pos[1:]
 	var dur time.Duration // 0: permanent
-	if len(rest) > 0 && (rest[0] == permanent || looksLikeDuration(rest[0])) {
+	if len(rest) > 0 && (rest[0] == permanent || moderation.LooksLikeDuration(rest[0])) {
 		if rest[0] != permanent {
-			if dur, err = parseDuration(rest[0]); err != nil {
+			if dur, err = moderation.ParseDuration(rest[0]); err != nil {
 				return r.usageErr("%v", err)
 			}
 		}
@@ -155,7 +157,7 @@ func runBan(r *runner, args []string) int {
 	}
 	reason := reasonText(rest, maxReasonRunes)
 	var prefix netip.Prefix
-	if v, ok := p.vals["ip"]; ok {
+	if v, ok := p.Vals["ip"]; ok {
 		if prefix, err = store.ParseCIDR(v); err != nil {
 			return r.usageErr("--ip %q: want an address or a range such as 203.0.113.0/24", sanitize.Arg(v))
 		}
@@ -168,33 +170,16 @@ func runBan(r *runner, args []string) int {
 		}
 	}
 
-	t, code := r.resolve(p.pos[0], true)
+	t, code := r.resolve(p.Pos[0], true)
 	if code != ExitOK {
 		return code
 	}
-	if t.fp == r.caller.ID {
-		return r.fail("refusing to ban your own key")
-	}
-	now := r.d.Now()
-	b := store.Ban{Fingerprint: t.fp, Name: t.name, Reason: reason, Actor: r.actor(), Created: now}
-	if prefix.IsValid() {
-		b.CIDR = prefix.String()
+	b, kicked, err := r.mod().Ban(r.actorParty(), t.party(), dur, reason, prefix)
+	if err != nil {
+		return r.refused(err, t)
 	}
 	if dur > 0 {
-		b.Expires = now.Add(dur)
-	}
-	if b, err = r.d.Store.AddBan(b); err != nil {
-		return r.storeFail("save the ban", err)
-	}
-
-	msg := BanMessage(b)
-	kicked := r.d.Sessions.Kick(t.fp, msg)
-	if prefix.IsValid() {
-		kicked += r.kickRange(prefix, t.fp, msg)
-	}
-
-	if dur > 0 {
-		fmt.Fprintf(r.out, "banned %s for %s, until %s\n", t.label(), formatDuration(dur), b.Expires.UTC().Format(whenLayout))
+		fmt.Fprintf(r.out, "banned %s for %s, until %s\n", t.label(), moderation.FormatDuration(dur), b.Expires.UTC().Format(whenLayout))
 	} else {
 		fmt.Fprintf(r.out, "banned %s permanently\n", t.label())
 	}
@@ -206,25 +191,6 @@ func runBan(r *runner, args []string) int {
 	}
 	fmt.Fprintf(r.out, "kicked %s\n", plural(kicked, "session", "sessions"))
 	return ExitOK
-}
-
-// kickRange ends the sessions of everyone else connected from the banned
-// range, as the ban would refuse them at their next login anyway. The
-// caller is spared: an admin in the range is still the one holding the
-// keyboard.
-func (r *runner) kickRange(prefix netip.Prefix, banned, msg string) int {
-	done := map[string]bool{banned: true, r.caller.ID: true}
-	n := 0
-	for _, si := range r.d.Sessions.List() {
-		if done[si.Fingerprint] {
-			continue
-		}
-		if a, ok := sessionAddr(si.Addr); ok && prefix.Contains(a) {
-			done[si.Fingerprint] = true
-			n += r.d.Sessions.Kick(si.Fingerprint, msg)
-		}
-	}
-	return n
 }
 
 // sessionAddr reads "host:port" or a bare address.
@@ -239,18 +205,18 @@ func sessionAddr(s string) (netip.Addr, bool) {
 }
 
 func runUnban(r *runner, args []string) int {
-	p, err := parseArgs(args, nil, nil)
+	p, err := cmdargs.Parse(args, nil, nil)
 	if err != nil {
 		return r.usageErr("%v", err)
 	}
-	if len(p.pos) == 0 {
+	if len(p.Pos) == 0 {
 		return r.usageErr("name the player to unban")
 	}
-	t, code := r.resolve(p.pos[0], true)
+	t, code := r.resolve(p.Pos[0], true)
 	if code != ExitOK {
 		return code
 	}
-	n, err := r.d.Store.RemoveBan(t.fp, store.By{Actor: r.actor(), Reason: reasonText(p.pos[1:], maxReasonRunes)})
+	n, err := r.d.Store.RemoveBan(t.fp, store.By{Actor: r.actor(), Reason: reasonText(p.Pos[1:], maxReasonRunes)})
 	if err != nil {
 		return r.storeFail("lift the ban", err)
 	}
@@ -265,37 +231,35 @@ func runUnban(r *runner, args []string) int {
 }
 
 func runMute(r *runner, args []string) int {
-	p, err := parseArgs(args, nil, nil)
+	p, err := cmdargs.Parse(args, nil, nil)
 	if err != nil {
 		return r.usageErr("%v", err)
 	}
-	if len(p.pos) == 0 {
+	if len(p.Pos) == 0 {
 		return r.usageErr("name the player to mute")
 	}
-	rest := p.pos[1:]
+	rest := p.Pos[1:]
 	dur := defaultMute
 	if len(rest) > 0 && rest[0] == permanent {
 		// Live chat takes a mute's end time, and no end means "lift".
 		return r.usageErr("mutes cannot be permanent; give a DUR (at most %dd), or ban", maxDuration/(24*time.Hour))
 	}
-	if len(rest) > 0 && looksLikeDuration(rest[0]) {
-		if dur, err = parseDuration(rest[0]); err != nil {
+	if len(rest) > 0 && moderation.LooksLikeDuration(rest[0]) {
+		if dur, err = moderation.ParseDuration(rest[0]); err != nil {
 			return r.usageErr("%v", err)
 		}
 		rest = rest[1:]
 	}
 	reason := reasonText(rest, maxReasonRunes)
-	t, code := r.resolve(p.pos[0], false)
+	t, code := r.resolve(p.Pos[0], false)
 	if code != ExitOK {
 		return code
 	}
-	now := r.d.Now()
-	m := store.Mute{Fingerprint: t.fp, Name: t.name, Reason: reason, Actor: r.actor(), Created: now, Expires: now.Add(dur)}
-	if err := r.d.Store.SetMute(m); err != nil {
-		return r.storeFail("save the mute", err)
+	m, err := r.mod().Mute(r.actorParty(), t.party(), dur, reason, false)
+	if err != nil {
+		return r.refused(err, t)
 	}
-	r.d.Sessions.Muted(t.fp, m.Expires, reason)
-	fmt.Fprintf(r.out, "muted %s for %s, until %s\n", t.label(), formatDuration(dur), m.Expires.UTC().Format(whenLayout))
+	fmt.Fprintf(r.out, "muted %s for %s, until %s\n", t.label(), moderation.FormatDuration(dur), m.Expires.UTC().Format(whenLayout))
 	if reason != "" {
 		fmt.Fprintf(r.out, "reason: %s\n", reason)
 	}
@@ -303,24 +267,21 @@ func runMute(r *runner, args []string) int {
 }
 
 func runUnmute(r *runner, args []string) int {
-	p, err := parseArgs(args, nil, nil)
+	p, err := cmdargs.Parse(args, nil, nil)
 	if err != nil {
 		return r.usageErr("%v", err)
 	}
-	if len(p.pos) == 0 {
+	if len(p.Pos) == 0 {
 		return r.usageErr("name the player to unmute")
 	}
-	t, code := r.resolve(p.pos[0], true)
+	t, code := r.resolve(p.Pos[0], true)
 	if code != ExitOK {
 		return code
 	}
-	lifted, err := r.d.Store.RemoveMute(t.fp, store.By{Actor: r.actor(), Reason: reasonText(p.pos[1:], maxReasonRunes)})
+	lifted, err := r.mod().Unmute(r.actorParty(), t.party(), reasonText(p.Pos[1:], maxReasonRunes))
 	if err != nil {
-		return r.storeFail("lift the mute", err)
+		return r.refused(err, t)
 	}
-	// Cleared live either way, so a chat session never stays muted by a
-	// mute the store no longer has.
-	r.d.Sessions.Muted(t.fp, time.Time{}, "")
 	if !lifted {
 		fmt.Fprintf(r.out, "%s is not muted\n", t.label())
 		return ExitOK
@@ -330,66 +291,59 @@ func runUnmute(r *runner, args []string) int {
 }
 
 func runKick(r *runner, args []string) int {
-	p, err := parseArgs(args, nil, nil)
+	p, err := cmdargs.Parse(args, nil, nil)
 	if err != nil {
 		return r.usageErr("%v", err)
 	}
-	if len(p.pos) == 0 {
+	if len(p.Pos) == 0 {
 		return r.usageErr("name the player to kick")
 	}
-	reason := reasonText(p.pos[1:], maxReasonRunes)
-	t, code := r.resolveLive(p.pos[0])
+	reason := reasonText(p.Pos[1:], maxReasonRunes)
+	t, code := r.resolveLive(p.Pos[0])
 	if code != ExitOK {
 		return code
 	}
-	msg := "you were kicked by an admin"
-	if reason != "" {
-		msg += ": " + reason
-	}
-	n := r.d.Sessions.Kick(t.fp, msg)
-	if n == 0 {
-		return r.fail("%s is not online", t.label())
-	}
-	if code := r.audit(store.ActionKick, t, reason); code != ExitOK {
-		return code
+	n, err := r.mod().Kick(r.actorParty(), t.party(), reason)
+	if err != nil {
+		return r.refused(err, t)
 	}
 	fmt.Fprintf(r.out, "kicked %s (%s)\n", t.label(), plural(n, "session", "sessions"))
 	return ExitOK
 }
 
 func runWarn(r *runner, args []string) int {
-	p, err := parseArgs(args, nil, nil)
+	p, err := cmdargs.Parse(args, nil, nil)
 	if err != nil {
 		return r.usageErr("%v", err)
 	}
-	if len(p.pos) == 0 {
+	if len(p.Pos) == 0 {
 		return r.usageErr("name the player to warn")
 	}
-	text := reasonText(p.pos[1:], maxReasonRunes)
+	text := reasonText(p.Pos[1:], maxReasonRunes)
 	if text == "" {
 		return r.usageErr("say what the warning is")
 	}
-	t, code := r.resolveLive(p.pos[0])
+	t, code := r.resolveLive(p.Pos[0])
 	if code != ExitOK {
 		return code
 	}
-	n := r.d.Sessions.Tell(t.fp, text)
-	if n == 0 {
+	n, err := r.mod().Warn(r.actorParty(), t.party(), text)
+	if errors.Is(err, ErrNotOnline) {
 		return r.fail("%s is not online; nothing was sent", t.label())
 	}
-	if code := r.audit(store.ActionWarn, t, text); code != ExitOK {
-		return code
+	if err != nil {
+		return r.refused(err, t)
 	}
 	fmt.Fprintf(r.out, "warned %s (%s)\n", t.label(), plural(n, "session", "sessions"))
 	return ExitOK
 }
 
 func runAnnounce(r *runner, args []string) int {
-	p, err := parseArgs(args, nil, nil)
+	p, err := cmdargs.Parse(args, nil, nil)
 	if err != nil {
 		return r.usageErr("%v", err)
 	}
-	text := reasonText(p.pos, maxAnnounceRunes)
+	text := reasonText(p.Pos, maxAnnounceRunes)
 	if text == "" {
 		return r.usageErr("say what to announce")
 	}
@@ -402,28 +356,28 @@ func runAnnounce(r *runner, args []string) int {
 }
 
 func runPromote(r *runner, args []string) int {
-	p, err := parseArgs(args, nil, nil)
+	p, err := cmdargs.Parse(args, nil, nil)
 	if err != nil {
 		return r.usageErr("%v", err)
 	}
-	if len(p.pos) != 2 {
+	if len(p.Pos) != 2 {
 		return r.usageErr("want a player and a role")
 	}
-	if !strings.EqualFold(p.pos[1], store.RoleModerator) {
-		return r.usageErr("unknown role %q; the only role is %s", sanitize.Arg(p.pos[1]), store.RoleModerator)
+	if !strings.EqualFold(p.Pos[1], store.RoleModerator) {
+		return r.usageErr("unknown role %q; the only role is %s", sanitize.Arg(p.Pos[1]), store.RoleModerator)
 	}
-	return r.setRole(p.pos[0], store.RoleModerator)
+	return r.setRole(p.Pos[0], store.RoleModerator)
 }
 
 func runDemote(r *runner, args []string) int {
-	p, err := parseArgs(args, nil, nil)
+	p, err := cmdargs.Parse(args, nil, nil)
 	if err != nil {
 		return r.usageErr("%v", err)
 	}
-	if len(p.pos) != 1 {
+	if len(p.Pos) != 1 {
 		return r.usageErr("want exactly one player")
 	}
-	return r.setRole(p.pos[0], "")
+	return r.setRole(p.Pos[0], "")
 }
 
 func (r *runner) setRole(who, role string) int {
@@ -451,13 +405,46 @@ func (r *runner) setRole(who, role string) int {
 	return ExitOK
 }
 
-// audit records an action that changes no stored state. It runs after the
-// action, so a failure here is reported: the action happened but its log
-// line is missing, which an operator must know.
+// audit records an action that changes no stored state (an announcement).
+// It runs after the action, so a failure here is reported: the action
+// happened but its log line is missing, which an operator must know.
 func (r *runner) audit(action string, t target, reason string) int {
 	err := r.d.Store.Audit(store.AuditEntry{Actor: r.actor(), Action: action, Target: t.label(), TargetID: t.fp, Reason: reason})
 	if err != nil {
 		return r.fail("%s done, but the audit log was not written: %s", action, sanitize.Text(err.Error(), 300))
 	}
 	return ExitOK
+}
+
+// party is the target as the moderation service takes it.
+func (t target) party() moderation.Party { return moderation.Party{ID: t.fp, Name: t.name} }
+
+// actorParty is the caller as the moderation service takes them: Run has
+// already refused anyone without an admin key.
+func (r *runner) actorParty() moderation.Party {
+	return moderation.Party{ID: r.caller.ID, Name: r.actor(), Rank: moderation.Admin}
+}
+
+// mod is the moderation service the admin commands carry actions out with,
+// the same one chat's /mute and /ban use.
+func (r *runner) mod() Moderation {
+	return Moderation{Store: r.d.Store, Sessions: r.d.Sessions, Now: r.d.Now, IsAdmin: r.d.IsAdmin}
+}
+
+// refused reports why the moderation service did not act on t.
+func (r *runner) refused(err error, t target) int {
+	var rank *moderation.RankError
+	var st *StoreError
+	switch {
+	case errors.Is(err, moderation.ErrSelf):
+		return r.fail("refusing to %s your own key", r.cmd.name)
+	case errors.As(err, &rank):
+		fmt.Fprintf(r.errOut, "termarena: admin %s: not allowed: %s is %s\n", r.cmd.name, t.label(), rank.Target.Rank.Article())
+		return ExitDenied
+	case errors.Is(err, ErrNotOnline):
+		return r.fail("%s is not online", t.label())
+	case errors.As(err, &st):
+		return r.storeFail(st.What, st.Err)
+	}
+	return r.fail("%s", sanitize.Text(err.Error(), 300))
 }

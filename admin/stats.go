@@ -2,6 +2,7 @@ package admin
 
 import (
 	"fmt"
+	"github.com/termarena/termarena/cmdargs"
 
 	"github.com/termarena/termarena/sanitize"
 )
@@ -13,9 +14,9 @@ import (
 // logins_per_second, heap_bytes, rss_bytes, goroutines}; rates are over
 // the time since the previous read, so poll it once a second.
 func runStats(r *runner, args []string) int {
-	p, err := parseArgs(args, []string{"json"}, nil)
-	if err == nil && len(p.pos) > 0 {
-		err = fmt.Errorf("unexpected argument %q", sanitize.Arg(p.pos[0]))
+	p, err := cmdargs.Parse(args, []string{"json"}, nil)
+	if err == nil && len(p.Pos) > 0 {
+		err = fmt.Errorf("unexpected argument %q", sanitize.Arg(p.Pos[0]))
 	}
 	if err != nil {
 		return r.usageErr("%v", err)
@@ -24,7 +25,7 @@ func runStats(r *runner, args []string) int {
 		return r.fail("this server keeps no telemetry")
 	}
 	s := r.d.Stats()
-	if p.bools["json"] {
+	if p.Bools["json"] {
 		return r.writeJSON(s)
 	}
 	var t table

@@ -2,11 +2,11 @@ package chat
 
 import (
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/termarena/termarena/moderation"
 	"github.com/termarena/termarena/sanitize"
 )
 
@@ -77,116 +77,25 @@ const SystemActor = "system"
 // target.
 const maxReason = 200
 
-// MaxDuration is the longest mute or ban a duration can say; longer is almost
-// certainly a typo, and "permanent" has its own spelling (no duration).
-const MaxDuration = 10 * 365 * 24 * time.Hour
+// MaxDuration is the longest mute or ban a duration can say.
+const MaxDuration = moderation.MaxDuration
 
 // ErrInvalidDuration is matched by every error ParseDuration returns.
-var ErrInvalidDuration = errors.New("invalid duration")
+var ErrInvalidDuration = moderation.ErrInvalidDuration
 
-func durationUnit(c byte) (time.Duration, bool) {
-	switch c {
-	case 's':
-		return time.Second, true
-	case 'm':
-		return time.Minute, true
-	case 'h':
-		return time.Hour, true
-	case 'd':
-		return 24 * time.Hour, true
-	case 'w':
-		return 7 * 24 * time.Hour, true
-	}
-	return 0, false
-}
+// ParseDuration reads a moderation duration ("30m", "1d12h"). It is
+// moderation.ParseDuration, the one parser chat and admin share.
+func ParseDuration(s string) (time.Duration, error) { return moderation.ParseDuration(s) }
 
-// ParseDuration reads a moderation duration: a number and a unit, s, m, h, d
-// or w ("90s", "30m", "24h", "7d", "2w"), or several of them ("1d12h"). Unlike
-// time.ParseDuration it knows days and weeks (what moderators think in),
-// rejects a bare number (minutes or seconds?), and refuses zero, negative and
-// absurd (over 10 years) durations.
-func ParseDuration(s string) (time.Duration, error) {
-	bad := func(why string) (time.Duration, error) {
-		return 0, fmt.Errorf("%w %q: %s", ErrInvalidDuration, sanitize.Arg(s), why)
-	}
-	in := strings.ToLower(strings.TrimSpace(s))
-	switch {
-	case in == "":
-		return bad("empty (write e.g. 90s, 30m, 24h or 7d)")
-	case in[0] == '-':
-		return bad("must be positive")
-	case in[0] == '+':
-		in = in[1:]
-	}
-	var total time.Duration
-	for in != "" {
-		i := 0
-		for i < len(in) && in[i] >= '0' && in[i] <= '9' {
-			i++
-		}
-		if i == 0 {
-			return bad("expected a number (write e.g. 90s, 30m, 24h or 7d)")
-		}
-		if i == len(in) {
-			return bad("missing unit: s, m, h, d or w")
-		}
-		unit, ok := durationUnit(in[i])
-		if !ok {
-			return bad(fmt.Sprintf("unknown unit %q: use s, m, h, d or w", in[i:i+1]))
-		}
-		// Any number of more than 10 digits is out of range whatever the unit,
-		// and stopping here keeps ParseUint and the multiply below from
-		// overflowing.
-		digits := strings.TrimLeft(in[:i], "0")
-		if len(digits) > 10 {
-			return bad("longer than 10 years")
-		}
-		n, err := strconv.ParseUint("0"+digits, 10, 64)
-		if err != nil {
-			return bad("not a number")
-		}
-		if time.Duration(n) > MaxDuration/unit {
-			return bad("longer than 10 years")
-		}
-		total += time.Duration(n) * unit
-		if total > MaxDuration {
-			return bad("longer than 10 years")
-		}
-		in = in[i+1:]
-	}
-	if total <= 0 {
-		return bad("must be more than zero")
-	}
-	return total, nil
-}
-
-// FormatDuration writes d the way ParseDuration reads it, rounded up to the
-// second so "0s left" is never shown while something still applies: 4m12s,
-// 2h, 1d3h.
-func FormatDuration(d time.Duration) string {
-	if d <= 0 {
-		return "0s"
-	}
-	secs := int64((d + time.Second - 1) / time.Second)
-	var b strings.Builder
-	for _, u := range [...]struct {
-		n    int64
-		unit byte
-	}{{86400, 'd'}, {3600, 'h'}, {60, 'm'}, {1, 's'}} {
-		if secs >= u.n {
-			b.WriteString(strconv.FormatInt(secs/u.n, 10))
-			b.WriteByte(u.unit)
-			secs %= u.n
-		}
-	}
-	return b.String()
-}
+// FormatDuration writes d the way ParseDuration reads it (4m12s, 1d3h). It
+// is moderation.FormatDuration, the one formatter chat and admin share.
+func FormatDuration(d time.Duration) string { return moderation.FormatDuration(d) }
 
 // moderate parses a staff command. It returns the action, or replies
 // explaining why there is none.
 func (c *Chat) moderate(from Member, kind ModKind, args string, now time.Time) (*ModAction, string) {
 	cmd := "/" + kind.String()
-	if !from.staff() {
+	if moderation.MayModerate(party(from)) != nil {
 		return nil, "not allowed: " + cmd + " is for moderators"
 	}
 	var usage string
@@ -209,9 +118,6 @@ func (c *Chat) moderate(from Member, kind ModKind, args string, now time.Time) (
 	target, err := parseName(name)
 	if err != "" {
 		return nil, err
-	}
-	if target == strings.ToLower(from.Name) {
-		return nil, "you cannot " + cmd + " yourself"
 	}
 	a := &ModAction{Kind: kind, Target: target, Actor: from.Name, ActorID: from.ID, Time: now}
 	if kind == Mute || kind == Ban {
@@ -237,20 +143,32 @@ func (c *Chat) moderate(from Member, kind ModKind, args string, now time.Time) (
 
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if m := c.names[target]; m != nil {
-		a.TargetID = m.ID
-		// Offline targets are the server's to check: only it knows their
-		// role.
-		if kind != Unmute && m.Role >= from.Role {
-			return nil, fmt.Sprintf("not allowed: %s is %s", m.Name, article(m.Role))
-		}
+	m := c.names[target]
+	if m == nil {
+		// Offline: the server resolves the name, and decides with the
+		// same rule once it knows the player's rank.
+		return a, ""
+	}
+	a.TargetID = m.ID
+	// Answered here, at once, for someone online; the server asks the
+	// same question again with the ranks it stores.
+	switch err := moderation.Allow(party(from), party(m.Member), kind == Unmute); {
+	case errors.Is(err, moderation.ErrSelf):
+		return nil, "you cannot " + cmd + " yourself"
+	case err != nil:
+		return nil, err.Error()
 	}
 	return a, ""
 }
 
-func article(r Role) string {
-	if r == Admin {
-		return "an admin"
+// party is a chat member as the moderation rules see them.
+func party(m Member) moderation.Party {
+	r := moderation.Player
+	switch m.Role {
+	case Moderator:
+		r = moderation.Moderator
+	case Admin:
+		r = moderation.Admin
 	}
-	return "a " + r.String()
+	return moderation.Party{ID: m.ID, Name: m.Name, Rank: r}
 }

@@ -170,3 +170,70 @@ func TestChatInAGameOverSSH(t *testing.T) {
 		}
 	}
 }
+
+// Chat's /mute and `admin mute` read and print durations the same way, and
+// ask the same question of who may act on whom.
+func TestModerationFromChatAndAdminAgree(t *testing.T) {
+	opsKey, ops2Key, moKey := sshtest.NewKey(t), sshtest.NewKey(t), sshtest.NewKey(t)
+	admins := map[string]bool{gossh.FingerprintSHA256(opsKey.PublicKey()): true, gossh.FingerprintSHA256(ops2Key.PublicKey()): true}
+	h := start(t, t.TempDir(), server.DefaultConfig(), admins)
+	for _, p := range []struct {
+		name string
+		key  gossh.Signer
+	}{{"ops2", ops2Key}, {"mo", moKey}, {"carol", sshtest.NewKey(t)}} {
+		sshtest.Run(t, h.Addr, p.name, p.key, "whoami") // known, then offline
+	}
+	if r := sshtest.Run(t, h.Addr, "ops", opsKey, "admin promote mo moderator"); r.Code != 0 {
+		t.Fatalf("promote: %+v", r)
+	}
+
+	bob := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("bob", sshtest.NewKey(t))), 100, 40, "")
+	bob.WaitFor(wait, "Welcome, bob!")
+	ops := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("ops", opsKey)), 100, 40, "")
+	ops.WaitFor(wait, "Welcome, ops!")
+	ops.Type("t")
+	ops.Type("/mute bob 1D12H spam\r")
+	ops.WaitFor(wait, "bob is muted for 1d12h")
+	bob.WaitFor(wait, "you are muted for 1d12h: spam")
+
+	r := sshtest.Run(t, h.Addr, "ops", opsKey, "admin mute carol 1D12H flood")
+	if r.Code != 0 || !strings.Contains(r.Stdout, "muted carol for 1d12h") {
+		t.Fatalf("admin mute carol 1D12H: %+v", r)
+	}
+	r = sshtest.Run(t, h.Addr, "ops", opsKey, "admin audit --json")
+	var audit []struct {
+		Action, Target string
+		Seconds        float64 `json:"duration_seconds"`
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &audit); err != nil {
+		t.Fatal(err)
+	}
+	secs := map[string]float64{}
+	for _, e := range audit {
+		if e.Action == "mute" {
+			secs[e.Target] = e.Seconds
+		}
+	}
+	if secs["bob"] != 36*3600 || secs["carol"] != 36*3600 {
+		t.Fatalf("mute durations in the audit log: %v\n%s", secs, r.Stdout)
+	}
+
+	// One access decision: nobody acts on their own rank or above, whether
+	// the target is online or not and whichever way they moderate.
+	mo := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("mo", moKey)), 100, 40, "")
+	mo.WaitFor(wait, "Welcome, mo!")
+	mo.Type("t")
+	mo.Type("/ban ops2 1d\r")
+	mo.WaitFor(wait, "not allowed: ops2 is an admin")
+	mo.Type("t")
+	mo.Type("/mute ops 1h\r")
+	mo.WaitFor(wait, "not allowed: ops is an admin")
+	r = sshtest.Run(t, h.Addr, "ops", opsKey, "admin mute ops2 1h")
+	if r.Code != 77 || !strings.Contains(r.Stderr, "not allowed: ops2 is an admin") {
+		t.Fatalf("an admin muting another admin's key: %+v", r)
+	}
+	if r := sshtest.Run(t, h.Addr, "ops", opsKey, "admin mute mo 1h"); r.Code != 0 {
+		t.Fatalf("an admin muting a moderator: %+v", r)
+	}
+	mo.WaitFor(wait, "you are muted for 1h")
+}

@@ -1,12 +1,15 @@
 package server
 
 import (
+	"errors"
 	"fmt"
+	"net/netip"
 	"strings"
 	"time"
 
 	"github.com/termarena/termarena/admin"
 	"github.com/termarena/termarena/chat"
+	"github.com/termarena/termarena/moderation"
 	"github.com/termarena/termarena/store"
 )
 
@@ -23,81 +26,106 @@ func chatMember(id Identity) chat.Member {
 	return m
 }
 
+// moderation is the service that carries out moderation for chat and for
+// `admin` alike.
+func (srv *Server) moderation() admin.Moderation {
+	return admin.Moderation{Store: srv.deps.Store, Sessions: liveSessions{srv}, IsAdmin: srv.isAdmin}
+}
+
+func (srv *Server) isAdmin(fp string) bool { return srv.admins[fp] }
+
 // chatAct carries out a moderation action taken in chat (a moderator's
-// /mute, /warn, /kick, /ban, or flood control's automatic mute): it is
-// persisted with its audit entry, applied to live sessions, and the
-// returned line is shown to whoever acted.
+// /mute, /warn, /kick, /ban, or flood control's automatic mute) through
+// the moderation service, and returns the line shown to whoever acted.
 func (srv *Server) chatAct(a chat.ModAction) string {
-	st, now := srv.deps.Store, time.Now()
-	live := liveSessions{srv}
-	fp, name := a.TargetID, a.Target
-	guest := strings.HasPrefix(fp, "guest:")
-	if fp == "" {
-		// Offline: the target is a stored player, and chat could not check
-		// their rank, so it is checked here.
-		p, err := st.PlayerByName(a.Target)
+	mod := srv.moderation()
+	actor := moderation.Party{ID: a.ActorID, Name: a.Actor, Rank: moderation.System}
+	if !a.Auto {
+		r, err := mod.RankOf(a.ActorID)
+		if err != nil {
+			srv.log.Error("chat moderation", "action", a.Kind.String(), "err", err)
+			return fmt.Sprintf("could not %s %s; please try again", a.Kind, a.Target)
+		}
+		actor.Rank = r
+	}
+	target := moderation.Party{ID: a.TargetID, Name: a.Target}
+	if target.ID == "" {
+		// Offline: the target is a stored player.
+		p, err := srv.deps.Store.PlayerByName(a.Target)
 		if err != nil {
 			return fmt.Sprintf("no player named %s", a.Target)
 		}
-		fp, name = p.Fingerprint, p.Name
-		if !a.Auto && (srv.admins[fp] || (p.Role == store.RoleModerator && !srv.admins[a.ActorID])) {
-			return fmt.Sprintf("not allowed: %s is a moderator", name)
-		}
+		target = moderation.Party{ID: p.Fingerprint, Name: p.Name}
+	} else if m, ok := srv.lookupChat(a.Target); ok && m.ID == a.TargetID {
+		target.Name = m.Name // as they spell it, not lower-cased
 	}
-	by := store.By{Actor: a.Actor, Reason: a.Reason, Auto: a.Auto}
-	fail := func(what string, err error) string {
-		srv.log.Error("chat moderation", "action", what, "target", name, "err", err)
-		return fmt.Sprintf("could not %s %s; please try again", what, name)
-	}
+	name, cmd := target.Name, "/"+a.Kind.String()
+
+	var err error
+	var line string
 	switch a.Kind {
 	case chat.Mute:
-		until := now.Add(a.Duration)
-		if !guest {
-			if err := st.SetMute(store.Mute{Fingerprint: fp, Name: name, Reason: a.Reason, Actor: a.Actor, Created: now, Expires: until, Auto: a.Auto}); err != nil {
-				return fail("mute", err)
-			}
-		}
-		live.Muted(fp, until, a.Reason)
-		msg := fmt.Sprintf("you are muted for %s", chat.FormatDuration(a.Duration))
-		if a.Reason != "" {
-			msg += ": " + a.Reason
-		}
-		srv.deps.Chat.Tell(fp, chat.Moderation, msg, now)
-		return fmt.Sprintf("%s is muted for %s", name, chat.FormatDuration(a.Duration))
+		_, err = mod.Mute(actor, target, a.Duration, a.Reason, a.Auto)
+		line = fmt.Sprintf("%s is muted for %s", name, moderation.FormatDuration(a.Duration))
 	case chat.Unmute:
-		if !guest {
-			if _, err := st.RemoveMute(fp, by); err != nil {
-				return fail("unmute", err)
-			}
-		}
-		live.Muted(fp, time.Time{}, "")
-		return fmt.Sprintf("%s is no longer muted", name)
+		_, err = mod.Unmute(actor, target, a.Reason)
+		line = fmt.Sprintf("%s is no longer muted", name)
 	case chat.Warn:
-		if err := st.Audit(store.AuditEntry{Actor: a.Actor, Action: store.ActionWarn, Target: name, TargetID: fp, Reason: a.Reason}); err != nil {
-			return fail("warn", err)
-		}
-		live.Tell(fp, a.Reason)
-		return fmt.Sprintf("%s was warned", name)
+		_, err = mod.Warn(actor, target, a.Reason)
+		line = fmt.Sprintf("%s was warned", name)
 	case chat.Kick:
-		if err := st.Audit(store.AuditEntry{Actor: a.Actor, Action: store.ActionKick, Target: name, TargetID: fp, Reason: a.Reason}); err != nil {
-			return fail("kick", err)
-		}
-		n := live.Kick(fp, "You were kicked by a moderator: "+a.Reason)
-		return fmt.Sprintf("%s was kicked (%d sessions)", name, n)
+		var n int
+		n, err = mod.Kick(actor, target, a.Reason)
+		line = fmt.Sprintf("%s was kicked (%s)", name, sessionsWord(n))
 	case chat.Ban:
-		if guest {
-			return "guests have no key to ban: kick them, or ban their address with ssh HOST admin ban … --ip"
-		}
-		b := store.Ban{Fingerprint: fp, Name: name, Reason: a.Reason, Actor: a.Actor, Created: now}
-		if a.Duration > 0 {
-			b.Expires = now.Add(a.Duration)
-		}
-		b, err := st.AddBan(b)
-		if err != nil {
-			return fail("ban", err)
-		}
-		live.Kick(fp, admin.BanMessage(b))
-		return fmt.Sprintf("%s is banned", name)
+		_, _, err = mod.Ban(actor, target, a.Duration, a.Reason, netip.Prefix{})
+		line = fmt.Sprintf("%s is banned", name)
+	default:
+		return "unknown moderation action"
 	}
-	return "unknown moderation action"
+	var rank *moderation.RankError
+	var st *admin.StoreError
+	switch {
+	case err == nil:
+		return line
+	case errors.Is(err, moderation.ErrNotStaff):
+		return "not allowed: " + cmd + " is for moderators"
+	case errors.Is(err, moderation.ErrSelf):
+		return "you cannot " + cmd + " yourself"
+	case errors.As(err, &rank):
+		return fmt.Sprintf("not allowed: %s is %s", name, rank.Target.Rank.Article())
+	case errors.Is(err, admin.ErrNotOnline):
+		return fmt.Sprintf("%s is not online", name)
+	case errors.Is(err, admin.ErrGuestBan):
+		return "guests have no key to ban: kick them, or ban their address with ssh HOST admin ban … --ip"
+	case errors.As(err, &st):
+		srv.log.Error("chat moderation", "action", a.Kind.String(), "target", name, "err", err)
+		return fmt.Sprintf("could not %s %s; please try again", a.Kind, name)
+	}
+	// The action happened but its audit entry is missing.
+	srv.log.Error("chat moderation", "action", a.Kind.String(), "target", name, "err", err)
+	return strings.TrimSpace(fmt.Sprintf("%s (%v)", line, err))
+}
+
+func sessionsWord(n int) string {
+	if n == 1 {
+		return "1 session"
+	}
+	return fmt.Sprintf("%d sessions", n)
+}
+
+// muteNotice is what a muted player reads in chat.
+func muteNotice(until time.Time, reason string, now time.Time) string {
+	msg := "you are muted for " + moderation.FormatDuration(until.Sub(now))
+	if reason != "" {
+		msg += ": " + reason
+	}
+	return msg
+}
+
+func (srv *Server) lookupChat(name string) (chat.Member, bool) {
+	if srv.deps.Chat == nil {
+		return chat.Member{}, false
+	}
+	return srv.deps.Chat.Lookup(name)
 }

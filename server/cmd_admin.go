@@ -24,6 +24,7 @@ func adminCommand() command {
 				Sessions: liveSessions{srv},
 				// Backups spool next to the data file: same disk, known room.
 				TempDir: filepath.Dir(srv.deps.Store.Path()),
+				IsAdmin: srv.isAdmin,
 			}, admin.Caller{ID: id.ID, Name: id.Name, Admin: id.Admin}, args, s.Out(), s.ErrOut())
 		},
 	}

@@ -67,7 +67,8 @@ func (l liveSessions) Rooms() []admin.RoomInfo {
 	return out
 }
 
-// Muted applies a mute to live chat; a zero until lifts it.
+// Muted applies a mute to live chat and tells the player why and for how
+// long, whoever muted them; a zero until lifts it.
 func (l liveSessions) Muted(id string, until time.Time, reason string) {
 	c := l.srv.deps.Chat
 	if c == nil {
@@ -78,4 +79,6 @@ func (l liveSessions) Muted(id string, until time.Time, reason string) {
 		return
 	}
 	c.SetMuted(id, until, reason)
+	now := time.Now()
+	c.Tell(id, chat.Moderation, muteNotice(until, reason, now), now)
 }
