@@ -125,19 +125,18 @@ func runProfile(srv *Server, s *Session, args []string) int {
 	if code != ExitOK {
 		return code
 	}
-	ratings, err := srv.deps.Store.Ratings(pl.Fingerprint)
-	if err == nil {
-		var ms []store.MatchRecord
-		if ms, err = srv.deps.Store.Matches(pl.Fingerprint, 20); err == nil {
-			return printProfile(s, pl, ratings, ms, p.Bools["json"])
-		}
+	// The same query as the lobby's profile screen.
+	pr, err := srv.deps.Store.Profile(pl.Fingerprint)
+	if err != nil {
+		srv.log.Error("profile", "err", err)
+		fmt.Fprintln(s.ErrOut(), "termarena: could not read the profile; please try again")
+		return ExitFail
 	}
-	srv.log.Error("profile", "err", err)
-	fmt.Fprintln(s.ErrOut(), "termarena: could not read the profile; please try again")
-	return ExitFail
+	return printProfile(s, pr, p.Bools["json"])
 }
 
-func printProfile(s *Session, pl store.Player, ratings []store.Rating, ms []store.MatchRecord, asJSON bool) int {
+func printProfile(s *Session, pr store.Profile, asJSON bool) int {
+	pl, ratings, ms := pr.Player, pr.Ratings, pr.Matches
 	w := s.Out()
 	if asJSON {
 		j := profileJSON{Name: pl.Name, FirstSeen: pl.FirstSeen.UTC().Format(time.RFC3339), Ratings: []ratingJSON{}, Matches: []matchJSON{}}

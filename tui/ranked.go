@@ -127,22 +127,14 @@ func (m *Lobby) loadProfile(name string) tea.Cmd {
 	st := m.d.Store
 	me := string(m.d.Player.ID)
 	return func() tea.Msg {
-		var p store.Player
+		var pr store.Profile
 		var err error
 		if name == "" {
-			p, err = st.PlayerByFingerprint(me)
+			pr, err = st.Profile(me)
 		} else {
-			p, err = st.PlayerByName(name)
+			pr, err = st.ProfileByName(name)
 		}
-		if err != nil {
-			return profileMsg{err: err}
-		}
-		rs, err := st.Ratings(p.Fingerprint)
-		if err != nil {
-			return profileMsg{err: err}
-		}
-		ms, err := st.Matches(p.Fingerprint, 20)
-		return profileMsg{player: p, ratings: rs, matches: ms, err: err}
+		return profileMsg{player: pr.Player, ratings: pr.Ratings, matches: pr.Matches, err: err}
 	}
 }
 
