@@ -12,6 +12,7 @@ func adminCommand() command {
 		name:    "admin",
 		args:    "SUBCOMMAND …",
 		summary: "moderation, for admin keys (ssh HOST admin help)",
+		detail:  "Only keys in the server's admin keys file may run these (others get exit\nstatus 77). ssh HOST admin help lists the subcommands.",
 		run: func(srv *Server, s *Session, args []string) int {
 			id := s.Identity()
 			var stats func() telemetry.Stats

@@ -16,7 +16,11 @@ func joinCommand() command {
 		name:    "join",
 		args:    "ROOM|CODE [left|right|top|bottom]",
 		summary: "go straight into a room (needs a terminal: ssh -t)",
-		tui:     true,
+		detail: "ROOM is a public room's id (r3, as `rooms` lists them); CODE a private room's\n" +
+			"five-letter join code. A side asks for a seat: 1v1 rooms have left and right,\n" +
+			"2v2 and free-for-all rooms all four. Exit status 1 when the room is full,\n" +
+			"2 when it has no such side.",
+		tui: true,
 		run: func(srv *Server, s *Session, args []string) int {
 			if len(args) < 1 || len(args) > 2 {
 				fmt.Fprintln(s.ErrOut(), "usage: ssh -t HOST join ROOM|CODE [left|right|top|bottom]")

@@ -23,7 +23,8 @@ type command struct {
 	name    string
 	args    string // usage after the name
 	summary string
-	tui     bool // needs a PTY (ssh -t)
+	detail  string // more for `help NAME`: arguments, exit codes; may be ""
+	tui     bool   // needs a PTY (ssh -t)
 	run     func(srv *Server, s *Session, args []string) int
 }
 
