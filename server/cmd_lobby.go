@@ -68,6 +68,7 @@ func (srv *Server) lobbyDeps(s *Session, io *sessionIO, start lobbyStart) tui.Lo
 		RTT:           io.rtt.get,
 		InputAt:       io.input.LastRead,
 		OnPanic:       func(r any) { io.guard.recovered(r, "room view") },
+		Notice:        id.NameNote,
 	}
 }
 

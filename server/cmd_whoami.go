@@ -24,6 +24,9 @@ type whoamiJSON struct {
 	KeyType     string `json:"key_type,omitempty"`
 	FirstSeen   string `json:"first_seen,omitempty"`
 	Admin       bool   `json:"admin"`
+	// NameNote, at the first login only, says why the name differs from
+	// the SSH user name asked for.
+	NameNote string `json:"name_note,omitempty"`
 }
 
 func runWhoami(srv *Server, s *Session, args []string) int {
@@ -35,7 +38,7 @@ func runWhoami(srv *Server, s *Session, args []string) int {
 	id := s.Identity()
 	out := s.Out()
 	if asJSON {
-		v := whoamiJSON{Name: id.Name, Guest: id.Guest, Fingerprint: id.ID, KeyType: id.KeyType, Admin: id.Admin}
+		v := whoamiJSON{Name: id.Name, Guest: id.Guest, Fingerprint: id.ID, KeyType: id.KeyType, Admin: id.Admin, NameNote: id.NameNote}
 		if id.Guest {
 			v.Fingerprint = ""
 		} else {
@@ -49,6 +52,9 @@ func runWhoami(srv *Server, s *Session, args []string) int {
 		return ExitOK
 	}
 	fmt.Fprintf(out, "name         %s\n", id.Name)
+	if id.NameNote != "" {
+		fmt.Fprintf(out, "             (%s)\n", id.NameNote)
+	}
 	fmt.Fprintf(out, "fingerprint  %s\n", id.ID)
 	fmt.Fprintf(out, "key type     %s\n", id.KeyType)
 	fmt.Fprintf(out, "first seen   %s\n", id.FirstSeen.UTC().Format("2006-01-02 15:04 MST"))

@@ -22,7 +22,7 @@ func TestHelpOnOneCommand(t *testing.T) {
 		t.Fatalf("help whoami: %+v", r)
 	}
 	r = sshtest.Run(t, h.Addr, "alice", key, "help dance")
-	if r.Code != 2 || !strings.Contains(r.Stderr, `unknown command "dance"`) || !strings.Contains(r.Stderr, "whoami [--json]") || r.Stdout != "" {
+	if r.Code != 2 || !strings.Contains(r.Stderr, `unknown command "dance"`) || !strings.Contains(r.Stderr, "rename NAME") || r.Stdout != "" {
 		t.Fatalf("help dance: %+v", r)
 	}
 	if r := sshtest.Run(t, h.Addr, "alice", key, "help join play"); r.Code != 2 {

@@ -13,6 +13,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/termarena/termarena/sanitize"
+	"github.com/termarena/termarena/store"
 )
 
 // Identity is who a session belongs to. Keyed players are identified by the
@@ -26,6 +27,10 @@ type Identity struct {
 	Admin     bool
 	Role      string // "moderator" when promoted by an admin
 	FirstSeen time.Time
+	// NameNote, at a player's first login only, says why they did not get
+	// the name they asked for (their SSH user name): it was taken or is
+	// not a valid name. "" otherwise.
+	NameNote string
 }
 
 // identify resolves the session's identity. The key comes from the
@@ -39,12 +44,15 @@ func (srv *Server) identify(sctx ssh.Context, user string) (Identity, error) {
 		return newGuest(), nil
 	}
 	fp := gossh.FingerprintSHA256(key)
-	p, created, err := srv.deps.Store.Login(fp, key.Type(), sanitize.Text(user, 32))
+	asked := sanitize.Text(user, 32)
+	p, created, err := srv.deps.Store.Login(fp, key.Type(), asked)
 	if err != nil {
 		return Identity{}, fmt.Errorf("server: login %s: %w", fp, err)
 	}
+	var note string
 	if created {
 		srv.log.Info("new player", "name", p.Name, "fingerprint", fp)
+		note = nameNote(asked, p.Name)
 	}
 	if srv.deps.Chat != nil {
 		// A mute outlives sessions and restarts: live chat learns of it here.
@@ -54,8 +62,21 @@ func (srv *Server) identify(sctx ssh.Context, user string) (Identity, error) {
 	}
 	return Identity{
 		ID: fp, Name: p.Name, KeyType: p.KeyType, FirstSeen: p.FirstSeen,
-		Admin: srv.admins[fp], Role: p.Role,
+		Admin: srv.admins[fp], Role: p.Role, NameNote: note,
 	}, nil
+}
+
+// nameNote tells a new player why their name is not the one they asked
+// for, and how to choose another; "" when they got it.
+func nameNote(asked, got string) string {
+	if store.NormalizeName(asked) == got {
+		return ""
+	}
+	const how = "rename with: ssh HOST rename NAME"
+	if err := store.ValidateName(asked); err != nil {
+		return fmt.Sprintf("%q cannot be a name (%v): you are %s; %s", sanitize.Text(asked, 20), err, got, how)
+	}
+	return fmt.Sprintf("%s is taken: you are %s; %s", store.NormalizeName(asked), got, how)
 }
 
 func newGuest() Identity {

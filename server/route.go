@@ -46,6 +46,7 @@ func commandTable() []command {
 		matchesCommand(),
 		replaysCommand(),
 		whoamiCommand(),
+		renameCommand(),
 		adminCommand(),
 		helpCommand(),
 	}

@@ -33,6 +33,9 @@ type playerRecord struct {
 	FirstSeen time.Time `json:"first_seen"`
 	LastSeen  time.Time `json:"last_seen"`
 	Role      string    `json:"role,omitempty"`
+	// Renamed is when the player last chose a new name with rename; zero
+	// if never (the field came with rename: older records lack it).
+	Renamed time.Time `json:"renamed,omitzero"`
 }
 
 func (r playerRecord) player(fp string) Player {
@@ -168,21 +171,38 @@ func (s *Store) PlayerByName(name string) (Player, error) {
 	return p, nil
 }
 
-// Rename gives the player with fingerprint fp the name newName (normalised).
-// An invalid name returns ValidateName's error unwrapped, so its message can
-// be shown to the player; a name held by someone else returns an error
-// matching ErrNameTaken; an unknown fp, ErrNotFound. The old name is freed.
-func (s *Store) Rename(fp, newName string) (Player, error) {
+// ActionRename is the audit action of a player taking a new name. Rename
+// writes it in the same transaction as the change.
+const ActionRename = "rename"
+
+// RenameTooSoonError refuses a rename within the interval of the last one.
+type RenameTooSoonError struct{ Next time.Time }
+
+func (e *RenameTooSoonError) Error() string {
+	return "renamed too recently; the next rename is possible at " + e.Next.UTC().Format(time.RFC3339)
+}
+
+// Rename gives the player with fingerprint fp the name newName (normalised)
+// and records it in the audit log, in one transaction. A player may rename
+// once per every; every <= 0 means no limit. An invalid name returns
+// ValidateName's error unwrapped, so its message can be shown to the
+// player; a name held by someone else returns an error matching
+// ErrNameTaken; a rename within every of the last one a
+// *RenameTooSoonError; an unknown fp, ErrNotFound. The old name is freed.
+// Renaming to the name one has is not an error and writes nothing.
+func (s *Store) Rename(fp, newName string, every time.Duration) (Player, error) {
 	if err := ValidateName(newName); err != nil {
 		return Player{}, err
 	}
 	n := NormalizeName(newName)
+	now := s.now().UTC()
 	var p Player
 	err := s.db.Update(func(tx *bbolt.Tx) error {
-		players, names, err := playerBuckets(tx)
+		mb, err := modBuckets(tx)
 		if err != nil {
 			return err
 		}
+		players, names := mb.players, mb.names
 		key := []byte(fp)
 		raw := players.Get(key)
 		if raw == nil {
@@ -199,6 +219,9 @@ func (s *Store) Rename(fp, newName string) (Player, error) {
 		if holder := names.Get([]byte(n)); holder != nil && string(holder) != fp {
 			return fmt.Errorf("%q: %w", n, ErrNameTaken)
 		}
+		if next := rec.Renamed.Add(every); every > 0 && !rec.Renamed.IsZero() && now.Before(next) {
+			return &RenameTooSoonError{Next: next}
+		}
 		// Only drop the old entry if it is really ours, so a damaged index
 		// is never made worse by deleting someone else's name.
 		if holder := names.Get([]byte(rec.Name)); holder != nil && string(holder) == fp {
@@ -209,12 +232,13 @@ func (s *Store) Rename(fp, newName string) (Player, error) {
 		if err := names.Put([]byte(n), key); err != nil {
 			return fmt.Errorf("index name: %w", err)
 		}
-		rec.Name = n
+		old := rec.Name
+		rec.Name, rec.Renamed = n, now
 		if err := putPlayer(players, key, rec); err != nil {
 			return err
 		}
 		p = rec.player(fp)
-		return nil
+		return appendAudit(mb.audit, AuditEntry{Time: now, Actor: old, Action: ActionRename, Target: n, TargetID: fp, Reason: "was " + old})
 	})
 	if err != nil {
 		return Player{}, fmt.Errorf("store: rename to %q: %w", n, err)

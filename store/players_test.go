@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -224,7 +225,7 @@ func TestRename(t *testing.T) {
 	mustLogin(t, s, "SHA256:carol", "carol")
 
 	t.Run("taken", func(t *testing.T) {
-		_, err := s.Rename(bob.Fingerprint, "Carol")
+		_, err := s.Rename(bob.Fingerprint, "Carol", 0)
 		if !errors.Is(err, ErrNameTaken) {
 			t.Fatalf("err = %v, want ErrNameTaken", err)
 		}
@@ -235,7 +236,7 @@ func TestRename(t *testing.T) {
 
 	t.Run("invalid", func(t *testing.T) {
 		for _, n := range []string{"x", "bob smith", "admin", "guest-1234", "-bob"} {
-			_, err := s.Rename(bob.Fingerprint, n)
+			_, err := s.Rename(bob.Fingerprint, n, 0)
 			if !errors.Is(err, ErrInvalidName) {
 				t.Errorf("Rename(%q) err = %v, want ErrInvalidName", n, err)
 				continue
@@ -247,7 +248,7 @@ func TestRename(t *testing.T) {
 	})
 
 	t.Run("unknown player", func(t *testing.T) {
-		if _, err := s.Rename("SHA256:ghost", "ghost"); !errors.Is(err, ErrNotFound) {
+		if _, err := s.Rename("SHA256:ghost", "ghost", 0); !errors.Is(err, ErrNotFound) {
 			t.Errorf("err = %v, want ErrNotFound", err)
 		}
 		if _, err := s.PlayerByName("ghost"); !errors.Is(err, ErrNotFound) {
@@ -256,14 +257,14 @@ func TestRename(t *testing.T) {
 	})
 
 	t.Run("same name is a no-op", func(t *testing.T) {
-		p, err := s.Rename(bob.Fingerprint, "BOB")
+		p, err := s.Rename(bob.Fingerprint, "BOB", 0)
 		if err != nil || p.Name != "bob" {
 			t.Errorf("Rename to own name = %+v, %v", p, err)
 		}
 	})
 
 	t.Run("index updated", func(t *testing.T) {
-		p, err := s.Rename(bob.Fingerprint, "Bobby")
+		p, err := s.Rename(bob.Fingerprint, "Bobby", 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -285,9 +286,46 @@ func TestRename(t *testing.T) {
 		if newBob := mustLogin(t, s, "SHA256:bob2", "bob"); newBob.Name != "bob" {
 			t.Errorf("freed name not reused: got %q", newBob.Name)
 		}
-		if _, err := s.Rename("SHA256:carol", "bobby"); !errors.Is(err, ErrNameTaken) {
+		if _, err := s.Rename("SHA256:carol", "bobby", 0); !errors.Is(err, ErrNameTaken) {
 			t.Errorf("rename onto the new name err = %v, want ErrNameTaken", err)
 		}
 		checkIndex(t, s)
 	})
+}
+
+// A player renames at most once per interval; each rename is in the audit
+// log, and an unlimited rename (every 0) is still recorded.
+func TestRenameLimitAndAudit(t *testing.T) {
+	clk := newClock()
+	s := openPlayers(t, Options{Now: clk.Now})
+	if _, err := s.Rename(fpBob, "bobby", 24*time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(time.Hour)
+	_, err := s.Rename(fpBob, "robert", 24*time.Hour)
+	var soon *RenameTooSoonError
+	if !errors.As(err, &soon) || !soon.Next.Equal(clk.Now().Add(23*time.Hour)) {
+		t.Fatalf("second rename within a day: %v", err)
+	}
+	if p, _ := s.PlayerByFingerprint(fpBob); p.Name != "bobby" {
+		t.Fatalf("name after a refused rename: %q", p.Name)
+	}
+	if _, err := s.Rename(fpBob, "robert", 0); err != nil {
+		t.Fatalf("unlimited rename: %v", err)
+	}
+	clk.Advance(24 * time.Hour)
+	if _, err := s.Rename(fpBob, "bob", 24*time.Hour); err != nil {
+		t.Fatalf("rename a day later: %v", err)
+	}
+	log, err := s.AuditLog(time.Time{}, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range log {
+		got = append(got, e.Action+" "+e.Actor+"→"+e.Target)
+	}
+	if want := []string{"rename robert→bob", "rename bobby→robert", "rename bob→bobby"}; !slices.Equal(got, want) {
+		t.Fatalf("audit %q, want %q", got, want)
+	}
 }

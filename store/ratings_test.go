@@ -85,7 +85,7 @@ func TestLeaderboardOrder(t *testing.T) {
 	}
 
 	// Names are read at query time, so a rename re-sorts the tie.
-	if _, err := s.Rename("SHA256:dave", "aaron"); err != nil {
+	if _, err := s.Rename("SHA256:dave", "aaron", 0); err != nil {
 		t.Fatal(err)
 	}
 	got, _ = s.Leaderboard("pong-1v1", 4)

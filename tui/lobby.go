@@ -69,6 +69,9 @@ type LobbyDeps struct {
 	// session (a room view, a replay) panicked with; it ends the session.
 	// nil lets the panic through.
 	OnPanic func(any)
+	// Notice is shown in the lobby when the session starts (why a new
+	// player got the name they have); "" for none.
+	Notice string
 }
 
 type lobbyState int
@@ -164,7 +167,7 @@ type (
 // NewLobby returns the lobby model.
 func NewLobby(d LobbyDeps) *Lobby {
 	n, _ := d.Online.Online()
-	m := &Lobby{d: d, online: n, w: 80, h: 24}
+	m := &Lobby{d: d, online: n, w: 80, h: 24, notice: d.Notice}
 	if d.Store != nil {
 		m.ratings = d.Store
 	}
