@@ -5,8 +5,11 @@
 // whole server and is safe for concurrent use. Sessions subscribe with Join
 // and read from a bounded per-subscriber ring, so a session that stops
 // reading can never hold up anyone who is talking. Moderation commands are
-// parsed and permission-checked here but carried out by the server (which
-// persists them and writes the audit log): Send returns them as a ModAction.
+// parsed here, and refused at once when moderation.Allow (the one access
+// decision, shared with admin) says no for someone online; the server
+// carries them out through admin.Moderation, which asks again with the
+// stored ranks, persists them and writes the audit log. Send returns them
+// as a ModAction.
 //
 // Who may read a channel is the server's decision (it subscribes sessions);
 // the package's part is to keep channels apart and to make sure a session
