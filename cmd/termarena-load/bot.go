@@ -408,7 +408,7 @@ func (k *keyboard) sleep(d time.Duration) {
 }
 
 // typeBurst types one burst and the pause after it. Players tap a key
-// (one press, the paddle moves briefly) or hold it: one press, the
+// (one press, the paddle moves one cell) or hold it: one press, the
 // terminal's auto-repeat delay, then repeats at its rate. The pause after
 // a burst of n keys averages n/keysPerSec, so the long-run rate is
 // keysPerSec whatever the mix. Holds repeat at 30 Hz after 250–500 ms, as
