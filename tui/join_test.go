@@ -37,3 +37,39 @@ func TestJoinRefusalsAreExplained(t *testing.T) {
 		}
 	}
 }
+
+// A ranked room says who may sit in it, to a stranger and to a player who
+// already walked out of it, rather than the room's own error strings.
+func TestJoinRankedRefusalsAreExplained(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	rooms := lobby.NewRooms(ctx, lobby.RoomsConfig{})
+	ids := []game.PlayerID{"alice", "bob", "dave"}
+	var players []lobby.Entry
+	for _, id := range ids {
+		players = append(players, lobby.Entry{ID: string(id), Name: string(id)})
+	}
+	r, err := rooms.CreateRanked(lobby.Match{Mode: lobby.RankedPongFFA4, Players: players})
+	if err != nil {
+		t.Fatal(err)
+	}
+	carol := NewLobby(LobbyDeps{Ctx: ctx, Player: game.Player{ID: "carol", Name: "carol"}, Online: lobby.NewHub(), Rooms: rooms})
+	carol.join(joinMsg{room: r, side: -1})
+	if want := r.ID() + " is a ranked match: only its players sit in it. Watch it with w."; carol.notice != want {
+		t.Fatalf("a stranger: notice %q, want %q", carol.notice, want)
+	}
+	for _, id := range ids {
+		if _, err := r.Join(ctx, game.Player{ID: id, Name: string(id)}, -1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// bob walks out; alice and dave play on.
+	if err := r.Leave(ctx, "bob"); err != nil {
+		t.Fatal(err)
+	}
+	bob := NewLobby(LobbyDeps{Ctx: ctx, Player: game.Player{ID: "bob", Name: "bob"}, Online: lobby.NewHub(), Rooms: rooms})
+	bob.join(joinMsg{room: r, side: -1})
+	if want := "The match in " + r.ID() + " has started without you. Watch it with w."; bob.notice != want {
+		t.Fatalf("bob back after walking out: notice %q, want %q", bob.notice, want)
+	}
+}

@@ -795,6 +795,10 @@ func (m *Lobby) join(j joinMsg) tea.Cmd {
 		switch {
 		case errors.Is(err, game.ErrRoomFull):
 			m.notice = fmt.Sprintf("Room %s is full.", r.ID())
+		case errors.Is(err, game.ErrNotExpected):
+			m.notice = fmt.Sprintf("%s is a ranked match: only its players sit in it. Watch it with w.", r.ID())
+		case errors.Is(err, game.ErrStarted):
+			m.notice = fmt.Sprintf("The match in %s has started without you. Watch it with w.", r.ID())
 		case errors.Is(err, game.ErrInvalidSlot):
 			m.notice = fmt.Sprintf("%s is a %s room: it has no %s side.", r.ID(), r.Mode, sideNames[j.side%4])
 		case errors.As(err, &taken):
