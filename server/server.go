@@ -99,6 +99,8 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		Version:          "termarena",
 		HostSigners:      []ssh.Signer{deps.HostKey},
 		HandshakeTimeout: cfg.HandshakeTimeout,
+		// Only the algorithms of sshpolicy.go, not x/crypto's defaults.
+		ServerConfigCallback: sshConfig,
 		// Any key is welcome: the key is the account. Bans will be checked
 		// here once they exist, before a session starts.
 		PublicKeyHandler: func(ssh.Context, ssh.PublicKey) bool { return true },
