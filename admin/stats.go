@@ -2,17 +2,20 @@ package admin
 
 import (
 	"fmt"
-	"github.com/termarena/termarena/cmdargs"
 
+	"github.com/termarena/termarena/buildinfo"
+	"github.com/termarena/termarena/cmdargs"
 	"github.com/termarena/termarena/sanitize"
+	"github.com/termarena/termarena/telemetry"
 )
 
 // runStats prints the server's telemetry. `--json` is telemetry.Stats:
 // {sessions, players_online, players_in_matches, rooms, tick_rate,
 // tick_lateness_p99_ms, ticks_dropped, frames_written, frames_skipped,
 // frames_per_second, frames_skipped_per_second, mean_frame_bytes, logins,
-// logins_per_second, heap_bytes, rss_bytes, goroutines}; rates are over
-// the time since the previous read, so poll it once a second.
+// logins_per_second, heap_bytes, rss_bytes, goroutines} plus "build":
+// buildinfo.Info {version, revision, date}; rates are over the time since
+// the previous read, so poll it once a second.
 func runStats(r *runner, args []string) int {
 	p, err := cmdargs.Parse(args, []string{"json"}, nil)
 	if err == nil && len(p.Pos) > 0 {
@@ -25,10 +28,15 @@ func runStats(r *runner, args []string) int {
 		return r.fail("this server keeps no telemetry")
 	}
 	s := r.d.Stats()
+	build := buildinfo.Read()
 	if p.Bools["json"] {
-		return r.writeJSON(s)
+		return r.writeJSON(struct {
+			telemetry.Stats
+			Build buildinfo.Info `json:"build"`
+		}{s, build})
 	}
 	var t table
+	t.row("build", build.Version+" "+build.Revision)
 	t.row("sessions", fmt.Sprint(s.Sessions))
 	t.row("players online", fmt.Sprint(s.PlayersOnline))
 	t.row("players in matches", fmt.Sprint(s.PlayersInMatches))
