@@ -4,7 +4,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -20,6 +19,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/termarena/termarena/buildinfo"
 	"github.com/termarena/termarena/chat"
 	"github.com/termarena/termarena/hostkeys"
 	"github.com/termarena/termarena/lobby"
@@ -36,7 +36,9 @@ func main() {
 
 // config is everything the flags decide.
 type config struct {
+	version       bool
 	listen        string
+	addrFile      string
 	data          string
 	adminKeys     string
 	logLevel      string
@@ -85,7 +87,9 @@ func flagSet(getenv func(string) string, errOut io.Writer) (*flag.FlagSet, *conf
 		usage += envDefault(name, func(v string) error { return parseInto(&def, v, strconv.ParseBool, "true or false") })
 		fs.BoolVar(p, name, def, usage)
 	}
+	fs.BoolVar(&c.version, "version", false, "print the version, VCS revision and build date, then exit")
 	str(&c.listen, "listen", ":2222", "address to serve SSH on")
+	str(&c.addrFile, "addr-file", "", "file the server writes the address it listens on to, for `termarena healthcheck` (the image sets it)")
 	str(&c.data, "data", "./data", "data dir: host key and database, created on first start")
 	str(&c.adminKeys, "admin-keys", "", "authorized_keys file listing admin keys")
 	str(&c.logLevel, "log-level", "info", "debug, info, warn or error")
@@ -104,7 +108,8 @@ func flagSet(getenv func(string) string, errOut io.Writer) (*flag.FlagSet, *conf
 		fmt.Fprintln(errOut, "termarena: multiplayer terminal games over SSH")
 		fmt.Fprintln(errOut)
 		fmt.Fprintln(errOut, "usage: termarena [flags]            serve")
-		fmt.Fprintln(errOut, "       termarena healthcheck [flags]  exit 0 if the server at --listen answers SSH")
+		fmt.Fprintln(errOut, "       termarena healthcheck [flags]  exit 0 if the server (at --addr-file's address, else --listen) answers SSH")
+		fmt.Fprintln(errOut, "       termarena --version")
 		fmt.Fprintln(errOut)
 		fmt.Fprintln(errOut, "flags (each also read from its environment variable):")
 		fs.PrintDefaults()
@@ -142,8 +147,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintf(stderr, "termarena: unexpected argument %q (see termarena --help)\n", fs.Arg(0))
 		return 2
 	}
+	if c.version {
+		fmt.Fprintln(stdout, buildinfo.Read())
+		return 0
+	}
 	if healthcheck {
-		return checkHealth(c.listen, stderr)
+		return checkHealth(healthAddr(c, stderr), stderr)
 	}
 	if c.srv.FPS < 10 || c.srv.FPS > 60 {
 		fmt.Fprintln(stderr, "termarena: --fps must be between 10 and 60")
@@ -157,7 +166,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintln(stderr, "termarena: --pprof needs --metrics-listen (the profiler is served there)")
 		return 2
 	}
-	logger, err := newLogger(c.logLevel, c.logFormat, stderr)
+	// The log is the server's output: on stdout, where `docker logs x |
+	// grep` and the journal find it. stderr keeps usage errors and the
+	// final error line.
+	logger, err := newLogger(c.logLevel, c.logFormat, stdout)
 	if err != nil {
 		fmt.Fprintln(stderr, "termarena:", err)
 		return 2
@@ -187,28 +199,38 @@ func newLogger(level, format string, w io.Writer) (*slog.Logger, error) {
 
 // serve runs the server until ctx ends, then shuts down within 10 s.
 func serve(ctx context.Context, c *config, log *slog.Logger) error {
+	bi := buildinfo.Read()
+	log.Info("termarena starting", "version", bi.Version, "revision", bi.Revision, "built", bi.Date)
 	if err := os.MkdirAll(c.data, 0o700); err != nil {
-		return fmt.Errorf("create data dir: %w", err)
+		return dataDirHint(fmt.Errorf("create data dir: %w", err), c.data)
 	}
 	st, err := store.Open(filepath.Join(c.data, "termarena.db"), store.Options{Timeout: 3 * time.Second})
 	if err != nil {
 		if errors.Is(err, store.ErrInUse) {
 			return fmt.Errorf("data dir is in use by another termarena process (%s)", c.data)
 		}
-		return fmt.Errorf("open store: %w", err)
+		return dataDirHint(fmt.Errorf("open store: %w", err), c.data)
 	}
-	defer st.Close()
+	// Registered first, so it runs last: the final log line is written once
+	// the database is closed, and says so.
+	defer func() {
+		if err := st.Close(); err != nil {
+			log.Error("closing the database failed", "err", err)
+			return
+		}
+		log.Info("database closed; termarena stopped")
+	}()
 
 	key, err := hostkeys.LoadOrCreate(c.data)
 	if err != nil {
-		return err
+		return dataDirHint(err, c.data)
 	}
 	if key.Created {
 		log.Info("created host key", "path", key.Path)
 	}
 	admins, err := server.LoadAdminKeys(c.adminKeys)
 	if err != nil {
-		return err
+		return adminKeysHint(err, c.adminKeys)
 	}
 	// Rooms live until the SSH server has shut down (players are told why
 	// before their matches end); then in-progress matches are recorded as
@@ -238,6 +260,13 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 		return fmt.Errorf("listen: %w", err)
 	}
 	log.Info("termarena serving", "addr", ln.Addr().String(), "host_key", key.Fingerprint(), "data", c.data, "admins", len(admins))
+	if c.addrFile != "" {
+		if err := writeAddrFile(c.addrFile, ln.Addr().String()); err != nil {
+			log.Warn("healthcheck address not recorded: healthcheck will dial --listen", "err", err)
+		} else {
+			defer os.Remove(c.addrFile)
+		}
+	}
 
 	var metricsDone <-chan error
 	if c.metricsListen != "" {
@@ -267,30 +296,4 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 	}
 	<-served
 	return nil
-}
-
-// checkHealth dials addr and expects an SSH identification line from
-// termarena: a listening socket alone does not prove the server answers.
-func checkHealth(addr string, stderr io.Writer) int {
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		fmt.Fprintf(stderr, "healthcheck: bad --listen %q: %v\n", addr, err)
-		return 2
-	}
-	if host == "" || host == "0.0.0.0" || host == "::" {
-		host = "127.0.0.1"
-	}
-	conn, err := net.DialTimeout("tcp", net.JoinHostPort(host, port), 3*time.Second)
-	if err != nil {
-		fmt.Fprintln(stderr, "healthcheck:", err)
-		return 1
-	}
-	defer conn.Close()
-	_ = conn.SetDeadline(time.Now().Add(3 * time.Second))
-	line, err := bufio.NewReader(conn).ReadString('\n')
-	if err != nil || !strings.HasPrefix(line, "SSH-2.0-termarena") {
-		fmt.Fprintf(stderr, "healthcheck: unexpected answer %q: %v\n", strings.TrimSpace(line), err)
-		return 1
-	}
-	return 0
 }

@@ -3,11 +3,17 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -15,6 +21,15 @@ import (
 
 	"github.com/termarena/termarena/sshtest"
 )
+
+// TestMain doubles as the termarena binary when TERMARENA_TEST_MAIN is set,
+// so a test can run the server as another user (see runAs).
+func TestMain(m *testing.M) {
+	if os.Getenv("TERMARENA_TEST_MAIN") == "1" {
+		main()
+	}
+	os.Exit(m.Run())
+}
 
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
@@ -54,29 +69,22 @@ func TestBadConfigIsAUsageError(t *testing.T) {
 // TestServeFromEnvAndShutdown starts the real binary's entry point with
 // configuration from the environment only, plays a command against it,
 // reads /metrics, then cancels (SIGTERM's path) and expects a clean exit.
+// The log is on stdout (where `docker logs termarena | grep host_key`
+// looks), names the build, and its last line comes once the database is
+// closed.
 func TestServeFromEnvAndShutdown(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "data")
 	addr, metrics := freeAddr(t), freeAddr(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int, 1)
+	var stdout, stderr syncBuffer
 	go func() {
 		done <- run(ctx, nil, env(map[string]string{
 			"TERMARENA_LISTEN": addr, "TERMARENA_DATA": dir, "TERMARENA_LOG_FORMAT": "json",
 			"TERMARENA_METRICS_LISTEN": metrics,
-		}), io.Discard, io.Discard)
+		}), &stdout, &stderr)
 	}()
-	var c *gossh.Client
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		var err error
-		if c, err = gossh.Dial("tcp", addr, sshtest.Config("ops", sshtest.NewKey(t))); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("server never came up: %v", err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	c := waitUp(t, addr)
 	if r := sshtest.RunOn(t, c, "whoami"); r.Code != 0 || !strings.Contains(r.Stdout, "ops") {
 		t.Fatalf("whoami: %+v", r)
 	}
@@ -105,6 +113,220 @@ func TestServeFromEnvAndShutdown(t *testing.T) {
 	if code := checkHealth(addr, io.Discard); code != 1 {
 		t.Fatalf("healthcheck after shutdown %d, want 1", code)
 	}
+
+	if stderr.String() != "" {
+		t.Errorf("a clean run wrote to stderr: %q", stderr.String())
+	}
+	var lines []map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("log line %q: %v", l, err)
+		}
+		lines = append(lines, m)
+	}
+	find := func(msg string) map[string]any {
+		for _, l := range lines {
+			if l["msg"] == msg {
+				return l
+			}
+		}
+		t.Fatalf("no %q in the log on stdout:\n%s", msg, stdout.String())
+		return nil
+	}
+	if hk, _ := find("termarena serving")["host_key"].(string); !strings.HasPrefix(hk, "SHA256:") {
+		t.Errorf("host_key on stdout: %q", hk)
+	}
+	for _, k := range []string{"version", "revision", "built"} {
+		if v, _ := find("termarena starting")[k].(string); v == "" {
+			t.Errorf("startup log lacks %s", k)
+		}
+	}
+	if last := lines[len(lines)-1]["msg"]; last != "database closed; termarena stopped" {
+		t.Errorf("last log line %q, want the one written after the database closed", last)
+	}
+}
+
+// TestVersion: `termarena --version` names the version, VCS revision and
+// build date on one line and exits 0.
+func TestVersion(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run(context.Background(), []string{"--version"}, env(nil), &out, &errOut); code != 0 {
+		t.Fatalf("--version exit %d: %s", code, errOut.String())
+	}
+	if !strings.HasPrefix(out.String(), "termarena ") || !strings.Contains(out.String(), "revision ") ||
+		!strings.Contains(out.String(), "built ") || strings.Count(out.String(), "\n") != 1 {
+		t.Fatalf("--version printed %q", out.String())
+	}
+}
+
+// TestHealthcheckFollowsTheRealAddress is `docker run … termarena --listen
+// ADDR`: the healthcheck sees only the image's environment, whose
+// TERMARENA_LISTEN is not where the server listens, and must still find
+// the server (here on a port the kernel chose).
+func TestHealthcheckFollowsTheRealAddress(t *testing.T) {
+	imageEnv := env(map[string]string{
+		"TERMARENA_LISTEN":    freeAddr(t), // nothing listens there
+		"TERMARENA_ADDR_FILE": filepath.Join(t.TempDir(), "addr"),
+		"TERMARENA_DATA":      filepath.Join(t.TempDir(), "data"),
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	go func() { done <- run(ctx, []string{"--listen", "127.0.0.1:0"}, imageEnv, io.Discard, io.Discard) }()
+	deadline := time.Now().Add(10 * time.Second)
+	var errOut bytes.Buffer
+	for run(context.Background(), []string{"healthcheck"}, imageEnv, io.Discard, &errOut) != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("healthcheck never passed: %s", errOut.String())
+		}
+		errOut.Reset()
+		time.Sleep(50 * time.Millisecond)
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Fatalf("server exit %d", code)
+	}
+	if code := run(context.Background(), []string{"healthcheck"}, imageEnv, io.Discard, io.Discard); code != 1 {
+		t.Fatalf("healthcheck after shutdown %d, want 1", code)
+	}
+}
+
+// TestPermissionErrorsNameTheUIDAndTheFix is a root-owned bind mount as the
+// data dir, and a root-owned 0600 admin keys file: the server, running as
+// the image's uid 65532 (or as the test's user when that is not root),
+// must fail with exit 1 and say which uid needs access and how to give it.
+func TestPermissionErrorsNameTheUIDAndTheFix(t *testing.T) {
+	base := openDir(t)
+	uid, gid := 65532, 65532
+	if os.Getuid() != 0 {
+		uid, gid = os.Getuid(), os.Getgid()
+	}
+
+	hostDir := filepath.Join(base, "host-data")
+	if err := os.Mkdir(hostDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if os.Getuid() != 0 {
+		if err := os.Chmod(hostDir, 0o555); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.Chmod(hostDir, 0o755) })
+	}
+	code, msg := runAs(t, base, "--listen", "127.0.0.1:0", "--data", hostDir)
+	if want := fmt.Sprintf("chown -R %d:%d %s", uid, gid, hostDir); code != 1 || !strings.Contains(msg, "permission denied") ||
+		!strings.Contains(msg, fmt.Sprintf("uid %d", uid)) || !strings.Contains(msg, want) {
+		t.Errorf("unwritable data dir: exit %d, stderr %q; want exit 1 naming uid %d and %q", code, msg, uid, want)
+	}
+
+	ownData := filepath.Join(base, "data")
+	keys := filepath.Join(base, "admin_keys")
+	if err := os.Mkdir(ownData, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(keys, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if os.Getuid() == 0 {
+		if err := os.Chown(ownData, uid, gid); err != nil {
+			t.Fatal(err)
+		}
+	} else if err := os.Chmod(keys, 0o200); err != nil {
+		t.Fatal(err)
+	}
+	code, msg = runAs(t, base, "--listen", "127.0.0.1:0", "--data", ownData, "--admin-keys", keys)
+	if code != 1 || !strings.Contains(msg, fmt.Sprintf("uid %d", uid)) || !strings.Contains(msg, "chmod 0644 it") ||
+		!strings.Contains(msg, fmt.Sprintf("chown %d %s", uid, keys)) {
+		t.Errorf("unreadable admin keys: exit %d, stderr %q", code, msg)
+	}
+}
+
+// runAs runs termarena with args: as uid 65532 in a child process when the
+// test runs as root (root reads and writes anything), else in-process as
+// the test's own user. It returns the exit code and stderr.
+func runAs(t *testing.T, dir string, args ...string) (int, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if os.Getuid() != 0 {
+		var errOut bytes.Buffer
+		return run(ctx, args, env(nil), io.Discard, &errOut), errOut.String()
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The test binary lives in a directory only root can enter.
+	bin := filepath.Join(dir, "termarena")
+	data, err := os.ReadFile(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var errOut bytes.Buffer
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Env = []string{"TERMARENA_TEST_MAIN=1"}
+	cmd.Dir = dir
+	cmd.Stderr = &errOut
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65532, Gid: 65532}}
+	err = cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("termarena %v did not exit: %s", args, errOut.String())
+	}
+	if err != nil && cmd.ProcessState == nil {
+		t.Fatalf("run as uid 65532: %v", err)
+	}
+	return cmd.ProcessState.ExitCode(), errOut.String()
+}
+
+// openDir is a temporary directory anyone may enter, as a host directory's
+// parent is.
+func openDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "termarena-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func waitUp(t *testing.T, addr string) *gossh.Client {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c, err := gossh.Dial("tcp", addr, sshtest.Config("ops", sshtest.NewKey(t)))
+		if err == nil {
+			return c
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("server never came up: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// syncBuffer is a bytes.Buffer the server's goroutines may log into while
+// the test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 func freeAddr(t *testing.T) string {

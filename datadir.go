@@ -1,0 +1,32 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+)
+
+// A permission error on the data dir or the admin keys file is the usual
+// first-start failure of a container: a bind-mounted host directory or a
+// mounted file belongs to root, and the server runs as uid 65532. The bare
+// "permission denied" names neither, so these say which uid needs access
+// and the command that gives it.
+
+func dataDirHint(err error, dir string) error {
+	if !errors.Is(err, fs.ErrPermission) {
+		return err
+	}
+	uid, gid := os.Getuid(), os.Getgid()
+	return fmt.Errorf("%w: termarena runs as uid %d and needs to own the data dir: chown -R %d:%d %s (for a bind mount, run that on the host directory)",
+		err, uid, uid, gid, dir)
+}
+
+func adminKeysHint(err error, path string) error {
+	if !errors.Is(err, fs.ErrPermission) {
+		return err
+	}
+	uid := os.Getuid()
+	return fmt.Errorf("%w: termarena runs as uid %d and cannot read the admin keys file: chown %d %s, or chmod 0644 it (public keys are no secret); for a bind mount, on the host",
+		err, uid, uid, path)
+}
