@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -149,11 +150,29 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 // the game's frame writer share one channel, and an interleaved escape
 // sequence would corrupt the screen. Bubble Tea's writes are counted so the
 // game view knows when the terminal was drawn on behind its back.
+//
+// Game frames are written only while Bubble Tea has the terminal on its
+// alternate screen. The view starts drawing as soon as a session joins a
+// room, which can be before Bubble Tea has set the terminal up (`ssh -t
+// host join r1`), and keeps drawing until the session is detached, after
+// Bubble Tea has restored the terminal (the server restarting mid-match):
+// either way the board would be drawn on the player's own screen and stay
+// there, under the goodbye and ssh's "Connection closed".
 type lockedWriter struct {
 	mu      sync.Mutex
 	w       io.Writer
 	foreign atomic.Uint64
+	alt     bool // Bubble Tea's last word on the alternate screen was "enter"
 }
+
+var (
+	enterAltScreen = []byte("\x1b[?1049h")
+	leaveAltScreen = []byte("\x1b[?1049l")
+	// errNotShown tells the game view its frame was not written (so it is
+	// not counted as one); its next frame after Bubble Tea's next write
+	// repaints everything anyway.
+	errNotShown = errors.New("server: no game frames outside the alternate screen")
+)
 
 // Write is Bubble Tea's path. Without a TTY on our side Bubble Tea assumes
 // the terminal turns a bare \n into \r\n (a server-side PTY's ONLCR would)
@@ -163,6 +182,9 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.foreign.Add(1)
+	if enter, leave := bytes.LastIndex(p, enterAltScreen), bytes.LastIndex(p, leaveAltScreen); enter != leave {
+		l.alt = enter > leave
+	}
 	if _, err := (crlfWriter{l.w}).Write(p); err != nil {
 		return 0, err
 	}
@@ -174,6 +196,9 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 func (l *lockedWriter) WriteFrame(p []byte) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if !l.alt {
+		return errNotShown
+	}
 	_, err := l.w.Write(p)
 	return err
 }
