@@ -158,20 +158,27 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 // Bubble Tea has restored the terminal (the server restarting mid-match):
 // either way the board would be drawn on the player's own screen and stay
 // there, under the goodbye and ssh's "Connection closed".
+//
+// Nor is a frame written when Bubble Tea has written since the view read
+// Foreign: the frame holds only what changed on a screen Bubble Tea has
+// since drawn over (entering the alternate screen clears it), so it would
+// show a board without its walls or footer. The view's next frame, seeing
+// the new count, repaints everything.
 type lockedWriter struct {
 	mu      sync.Mutex
 	w       io.Writer
 	foreign atomic.Uint64
-	alt     bool // Bubble Tea's last word on the alternate screen was "enter"
+	seen    atomic.Uint64 // foreign as the view last read it
+	alt     bool          // Bubble Tea's last word on the alternate screen was "enter"
 }
 
 var (
 	enterAltScreen = []byte("\x1b[?1049h")
 	leaveAltScreen = []byte("\x1b[?1049l")
 	// errNotShown tells the game view its frame was not written (so it is
-	// not counted as one); its next frame after Bubble Tea's next write
-	// repaints everything anyway.
-	errNotShown = errors.New("server: no game frames outside the alternate screen")
+	// not counted as one); the view repaints everything after Bubble
+	// Tea's next write.
+	errNotShown = errors.New("server: game frame not written: the terminal is not on the screen it was drawn for")
 )
 
 // Write is Bubble Tea's path. Without a TTY on our side Bubble Tea assumes
@@ -196,15 +203,20 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 func (l *lockedWriter) WriteFrame(p []byte) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if !l.alt {
+	if !l.alt || l.foreign.Load() != l.seen.Load() {
 		return errNotShown
 	}
 	_, err := l.w.Write(p)
 	return err
 }
 
-// Foreign counts Bubble Tea's writes.
-func (l *lockedWriter) Foreign() uint64 { return l.foreign.Load() }
+// Foreign counts Bubble Tea's writes. The game view reads it before it
+// draws each frame.
+func (l *lockedWriter) Foreign() uint64 {
+	f := l.foreign.Load()
+	l.seen.Store(f)
+	return f
+}
 
 // rttProbe measures the round trip to the player's client with an SSH
 // global request every few seconds (any client answers one, if only to
