@@ -1,14 +1,19 @@
 package server_test
 
 import (
+	"bufio"
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
+	"encoding/binary"
 	"encoding/pem"
 	"fmt"
+	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -84,6 +89,64 @@ func TestSSHAlgorithmPolicy(t *testing.T) {
 				t.Errorf("%s: whoami %+v", tc.name, r)
 			}
 			c.Close()
+		}
+	}
+}
+
+// TestServerKexInitIsThePolicy reads the server's first key exchange
+// message off the wire, as an auditing tool does: it offers exactly the
+// policy's algorithms, in its order, and strict key exchange (the Terrapin
+// countermeasure).
+func TestServerKexInitIsThePolicy(t *testing.T) {
+	h := start(t, t.TempDir(), server.DefaultConfig(), nil)
+	conn, err := net.DialTimeout("tcp", h.Addr, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := conn.Write([]byte("SSH-2.0-kexinit_probe\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(conn)
+	if line, err := r.ReadString('\n'); err != nil || !strings.HasPrefix(line, "SSH-2.0-termarena") {
+		t.Fatalf("identification %q: %v", line, err)
+	}
+	var hdr [5]byte // packet length, padding length
+	if _, err := io.ReadFull(r, hdr[:]); err != nil {
+		t.Fatal(err)
+	}
+	n := binary.BigEndian.Uint32(hdr[:4])
+	if n > 35000 {
+		t.Fatalf("packet length %d", n)
+	}
+	payload := make([]byte, n-1)
+	if _, err := io.ReadFull(r, payload); err != nil {
+		t.Fatal(err)
+	}
+	payload = payload[:len(payload)-int(hdr[4])]
+	const msgKexInit = 20
+	if payload[0] != msgKexInit {
+		t.Fatalf("first message %d, want KEXINIT", payload[0])
+	}
+	rest := payload[17:] // message type, 16 bytes of cookie
+	var lists [][]string
+	for range 6 { // kex, host key, ciphers c→s and s→c, MACs c→s and s→c
+		l := binary.BigEndian.Uint32(rest)
+		lists = append(lists, strings.Split(string(rest[4:4+l]), ","))
+		rest = rest[4+l:]
+	}
+	want := [][]string{
+		{"mlkem768x25519-sha256", "curve25519-sha256", "curve25519-sha256@libssh.org", "kex-strict-s-v00@openssh.com"},
+		{"ssh-ed25519"},
+		{"chacha20-poly1305@openssh.com", "aes256-gcm@openssh.com", "aes128-gcm@openssh.com", "aes256-ctr", "aes128-ctr"},
+		{"chacha20-poly1305@openssh.com", "aes256-gcm@openssh.com", "aes128-gcm@openssh.com", "aes256-ctr", "aes128-ctr"},
+		{"hmac-sha2-256-etm@openssh.com", "hmac-sha2-512-etm@openssh.com"},
+		{"hmac-sha2-256-etm@openssh.com", "hmac-sha2-512-etm@openssh.com"},
+	}
+	for i, name := range []string{"key exchange", "host key", "ciphers c→s", "ciphers s→c", "MACs c→s", "MACs s→c"} {
+		if !slices.Equal(lists[i], want[i]) {
+			t.Errorf("%s offered: %v, want %v", name, lists[i], want[i])
 		}
 	}
 }
