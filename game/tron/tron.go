@@ -1,0 +1,471 @@
+// Package tron is the rules of light cycles for two to eight riders: each
+// cycle moves on by itself, one cell every Config.MoveEvery ticks, leaving
+// a trail that stays for the round; a rider can only turn. A cycle that
+// runs into a wall or any trail, its own included, crashes; so do two
+// cycles moving into the same cell, or into each other, in the same move.
+// The last cycle riding wins the round; when the last ones crash in the
+// same move the round is a draw and each of them is credited with it,
+// because none of them outlasted the others, and because every round then
+// credits someone, which bounds the length of a match. The first rider to
+// Config.RoundsToWin round wins ends the match; riders are placed by round
+// wins, then by survival time (ticks alive summed over the rounds), and
+// equal riders share a place. A rider who leaves is placed below everyone
+// who stayed, so leaving never improves a placement.
+//
+// Choices, and why:
+//   - Crashes are resolved against the arena as it was before the move, all
+//     cycles at once, so no slot order can decide who survives a meeting.
+//   - Turns queue (up to QueueLen) and one is taken per move, so two keys
+//     pressed inside one move make a tight U-turn instead of the second
+//     being judged against a heading the cycle has not taken yet; a turn
+//     onto the reverse of where the cycle will be facing is ignored.
+//   - One arena size for everyone, bigger than an 80×24 terminal shows, so
+//     the terminal a player brings does not change what they can reach.
+//   - Starts are spread evenly around a ring inset from the walls, facing
+//     inward (see Config.ring); only which slot gets which start comes from
+//     the seed, so no slot number is a better seat.
+//   - A player who joins mid-match (casual rooms) rides from the next
+//     round, so nobody appears in front of a moving cycle.
+//
+// The state is integers only and changes only in Step, Join and Leave, with
+// a SplitMix64 RNG held in the state, so (Config, seed, inputs) replays a
+// match exactly and Hash verifies it. Rules import no terminal code.
+package tron
+
+import (
+	"errors"
+	"math/bits"
+
+	"github.com/termarena/termarena/game"
+)
+
+// Join errors.
+var (
+	ErrNoSlot = errors.New("tron: no such slot")
+	ErrTaken  = errors.New("tron: slot taken")
+	ErrOver   = errors.New("tron: game over")
+)
+
+// cycle is one seat's state.
+type cycle struct {
+	seated  bool // a player holds the seat
+	pending bool // joined mid-match: rides from the next round
+	played  bool // rode (or was seated before the first tick): gets a place
+	left    bool // left after the match started: placed below the stayers
+	alive   bool // riding in the current round
+	x, y    int16
+	heading int8
+	queue   [QueueLen]int8
+	wins    int32
+	// survival counts the ticks the cycle was riding while cycles moved,
+	// over every round: the tie-break after round wins.
+	survival uint32
+}
+
+// Game is one match. It implements game.Game; like every game it is driven
+// from a single goroutine and does no locking.
+type Game struct {
+	cfg    Config
+	shared *Config // handed to every Snapshot; never written after New
+
+	rng     rng
+	tick    uint64
+	started bool
+
+	round  int32
+	riders uint8 // bit i: slot i started the current round
+	// moveIn counts down to the next move while cycles ride; holdIn is the
+	// hold at the start of a round and pauseIn the freeze after its end
+	// (pauseIn > 0 means the round is over).
+	moveIn, holdIn, pauseIn int32
+	roundWinners            uint8 // who won the round that just ended
+
+	cycles [MaxPlayers]cycle
+	// grid is owner+1 per cell, row-major, 0 empty. snapGrid is the copy
+	// the last Snapshot shares; it is replaced, never written, once the
+	// grid changes (dirty).
+	grid     []byte
+	snapGrid []byte
+	dirty    bool
+
+	over    bool
+	forfeit bool
+	places  [MaxPlayers]int8
+	winners uint8
+}
+
+var _ game.Game = (*Game)(nil)
+
+// New starts a match. It panics if cfg fails Validate: configs come from
+// DefaultConfig or from code that validated them, so a bad one is a
+// programming error.
+func New(cfg Config, seed uint64) *Game {
+	if err := cfg.Validate(); err != nil {
+		panic(err)
+	}
+	shared := cfg
+	g := &Game{
+		cfg:    cfg,
+		shared: &shared,
+		rng:    rng{s: seed},
+		round:  1,
+		moveIn: int32(cfg.MoveEvery),
+		grid:   make([]byte, cfg.Width*cfg.Height),
+		dirty:  true,
+	}
+	return g
+}
+
+// Config returns the match configuration.
+func (g *Game) Config() Config { return g.cfg }
+
+// Slots implements game.Game.
+func (g *Game) Slots() int { return g.cfg.Players }
+
+// Join implements game.Game. Before the first tick the cycle is placed at
+// once (the starts are laid out again for the new count); after that the
+// seat is taken and the cycle rides from the next round. A seat that was
+// left is taken afresh: the newcomer does not inherit the leaver's wins.
+func (g *Game) Join(slot int) error {
+	if slot < 0 || slot >= g.cfg.Players {
+		return ErrNoSlot
+	}
+	if g.over {
+		return ErrOver
+	}
+	c := &g.cycles[slot]
+	if c.seated {
+		return ErrTaken
+	}
+	*c = cycle{seated: true, pending: g.started, played: !g.started}
+	if !g.started {
+		r := g.rng // previewed: the first tick draws the same layout for real
+		g.placeRiders(&r)
+	}
+	return nil
+}
+
+// Leave implements game.Game. Before the first tick it frees the seat as
+// if it was never taken. After that the cycle crashes where it is (its
+// trail stays for the round), the leaver is placed below everyone who
+// stays, and when fewer than two seats remain taken the match ends as a
+// forfeit; otherwise, if one cycle is left riding, it wins the round.
+func (g *Game) Leave(slot int) {
+	if slot < 0 || slot >= g.cfg.Players || !g.cycles[slot].seated {
+		return
+	}
+	c := &g.cycles[slot]
+	if !g.started {
+		*c = cycle{}
+		r := g.rng
+		g.placeRiders(&r)
+		return
+	}
+	if c.pending {
+		*c = cycle{} // never rode: as if they never came
+	} else {
+		c.seated, c.left, c.alive = false, true, false
+		c.queue = [QueueLen]int8{}
+	}
+	if g.over {
+		return
+	}
+	seated := 0
+	for i := range g.cfg.Players {
+		if g.cycles[i].seated {
+			seated++
+		}
+	}
+	if seated < 2 {
+		g.finish(true)
+		return
+	}
+	if g.pauseIn == 0 {
+		g.checkRound(0)
+	}
+}
+
+// Step implements game.Game. Inputs queue turns (Steer) for riding cycles
+// before anything moves, so a turn sent for a move tick is taken in that
+// move. During the freeze after a round inputs are ignored.
+func (g *Game) Step(inputs []game.Input) {
+	if g.over {
+		return
+	}
+	if !g.started {
+		g.started = true
+		g.placeRiders(&g.rng)
+	}
+	g.tick++
+	if g.pauseIn > 0 {
+		g.pauseIn--
+		if g.pauseIn == 0 {
+			g.nextRound()
+		}
+		return
+	}
+	for _, in := range inputs {
+		if in.Slot >= 0 && in.Slot < g.cfg.Players && g.cycles[in.Slot].alive {
+			c := &g.cycles[in.Slot]
+			c.queue = Steer(c.heading, c.queue, in.Action)
+		}
+	}
+	if g.holdIn > 0 {
+		g.holdIn--
+		return
+	}
+	if g.riders == 0 {
+		// Nobody was seated when the round began, so no crash will end it:
+		// whoever has joined since starts a round now.
+		for i := range g.cfg.Players {
+			if g.cycles[i].pending {
+				g.nextRound()
+				break
+			}
+		}
+		return
+	}
+	for i := range g.cfg.Players {
+		if g.cycles[i].alive {
+			g.cycles[i].survival++
+		}
+	}
+	g.moveIn--
+	if g.moveIn > 0 {
+		return
+	}
+	g.moveIn = int32(g.cfg.MoveEvery)
+	g.move()
+}
+
+// move advances every riding cycle one cell. Every crash is decided against
+// the arena as it stood before the move, so the outcome does not depend on
+// slot order: a cycle moving into a trail, a wall, or a head (heads are
+// trail) crashes, and so do cycles moving into the same cell.
+func (g *Game) move() {
+	w, h := g.cfg.Width, g.cfg.Height
+	var next [MaxPlayers]int32 // cell index, -1 for a wall
+	var crashed uint8
+	for i := range g.cfg.Players {
+		c := &g.cycles[i]
+		if !c.alive {
+			continue
+		}
+		c.heading = popTurn(c.heading, &c.queue)
+		dx, dy := Delta(c.heading)
+		x, y := int(c.x)+dx, int(c.y)+dy
+		if x < 0 || x >= w || y < 0 || y >= h {
+			next[i] = -1
+			crashed |= 1 << i
+			continue
+		}
+		next[i] = int32(y*w + x)
+		if g.grid[next[i]] != 0 {
+			crashed |= 1 << i
+		}
+	}
+	for i := range g.cfg.Players {
+		if !g.cycles[i].alive || next[i] < 0 {
+			continue
+		}
+		for j := i + 1; j < g.cfg.Players; j++ {
+			if g.cycles[j].alive && next[j] == next[i] {
+				crashed |= 1<<i | 1<<j
+			}
+		}
+	}
+	for i := range g.cfg.Players {
+		c := &g.cycles[i]
+		if !c.alive {
+			continue
+		}
+		if crashed&(1<<i) != 0 {
+			c.alive = false
+			c.queue = [QueueLen]int8{}
+			continue
+		}
+		g.grid[next[i]] = byte(i + 1)
+		c.x, c.y = int16(int(next[i])%w), int16(int(next[i])/w)
+	}
+	g.dirty = true
+	g.checkRound(crashed)
+}
+
+// checkRound ends the round once it is decided. With two or more riders
+// that is when at most one rides on: the survivor wins, or, if the last
+// ones crashed together (crashed, this move), each of them does. A lone
+// rider (a room started with one player) rides until it crashes and wins
+// nothing.
+func (g *Game) checkRound(crashed uint8) {
+	var alive uint8
+	for i := range g.cfg.Players {
+		if g.cycles[i].alive {
+			alive |= 1 << i
+		}
+	}
+	n := bits.OnesCount8(g.riders)
+	switch {
+	case n >= 2 && bits.OnesCount8(alive) <= 1:
+		w := alive
+		if w == 0 {
+			w = crashed & g.riders
+		}
+		g.endRound(w)
+	case n == 1 && alive == 0:
+		g.endRound(0)
+	}
+}
+
+func (g *Game) endRound(winners uint8) {
+	g.roundWinners = winners
+	done := false
+	for i := range g.cfg.Players {
+		if winners&(1<<i) != 0 {
+			g.cycles[i].wins++
+			done = done || g.cycles[i].wins >= int32(g.cfg.RoundsToWin)
+		}
+	}
+	if done {
+		g.finish(false)
+		return
+	}
+	if g.cfg.PauseTicks == 0 {
+		g.nextRound()
+		return
+	}
+	g.pauseIn = int32(g.cfg.PauseTicks)
+}
+
+// nextRound clears the arena and lays out everyone seated, newcomers
+// included, at new starts.
+func (g *Game) nextRound() {
+	g.round++
+	g.roundWinners = 0
+	for i := range g.cfg.Players {
+		if c := &g.cycles[i]; c.pending {
+			c.pending, c.played = false, true
+		}
+	}
+	g.placeRiders(&g.rng)
+	g.moveIn = int32(g.cfg.MoveEvery)
+	g.holdIn = int32(g.cfg.ReadyTicks)
+	g.pauseIn = 0
+}
+
+// placeRiders clears the arena and puts every seated, non-pending cycle on
+// its start: the ring's starts in a random order drawn from r. The layout
+// before the first tick is previewed on a copy of the RNG, and drawn for
+// real on the first tick from the same state, so what the countdown shows
+// is where the cycles start.
+func (g *Game) placeRiders(r *rng) {
+	clear(g.grid)
+	g.dirty = true
+	g.riders = 0
+	var slots [MaxPlayers]int
+	n := 0
+	for i := range g.cfg.Players {
+		c := &g.cycles[i]
+		c.alive = false
+		c.queue = [QueueLen]int8{}
+		if c.seated && !c.pending {
+			g.riders |= 1 << i
+			slots[n] = i
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	var starts [MaxPlayers]start
+	g.cfg.ring(n, &starts)
+	// Fisher–Yates over the starts.
+	for i := n - 1; i > 0; i-- {
+		j := int(r.intn(uint64(i + 1)))
+		starts[i], starts[j] = starts[j], starts[i]
+	}
+	for k := range n {
+		i := slots[k]
+		c := &g.cycles[i]
+		st := starts[k]
+		c.alive = true
+		c.x, c.y, c.heading = st.x, st.y, st.heading
+		g.grid[int(st.y)*g.cfg.Width+int(st.x)] = byte(i + 1)
+	}
+}
+
+// finish ends the match and places everyone who rode. Stayers come before
+// leavers; then more round wins, then longer survival, is better; equal
+// riders share a place, ranked densely.
+func (g *Game) finish(forfeit bool) {
+	g.over, g.forfeit = true, forfeit
+	g.pauseIn, g.holdIn = 0, 0
+	better := func(a, b *cycle) bool {
+		if a.left != b.left {
+			return !a.left
+		}
+		if a.wins != b.wins {
+			return a.wins > b.wins
+		}
+		return a.survival > b.survival
+	}
+	same := func(a, b *cycle) bool {
+		return a.left == b.left && a.wins == b.wins && a.survival == b.survival
+	}
+	for i := range g.cfg.Players {
+		a := &g.cycles[i]
+		g.places[i] = 0
+		if !a.played {
+			continue
+		}
+		// Dense: one plus the number of distinct better records.
+		place := 1
+		for j := range g.cfg.Players {
+			b := &g.cycles[j]
+			if !b.played || !better(b, a) {
+				continue
+			}
+			dup := false
+			for k := range j {
+				if c := &g.cycles[k]; c.played && better(c, a) && same(c, b) {
+					dup = true
+					break
+				}
+			}
+			if !dup {
+				place++
+			}
+		}
+		g.places[i] = int8(place)
+		if place == 1 {
+			g.winners |= 1 << i
+		}
+	}
+}
+
+// Result implements game.Game. Every seat that rode is placed, leavers
+// included; a seat whose player joined but never rode is not. Scores are
+// round wins.
+func (g *Game) Result() (game.Result, bool) {
+	if !g.over {
+		return game.Result{}, false
+	}
+	n := g.cfg.Players
+	r := game.Result{
+		Placements: make([]int, 0, n),
+		Places:     make([]int, n),
+		Scores:     make([]int, n),
+		Forfeit:    g.forfeit,
+	}
+	for i := range n {
+		r.Scores[i] = int(g.cycles[i].wins)
+		r.Places[i] = int(g.places[i])
+	}
+	for place := 1; place <= n; place++ {
+		for i := range n {
+			if r.Places[i] == place {
+				r.Placements = append(r.Placements, i)
+			}
+		}
+	}
+	return r, true
+}
