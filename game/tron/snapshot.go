@@ -117,18 +117,22 @@ func (s *Snapshot) Won(slot int) bool {
 	return slot >= 0 && slot < MaxPlayers && s.Winners&(1<<slot) != 0
 }
 
-// NextHead is where slot's head goes at its next move if the player's turn
-// (an action not yet confirmed by the room; None for none) is applied on
-// top of what the snapshot already queued, and the heading it will then
-// have: the same rule Step applies, so a view can draw a turn in the frame
-// after the key. The cell may be a wall or a trail, in which case the move
-// crashes; ok is false when the slot is not riding.
-func (s *Snapshot) NextHead(slot int, turn int8) (x, y int, heading int8, ok bool) {
+// NextHead is where slot's head goes at its next move if the player's
+// turns not yet confirmed by the room (oldest first; none, or None, for
+// none) are applied on top of what the snapshot already queued, and the
+// heading it will then have. It is the rule Step applies, so a view draws
+// a turn in the frame after the key and, as the room acknowledges inputs,
+// re-applies only those still pending. The cell may be a wall or a trail,
+// in which case the move crashes; ok is false when the slot is not riding.
+func (s *Snapshot) NextHead(slot int, turns ...int8) (x, y int, heading int8, ok bool) {
 	if slot < 0 || slot >= s.Slots || !s.Cycles[slot].Alive {
 		return 0, 0, None, false
 	}
 	c := &s.Cycles[slot]
-	q := Steer(c.Heading, c.Queue, turn)
+	q := c.Queue
+	for _, t := range turns {
+		q = Steer(c.Heading, q, t)
+	}
 	h := popTurn(c.Heading, &q)
 	dx, dy := Delta(h)
 	return int(c.X) + dx, int(c.Y) + dy, h, true

@@ -185,9 +185,11 @@ func (g *Game) Leave(slot int) {
 	}
 }
 
-// Step implements game.Game. Inputs queue turns (Steer) for riding cycles
-// before anything moves, so a turn sent for a move tick is taken in that
-// move. During the freeze after a round inputs are ignored.
+// Step implements game.Game. Every input of the tick, in order, queues a
+// turn (Steer) for a riding cycle before anything moves, so a turn sent for
+// a move tick is taken in that move. Inputs for a seat not riding, and all
+// inputs during the freeze after a round, are ignored; during the hold at
+// the start of a round they queue, so a rider can pick a first turn.
 func (g *Game) Step(inputs []game.Input) {
 	if g.over {
 		return
