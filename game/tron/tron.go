@@ -22,8 +22,13 @@
 //   - One arena size for everyone, bigger than an 80×24 terminal shows, so
 //     the terminal a player brings does not change what they can reach.
 //   - Starts are spread evenly around a ring inset from the walls, facing
-//     inward (see Config.ring); only which slot gets which start comes from
-//     the seed, so no slot number is a better seat.
+//     inward, each the same distance in front of the wall behind it and,
+//     for an even count, each with a twin rotated by 180°; only which slot
+//     gets which start comes from the seed, so no slot number is a better
+//     seat.
+//   - A round ends frozen for Config.PauseTicks so everyone sees the crash,
+//     and the next holds still for Config.ReadyTicks at the new starts so
+//     riders find their cycle before it moves.
 //   - A player who joins mid-match (casual rooms) rides from the next
 //     round, so nobody appears in front of a moving cycle.
 //
