@@ -63,11 +63,6 @@ func (srv *Server) lookup(name string) (command, bool) {
 
 // run resolves who is asking and routes the session's command.
 func (srv *Server) run(s *Session) int {
-	if !srv.enter() {
-		fmt.Fprintln(s.ErrOut(), "termarena: the server is restarting; please reconnect in a moment")
-		return ExitFail
-	}
-	defer srv.running.Done()
 	srv.deps.Metrics.Login()
 
 	id, err := srv.identify(s.sctx, s.user)

@@ -246,6 +246,15 @@ func (srv *Server) sessionHandler(_ *ssh.Server, conn *gossh.ServerConn, newChan
 			}
 			go func() {
 				defer close(done)
+				if !srv.enter() {
+					fmt.Fprintln(s.ErrOut(), "termarena: the server is restarting; please reconnect in a moment")
+					s.exit(ExitFail)
+					return
+				}
+				// The session counts as running until its exit status is
+				// sent: Shutdown closes every connection once none is, and
+				// a client cut off before its status exits 255.
+				defer srv.running.Done()
 				s.exit(srv.runGuarded(s))
 			}()
 			continue

@@ -43,6 +43,11 @@ func TestShutdownMidGameRestoresTheTerminal(t *testing.T) {
 			t.Fatal("session still open after shutdown")
 		}
 		checkRestored(t, p)
+		// Every session gets its exit status before the server closes
+		// its connection: a client cut off first reports exit 255.
+		if code, err := p.Wait(wait); err != nil {
+			t.Errorf("exit status after shutdown: %d, %v", code, err)
+		}
 	}
 }
 
