@@ -15,10 +15,20 @@ package game
 // number; the room reports the last applied Seq per seat in every Frame so
 // the client can reconcile its prediction. Action is game-defined (for Pong:
 // the paddle direction -1, 0 or +1).
+//
+// Seen and Lag are for latency-fair judging. The sender sets Seen: the room
+// tick its player's screen showed when the key was pressed (0 = unknown).
+// The room overwrites Lag with how many ticks old that view is by the time
+// the input is applied, capped by RoomConfig.LagCompensation (0 when off or
+// unknown); a game judges that seat's actions against its state that many
+// ticks back. Lag is what a game reads and a replay records, so a replay
+// never depends on when anything arrived.
 type Input struct {
 	Slot   int
 	Seq    uint32
 	Action int8
+	Lag    uint16
+	Seen   uint64
 }
 
 // Game is the state machine a room drives. All methods are called from the

@@ -106,7 +106,27 @@ type RoomConfig struct {
 	// created; negative means never. A room that had players is disposed as
 	// soon as the last one leaves.
 	IdleTimeout time.Duration
-	Clock       Clock // nil means SystemClock()
+	// LagCompensation is the most a seat's view may lag and still be
+	// judged as it saw the game (Input.Lag); zero or negative turns
+	// compensation off. Unlike the other fields its zero is not a
+	// default: the server's flag supplies one (150 ms). The cap protects
+	// the others: nobody is beaten by an action older than it.
+	LagCompensation time.Duration
+	Clock           Clock // nil means SystemClock()
+}
+
+// MaxLagCompensation bounds RoomConfig.LagCompensation: beyond a second the
+// player is judged on a game the others left long ago.
+const MaxLagCompensation = time.Second
+
+// lagTicks is LagCompensation in whole ticks, rounded down so that the cap
+// is never exceeded.
+func (c RoomConfig) lagTicks() uint64 {
+	d := min(c.LagCompensation, MaxLagCompensation)
+	if d <= 0 {
+		return 0
+	}
+	return uint64(d) * uint64(c.TickRate) / uint64(time.Second)
 }
 
 func (c RoomConfig) withDefaults(slots int) RoomConfig {

@@ -40,6 +40,7 @@ type roomLoop struct {
 	rateN     uint64
 
 	applied []Input // reused every tick
+	lagCap  uint64  // RoomConfig.LagCompensation in ticks; 0 = off
 }
 
 type seat struct {
@@ -62,6 +63,7 @@ func (l *roomLoop) init(r *Room, g Game, seed uint64) {
 	l.seats = make([]seat, g.Slots())
 	l.state = g.Snapshot()
 	l.applied = make([]Input, 0, len(l.seats)*r.cfg.MaxInputsPerTick)
+	l.lagCap = r.cfg.lagTicks()
 	now := r.clock.Now()
 	// The timer exists before Run so that a FakeClock advanced before Run
 	// gets going still fires it, and waits for Run to handle it.
@@ -274,9 +276,21 @@ func (l *roomLoop) drain(step bool) {
 		}
 		s.thisTick++
 		if step {
-			l.applied = append(l.applied, sub.in)
+			in := sub.in
+			in.Lag = l.lag(in.Seen)
+			l.applied = append(l.applied, in)
 		}
 	}
+}
+
+// lag is how many ticks behind the game the view was whose player sent an
+// input, capped; 0 when compensation is off or the view is unknown or from
+// another match (a tick this match has not reached).
+func (l *roomLoop) lag(seen uint64) uint16 {
+	if l.lagCap == 0 || seen == 0 || seen > l.gameTick {
+		return 0
+	}
+	return uint16(min(l.gameTick-seen, l.lagCap))
 }
 
 func (l *roomLoop) handle(req ctlReq) ctlResp {

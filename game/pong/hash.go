@@ -93,5 +93,16 @@ func (g *Game) Hash() uint64 {
 	f.flag(g.over)
 	f.flag(g.forfeit)
 	f.u8(g.winners)
+	// Lag compensation state only when there is some, so a match played
+	// without it hashes as it did before it existed and older replays
+	// still verify.
+	if g.held != 0 || g.seats[0].lag|g.seats[1].lag|g.seats[2].lag|g.seats[3].lag != 0 {
+		f.u8(0xc1)
+		f.i8(g.held)
+		f.u64(g.heldAt)
+		for i := range g.seats {
+			f.u32(uint32(g.seats[i].lag))
+		}
+	}
 	return uint64(f)
 }

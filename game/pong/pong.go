@@ -37,6 +37,9 @@ type seat struct {
 	score   int32 // 1v1 points (2v2 scores per team, FFA counts lives)
 	lives   int32
 	hits    int32
+	// lag is how many ticks old the player's view was when their last
+	// input was sent (game.Input.Lag), held like dir until the next one.
+	lag uint16
 }
 
 type ball struct {
@@ -61,6 +64,10 @@ type Game struct {
 	ball    ball
 	serveIn int32 // ticks left before the serve while the ball is not live
 	lastHit int8  // side that last touched the ball this rally, -1 none
+	// held is 1+side while the ball waits at side's contact line for a late
+	// catch (0 otherwise); heldAt is the tick it got there.
+	held   int8
+	heldAt uint64
 
 	lastPointBy      int8
 	lastPointAgainst int8
@@ -170,6 +177,10 @@ func (g *Game) Leave(slot int) {
 		return
 	}
 	s.player, s.dir = false, 0
+	if g.held == int8(slot+1) {
+		// The wall that replaces the paddle returns the waiting ball.
+		g.held, g.heldAt = 0, 0
+	}
 	if g.over {
 		return
 	}
@@ -213,7 +224,8 @@ func (g *Game) Step(inputs []game.Input) {
 		// Accepted while pending too, so a key held while waiting to play
 		// is already in force when the paddle appears.
 		if inp.Slot >= 0 && inp.Slot < g.nslots && g.in(inp.Slot) {
-			g.seats[inp.Slot].dir = int8(sign8(inp.Action))
+			s := &g.seats[inp.Slot]
+			s.dir, s.lag = int8(sign8(inp.Action)), inp.Lag
 		}
 	}
 	for i := range g.nslots {
@@ -230,7 +242,57 @@ func (g *Game) Step(inputs []game.Input) {
 		}
 		return
 	}
+	if g.held != 0 {
+		g.judgeLate()
+		return
+	}
 	g.moveBall()
+}
+
+// Latency-fair judging. A player moves their paddle against a screen that
+// is lag ticks old by the time the move reaches the server, so a ball their
+// screen shows meeting the paddle has, on the server, already gone past it.
+// When the ball gets past a paddle whose player's view lags, the point is
+// not given at once: the ball waits at the contact line where it crossed
+// for up to that many ticks, and if the paddle covers that point within
+// them (as it did on the player's screen when the ball got there) it is a
+// catch, returned from the line now. Only a miss is ever delayed, only by
+// the lag the room allowed (capped), and the ball waits where every other
+// screen already shows it (a view stops the ball at a paddle's face until
+// it learns the outcome), so nobody else is judged on anything older.
+
+// judgeLate decides a held ball: a catch as soon as the paddle covers the
+// crossing point within the seat's lag, a point once the lag has run out.
+func (g *Game) judgeLate() {
+	side := int(g.held - 1)
+	late := g.tick - g.heldAt
+	lag := uint64(g.seats[side].lag)
+	if d, ok := g.reach(side); ok && late <= lag {
+		g.held = 0
+		g.bounce(side, d)
+		return
+	}
+	if late >= lag {
+		g.held = 0
+		g.point(side)
+	}
+}
+
+// hold stops the ball on side's contact line where it crossed it.
+func (g *Game) hold(side int) {
+	loX, hiX, loY, hiY := g.cfg.bounds()
+	b := &g.ball
+	switch side {
+	case Left:
+		b.x = loX
+	case Right:
+		b.x = hiX
+	case Top:
+		b.y = loY
+	case Bottom:
+		b.y = hiY
+	}
+	g.held, g.heldAt = int8(side+1), g.tick
 }
 
 // bounds are the limits of the ball's centre: a ball touching a face has
@@ -302,18 +364,36 @@ func (g *Game) beyond(side int) bool {
 // contact resolves the ball crossing side's face: a bounce off the paddle
 // (true) or a point against the side (false).
 func (g *Game) contact(side int) bool {
-	b := &g.ball
-	s := &g.seats[side]
-	along := b.y
-	if side == Top || side == Bottom {
-		along = b.x
-	}
-	half := g.cfg.PaddleLen*Sub/2 + BallRadius
-	d := along - s.pos
-	if d < -half || d > half {
-		g.point(side)
+	d, ok := g.reach(side)
+	if !ok {
+		if g.seats[side].lag > 0 {
+			g.hold(side)
+		} else {
+			g.point(side)
+		}
 		return false
 	}
+	g.bounce(side, d)
+	return true
+}
+
+// reach reports whether side's paddle covers the ball, and where along the
+// paddle it meets it (d, from the paddle's centre).
+func (g *Game) reach(side int) (d int32, ok bool) {
+	along := g.ball.y
+	if side == Top || side == Bottom {
+		along = g.ball.x
+	}
+	half := g.cfg.PaddleLen*Sub/2 + BallRadius
+	d = along - g.seats[side].pos
+	return d, d >= -half && d <= half
+}
+
+// bounce returns the ball from side's paddle, met at d from its centre.
+func (g *Game) bounce(side int, d int32) {
+	b := &g.ball
+	s := &g.seats[side]
+	half := g.cfg.PaddleLen*Sub/2 + BallRadius
 	// The further from the centre, the steeper the return, up to
 	// maxBounceDeg so the ball always has real speed away from the paddle.
 	// Truncation toward zero keeps the mapping symmetric about the centre.
@@ -333,7 +413,6 @@ func (g *Game) contact(side int) bool {
 	}
 	s.hits++
 	g.lastHit = int8(side)
-	return true
 }
 
 // counting reports whether misses score. Until two sides contend (a casual
@@ -397,6 +476,7 @@ func (g *Game) point(side int) {
 // anyone who joined during the rally takes their side now.
 func (g *Game) resetBall() {
 	g.ball = ball{x: g.cfg.Width * Sub / 2, y: g.cfg.Height * Sub / 2}
+	g.held, g.heldAt = 0, 0
 	g.serveIn = int32(g.cfg.ServeDelayTicks)
 	g.lastHit = -1
 	g.activatePending()
@@ -490,6 +570,7 @@ func (g *Game) finish(winners uint8, forfeit bool) {
 	g.over, g.forfeit, g.winners = true, forfeit, winners&played
 	g.ball.live = false
 	g.ball.vx, g.ball.vy = 0, 0
+	g.held, g.heldAt = 0, 0
 	g.serveIn = 0
 }
 
