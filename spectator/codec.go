@@ -116,6 +116,8 @@ func appendBody(b []byte, r *Replay) []byte {
 		if d >= deltaEscape {
 			b = binary.AppendUvarint(b, d-deltaEscape)
 		}
+		// Usually 0 or the player's round trip in ticks: one byte.
+		b = binary.AppendUvarint(b, uint64(in.Lag))
 	}
 
 	b = binary.AppendUvarint(b, uint64(len(r.SeatEvents)))
@@ -170,8 +172,9 @@ func Decode(b []byte) (*Replay, error) {
 	if len(b) < len(magic)+1 || string(b[:len(magic)]) != magic {
 		return nil, fmt.Errorf("spectator: decode replay: %w", ErrNotReplay)
 	}
-	if v := b[len(magic)]; v != FormatVersion {
-		return nil, fmt.Errorf("spectator: decode replay: %w: %d (this server reads %d)", ErrVersion, v, FormatVersion)
+	v := b[len(magic)]
+	if v < 1 || v > FormatVersion {
+		return nil, fmt.Errorf("spectator: decode replay: %w: %d (this server reads 1 to %d)", ErrVersion, v, FormatVersion)
 	}
 	src := bytes.NewReader(b[len(magic)+1:])
 	zr, err := zlib.NewReader(src)
@@ -193,17 +196,18 @@ func Decode(b []byte) (*Replay, error) {
 	if src.Len() != 0 {
 		return nil, fmt.Errorf("spectator: decode replay: %w: %d trailing bytes", ErrCorrupt, src.Len())
 	}
-	r, err := parseBody(body)
+	r, err := parseBody(body, int(v))
 	if err != nil {
 		return nil, fmt.Errorf("spectator: decode replay: %w", err)
 	}
 	return r, nil
 }
 
-// parseBody decodes an uncompressed body and validates the result.
-func parseBody(body []byte) (*Replay, error) {
+// parseBody decodes an uncompressed body of format version and validates
+// the result.
+func parseBody(body []byte, version int) (*Replay, error) {
 	d := &decoder{b: body}
-	r := &Replay{Version: FormatVersion}
+	r := &Replay{Version: version}
 	r.Game = d.str("game")
 	r.Room = d.str("room")
 	c := &r.Config
@@ -259,6 +263,9 @@ func parseBody(body []byte) (*Replay, error) {
 			case actZero:
 			default:
 				d.fail("input action code %d", p&3)
+			}
+			if version >= formatLag {
+				in.Lag = uint16(d.uvarintMax("input lag", MaxLag))
 			}
 			r.Inputs = append(r.Inputs, in)
 			if d.err != nil || tick > MaxTicks {

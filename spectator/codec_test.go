@@ -74,7 +74,7 @@ func sample() *Replay {
 		Start: time.Date(2026, 3, 4, 5, 6, 7, 8, time.UTC),
 		Ticks: 100_000,
 		Inputs: []InputChange{
-			{1, 0, 1}, {1, 1, -1}, {14, 3, 0}, {15, 0, -1}, {29, 0, 1}, {30, 1, 1}, {60_000, 3, -1}, {100_000, 1, 0},
+			{1, 0, 1, 0}, {1, 1, -1, 9}, {14, 3, 0, 0}, {15, 0, -1, 200}, {29, 0, 1, MaxLag}, {30, 1, 1, 9}, {60_000, 3, -1, 0}, {100_000, 1, 0, 1},
 		},
 		SeatEvents: []SeatEvent{{0, 0, SeatJoin}, {0, 1, SeatJoin}, {0, 3, SeatJoin}, {500, 2, SeatJoin}, {100_000, 3, SeatLeave}},
 		Hashes:     []TickHash{{60, 1}, {120, 1 << 63}, {100_000, 42}},
@@ -126,6 +126,8 @@ func TestDecodeRejects(t *testing.T) {
 	body := appendBody(nil, sample())
 	badVersion := slices.Clone(good)
 	badVersion[len(magic)] = FormatVersion + 1
+	zeroVersion := slices.Clone(good)
+	zeroVersion[len(magic)] = 0
 	flipped := slices.Clone(good)
 	flipped[len(flipped)/2] ^= 0x40
 
@@ -138,6 +140,7 @@ func TestDecodeRejects(t *testing.T) {
 		{"garbage", []byte("SSH-2.0-OpenSSH_9.6\r\n"), ErrNotReplay},
 		{"magic only", []byte(magic), ErrNotReplay},
 		{"future version", badVersion, ErrVersion},
+		{"version 0", zeroVersion, ErrVersion},
 		{"not zlib", append([]byte(magic+"\x01"), "plain text"...), ErrCorrupt},
 		{"bit flip", flipped, ErrCorrupt},
 		{"trailing bytes", append(slices.Clone(good), 0), ErrCorrupt},
@@ -196,7 +199,7 @@ func TestDecodeTruncations(t *testing.T) {
 	}
 	body := appendBody(nil, sample())
 	for n := range len(body) {
-		if r, err := parseBody(body[:n]); err == nil || r != nil {
+		if r, err := parseBody(body[:n], FormatVersion); err == nil || r != nil {
 			t.Fatalf("body prefix of %d/%d bytes accepted", n, len(body))
 		} else if !errors.Is(err, ErrCorrupt) {
 			t.Fatalf("body prefix of %d: %v", n, err)
@@ -222,6 +225,7 @@ func TestValidate(t *testing.T) {
 		{"inputs out of order", func(r *Replay) { r.Inputs[2].Tick = 1000 }},
 		{"input slot", func(r *Replay) { r.Inputs[0].Slot = 4 }},
 		{"input action", func(r *Replay) { r.Inputs[0].Action = 2 }},
+		{"input lag", func(r *Replay) { r.Inputs[0].Lag = MaxLag + 1 }},
 		{"event order", func(r *Replay) { r.SeatEvents[0].Tick = 9 }},
 		{"event after end", func(r *Replay) { r.SeatEvents[4].Tick = r.Ticks + 1 }},
 		{"event slot", func(r *Replay) { r.SeatEvents[0].Slot = 7 }},
@@ -299,7 +303,7 @@ func FuzzParseBody(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		r, err := parseBody(b)
+		r, err := parseBody(b, FormatVersion)
 		if err != nil {
 			if r != nil {
 				t.Fatal("replay and error")

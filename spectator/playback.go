@@ -114,7 +114,7 @@ func (p *Playback) Step() error {
 	p.buf = p.buf[:0]
 	ins := p.r.Inputs
 	for ; p.in < len(ins) && ins[p.in].Tick == next; p.in++ {
-		p.buf = append(p.buf, game.Input{Slot: int(ins[p.in].Slot), Action: ins[p.in].Action})
+		p.buf = append(p.buf, game.Input{Slot: int(ins[p.in].Slot), Action: ins[p.in].Action, Lag: ins[p.in].Lag})
 	}
 	p.g.Step(p.buf)
 	p.tick = next

@@ -124,12 +124,14 @@ type matchLog struct {
 	room    string
 	start   time.Time
 	ticks   uint64
-	// last is each slot's direction as the game holds it, so an input that
-	// repeats it (key auto-repeat, a client re-sending) is not recorded.
-	last   [4]int8
-	inputs []InputChange
-	events []SeatEvent
-	hashes []TickHash
+	// last and lastLag are each slot's direction and view lag as the game
+	// holds them, so an input that repeats both (key auto-repeat, a client
+	// re-sending) is not recorded.
+	last    [4]int8
+	lastLag [4]uint16
+	inputs  []InputChange
+	events  []SeatEvent
+	hashes  []TickHash
 }
 
 func (l *matchLog) seat(tick uint64, slot int, kind SeatEventKind) {
@@ -137,9 +139,9 @@ func (l *matchLog) seat(tick uint64, slot int, kind SeatEventKind) {
 		return
 	}
 	l.events = append(l.events, SeatEvent{Tick: tick, Slot: uint8(slot), Kind: kind})
-	// Join and Leave both stop the paddle, so the next input for the slot
-	// must be recorded whatever the slot held before.
-	l.last[slot] = 0
+	// Join and Leave both stop the paddle (and Join forgets the lag), so
+	// the next input for the slot must be recorded whatever it held before.
+	l.last[slot], l.lastLag[slot] = 0, 0
 }
 
 // MatchStarted implements the game.Hooks function of the same name.
@@ -174,18 +176,19 @@ func (r *Recorder) Ticked(tick uint64, applied []game.Input, g game.Game) {
 	}
 	// Pong applies the last input of a slot in a tick; only its sign counts.
 	var final [4]int8
+	var lag [4]uint16
 	var seen uint8
 	for _, in := range applied {
 		if in.Slot < 0 || in.Slot >= len(final) {
 			continue
 		}
-		final[in.Slot] = sign(in.Action)
+		final[in.Slot], lag[in.Slot] = sign(in.Action), in.Lag
 		seen |= 1 << in.Slot
 	}
 	for s := range final {
-		if seen&(1<<s) != 0 && final[s] != l.last[s] {
-			l.last[s] = final[s]
-			l.inputs = append(l.inputs, InputChange{Tick: tick, Slot: uint8(s), Action: final[s]})
+		if seen&(1<<s) != 0 && (final[s] != l.last[s] || lag[s] != l.lastLag[s]) {
+			l.last[s], l.lastLag[s] = final[s], lag[s]
+			l.inputs = append(l.inputs, InputChange{Tick: tick, Slot: uint8(s), Action: final[s], Lag: lag[s]})
 		}
 	}
 	if tick%uint64(r.cfg.HashEvery) == 0 {

@@ -484,7 +484,7 @@ func TestRecorderFiltersInputs(t *testing.T) {
 	if got == nil {
 		t.Fatal("no replay")
 	}
-	want := []InputChange{{2, 0, 1}, {2, 1, -1}, {4, 2, -1}, {7, 1, -1}}
+	want := []InputChange{{2, 0, 1, 0}, {2, 1, -1, 0}, {4, 2, -1, 0}, {7, 1, -1, 0}}
 	if !slices.Equal(got.Inputs, want) {
 		t.Fatalf("inputs %v, want %v", got.Inputs, want)
 	}

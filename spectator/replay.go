@@ -10,11 +10,22 @@ import (
 	"github.com/termarena/termarena/game/pong"
 )
 
-// FormatVersion is the replay encoding Encode writes and Decode accepts.
-// Bump it whenever the meaning or layout of any field changes, including a
-// new field in pong.Config: an old decoder must refuse what it cannot
-// replay rather than re-simulate something else.
-const FormatVersion = 1
+// FormatVersion is the replay encoding Encode writes. Bump it whenever the
+// meaning or layout of any field changes, including a new field in
+// pong.Config: an old decoder must refuse what it cannot replay rather than
+// re-simulate something else. Decode also reads every earlier version still
+// stored (see formatLag).
+//
+// Version 2 added InputChange.Lag.
+const FormatVersion = 2
+
+// formatLag is the first version whose inputs carry Lag; older inputs have
+// none, which is what they were played with.
+const formatLag = 2
+
+// MaxLag bounds InputChange.Lag: a second at the highest tick rate, which
+// is the most game.RoomConfig.LagCompensation allows.
+const MaxLag = game.MaxTickRate
 
 // GamePong is the only game replays exist for so far.
 const GamePong = "pong"
@@ -64,11 +75,13 @@ type Replay struct {
 	Result    game.Result
 }
 
-// InputChange sets slot's paddle direction from step Tick (1-based) on.
+// InputChange sets slot's paddle direction, and the view lag its player is
+// judged with, from step Tick (1-based) on.
 type InputChange struct {
 	Tick   uint64
 	Slot   uint8
-	Action int8 // -1, 0 or +1: Pong reads only the sign
+	Action int8   // -1, 0 or +1: Pong reads only the sign
+	Lag    uint16 // game.Input.Lag, in ticks; 0 in replays before format 2
 }
 
 // SeatEventKind is what happened to a seat.
@@ -156,6 +169,8 @@ func (r *Replay) Validate() error {
 			return bad("input %d for slot %d of %d", i, in.Slot, slots)
 		case in.Action < -1 || in.Action > 1:
 			return bad("input %d action %d not -1, 0 or +1", i, in.Action)
+		case in.Lag > MaxLag:
+			return bad("input %d lag %d over %d ticks", i, in.Lag, MaxLag)
 		}
 		prev = in.Tick
 	}
