@@ -172,6 +172,9 @@ type bot struct {
 	seq    uint32
 	wait   int
 	repeat int
+	// lag, when set, is how many ticks behind the room the bot's screen
+	// is: its inputs say they were made seeing that tick (Input.Seen).
+	lag uint64
 }
 
 func newBot(id game.PlayerID, slot int, seed uint64) *bot {
@@ -200,7 +203,11 @@ func (b *bot) act(room *game.Room) {
 
 func (b *bot) send(room *game.Room) {
 	b.seq++
-	room.Submit(b.id, game.Input{Slot: b.slot, Seq: b.seq, Action: b.dir * int8(1+b.r.IntN(3))})
+	in := game.Input{Slot: b.slot, Seq: b.seq, Action: b.dir * int8(1+b.r.IntN(3))}
+	if f, _ := room.Latest(); b.lag > 0 && f.Tick > b.lag {
+		in.Seen = f.Tick - b.lag
+	}
+	room.Submit(b.id, in)
 }
 
 // playAll re-simulates r to the end, checking the hash after every tick

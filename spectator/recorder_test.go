@@ -511,3 +511,40 @@ func TestNewRecorderRejectsBadConfig(t *testing.T) {
 		t.Fatal("tick rate 5000 accepted")
 	}
 }
+
+// A match played with lag compensation records the lag each input was
+// judged with, and replays exactly from it, through the codec too; the same
+// log without the lags no longer verifies, so the lags are what made the
+// difference.
+func TestRecordPlaybackWithLagCompensation(t *testing.T) {
+	a := newArena(t, shortConfig(pong.OneVOne), game.RoomConfig{LagCompensation: 150 * time.Millisecond}, 23)
+	a.join("a", -1).lag = 4
+	a.join("b", -1).lag = 30 // beyond the cap: judged as 9 ticks
+	a.ready("a", "b")
+	a.playUntil(200_000, finished)
+	r := a.replay()
+	checkAgainstRoom(t, a, r, 23)
+	lags := map[uint16]int{}
+	for _, in := range r.Inputs {
+		lags[in.Lag]++
+	}
+	// 0 until the bots' screens are that many ticks into the match.
+	if lags[4] == 0 || lags[9] == 0 || len(lags)-min(lags[0], 1) != 2 {
+		t.Fatalf("recorded lags %v, want 4 (slot 0) and 9 (slot 1, capped), or 0 at the start", lags)
+	}
+	checkPlayback(t, a, r)
+
+	stripped := *r
+	stripped.Inputs = slices.Clone(r.Inputs)
+	for i := range stripped.Inputs {
+		stripped.Inputs[i].Lag = 0
+	}
+	p, err := NewPlayback(&stripped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Seek(r.Ticks); err == nil {
+		t.Fatal("the match replays the same without its lags: compensation never mattered")
+	}
+	t.Logf("%d ticks, %d input changes, lags %v", r.Ticks, len(r.Inputs), lags)
+}
