@@ -21,6 +21,7 @@ import (
 
 	"github.com/termarena/termarena/buildinfo"
 	"github.com/termarena/termarena/chat"
+	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/hostkeys"
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/server"
@@ -47,6 +48,7 @@ type config struct {
 	pprof         bool
 	srv           server.Config
 	spectateDelay time.Duration
+	lagComp       time.Duration
 	keepReplays   int
 	keepDays      int
 	chatFilter    string
@@ -101,6 +103,7 @@ func flagSet(getenv func(string) string, errOut io.Writer) (*flag.FlagSet, *conf
 	dur(&c.srv.HandshakeTimeout, "handshake-timeout", c.srv.HandshakeTimeout, "time allowed for key exchange and login")
 	num(&c.srv.FPS, "fps", c.srv.FPS, "frames per second of each session's screen (10-60)")
 	dur(&c.spectateDelay, "spectate-delay", 2*time.Second, "how far behind live play watchers of ranked matches are (0 = live)")
+	dur(&c.lagComp, "lag-compensation", 150*time.Millisecond, "how old a player's view may be and still be judged as they saw it: a Pong catch the screen showed in time counts (0 = off, at most 1s)")
 	num(&c.keepReplays, "replay-keep-per-player", 50, "replays kept per player whatever their age")
 	num(&c.keepDays, "replay-keep-days", 30, "days every replay is kept")
 	str(&c.chatFilter, "chat-filter", "", "file of extra words the chat filter masks (one per line, !word allows one)")
@@ -160,6 +163,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	if c.spectateDelay < 0 || c.spectateDelay > time.Minute || c.keepReplays < 0 || c.keepDays < 0 {
 		fmt.Fprintln(stderr, "termarena: --spectate-delay must be 0–1m; --replay-keep-per-player and --replay-keep-days must not be negative")
+		return 2
+	}
+	if c.lagComp < 0 || c.lagComp > game.MaxLagCompensation {
+		fmt.Fprintf(stderr, "termarena: --lag-compensation must be 0–%v\n", game.MaxLagCompensation)
 		return 2
 	}
 	if c.pprof && c.metricsListen == "" {
@@ -245,7 +252,7 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 			return fmt.Errorf("--chat-filter: %w", err)
 		}
 	}
-	svc := lobby.Start(st, lobby.Config{Rooms: lobby.RoomsConfig{SpectateDelay: delay}, Chat: chat.Config{Filter: filter}}, log)
+	svc := lobby.Start(st, lobby.Config{Rooms: lobby.RoomsConfig{SpectateDelay: delay, Room: game.RoomConfig{LagCompensation: c.lagComp}}, Chat: chat.Config{Filter: filter}}, log)
 	defer svc.Stop()
 	svc.PruneReplays(st, lobby.Retention{KeepPerPlayer: c.keepReplays, KeepFor: time.Duration(c.keepDays) * 24 * time.Hour}, log)
 	hub := svc.Hub

@@ -38,7 +38,7 @@ func TestHelpDocumentsEveryFlagAndEnv(t *testing.T) {
 	if code := run(context.Background(), []string{"--help"}, env(nil), io.Discard, &out); code != 0 {
 		t.Fatalf("--help exit %d", code)
 	}
-	for _, name := range []string{"listen", "data", "admin-keys", "log-level", "log-format", "max-conns-per-ip", "metrics-listen", "fps"} {
+	for _, name := range []string{"listen", "data", "admin-keys", "log-level", "log-format", "max-conns-per-ip", "metrics-listen", "fps", "lag-compensation"} {
 		envName := "TERMARENA_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
 		if !strings.Contains(out.String(), "-"+name) || !strings.Contains(out.String(), envName) {
 			t.Errorf("--help lacks %s / %s", name, envName)
@@ -57,6 +57,9 @@ func TestBadConfigIsAUsageError(t *testing.T) {
 		{nil, map[string]string{"TERMARENA_MAX_CONNS_PER_IP": "lots"}, "TERMARENA_MAX_CONNS_PER_IP"},
 		{nil, map[string]string{"TERMARENA_HANDSHAKE_TIMEOUT": "soon"}, "TERMARENA_HANDSHAKE_TIMEOUT"},
 		{[]string{"--fps", "500"}, nil, "--fps"},
+		{[]string{"--lag-compensation", "2s"}, nil, "--lag-compensation"},
+		{[]string{"--lag-compensation", "-1ms"}, nil, "--lag-compensation"},
+		{nil, map[string]string{"TERMARENA_LAG_COMPENSATION": "fair"}, "TERMARENA_LAG_COMPENSATION"},
 		{[]string{"extra"}, nil, "unexpected argument"},
 	} {
 		var errOut bytes.Buffer
