@@ -210,6 +210,10 @@ type control struct {
 	lastPress time.Time
 	lastDir   int8
 	releases  bool // the terminal reports key releases (kitty protocol)
+	// at is when dir was chosen: the key's read time, or when the view
+	// ended a hold or a tap for the player. The room judges the input
+	// against what the player's screen showed then (seenTick).
+	at time.Time
 	// tap: dir is a tap's, which the view ends once the room has moved the
 	// paddle one cell (see RoomView.checkTap), not a held key's.
 	tap bool
@@ -217,7 +221,7 @@ type control struct {
 
 func (c *control) press(e keyEvent) {
 	repeat := e.repeat || (e.dir == c.lastDir && e.at.Sub(c.lastPress) < repeatGap)
-	c.dir, c.lastPress, c.lastDir = e.dir, e.at, e.dir
+	c.dir, c.lastPress, c.lastDir, c.at = e.dir, e.at, e.dir, e.at
 	// With key releases the key is held until it is released.
 	c.tap = !c.releases && !repeat
 	if !c.releases && repeat {
@@ -228,13 +232,13 @@ func (c *control) press(e keyEvent) {
 func (c *control) release(e keyEvent) {
 	c.releases = true
 	if c.dir == e.dir {
-		c.dir, c.tap = 0, false
+		c.dir, c.tap, c.at = 0, false, e.at
 	}
 }
 
 func (c *control) expire(now time.Time) {
 	if !c.releases && !c.tap && c.dir != 0 && now.After(c.holdUntil) {
-		c.dir = 0
+		c.dir, c.at = 0, now
 	}
 }
 
@@ -532,7 +536,7 @@ func (v *RoomView) endTap() {
 	v.tap.active = false
 	v.ctl.tap = false
 	if v.ctl.dir == v.tap.dir {
-		v.ctl.dir = 0
+		v.ctl.dir, v.ctl.at = 0, v.cfg.Now()
 	}
 	if v.send(true) {
 		v.tap.stopSeq = v.seq
@@ -569,7 +573,7 @@ func (v *RoomView) send(force bool) bool {
 		return false
 	}
 	v.seq++
-	in := game.Input{Slot: v.cfg.Slot, Seq: v.seq, Action: v.ctl.dir}
+	in := game.Input{Slot: v.cfg.Slot, Seq: v.seq, Action: v.ctl.dir, Seen: v.seenTick(v.ctl.at, now)}
 	if !v.cfg.Room.Submit(v.cfg.Me, in) {
 		v.seq--
 		return false
@@ -584,6 +588,33 @@ func (v *RoomView) send(force bool) bool {
 		v.tap.seq = v.seq
 	}
 	return true
+}
+
+// seenTick is the room tick the player's screen showed at `at`, when they
+// chose what the input says (game.Input.Seen): a frame written here reaches
+// the screen half a round trip later and the key comes back in the other
+// half, so the screen showed what this view drew a round trip before the
+// key was read. The view draws the game extrapolated to the moment it
+// writes, so that is the tick the room was at then. 0 (unknown) before a
+// match has stepped.
+func (v *RoomView) seenTick(at, now time.Time) uint64 {
+	fr := v.fr
+	if fr == nil || fr.Tick == 0 || fr.TickRate <= 0 {
+		return 0
+	}
+	if at.IsZero() || at.After(now) {
+		at = now
+	}
+	if v.cfg.RTT != nil {
+		if rtt := v.cfg.RTT(); rtt > 0 {
+			at = at.Add(-rtt)
+		}
+	}
+	// Bounded so the product cannot overflow; the room caps the lag far
+	// below a minute anyway.
+	d := min(max(at.Sub(v.frAt), -time.Minute), time.Minute)
+	t := int64(fr.Tick) + int64(d)*int64(fr.TickRate)/int64(time.Second)
+	return uint64(max(t, 1))
 }
 
 // setFrame shows fr, published at `at`: extrapolation runs from then.

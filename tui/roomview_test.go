@@ -410,3 +410,33 @@ func TestRateLimitedPressStillShowsAtOnce(t *testing.T) {
 		t.Fatalf("the reversal did not show in its own frame: paddle top %d, was %d", v.ownRect.y0, down)
 	}
 }
+
+// An input says which room tick the player's screen showed when they
+// pressed the key: a round trip before the key was read, in the room's
+// ticks, counted from the frame the view has (drawn extrapolated to when
+// it was written). The room judges a lagging player's catch by it.
+func TestInputSaysWhatTheScreenShowed(t *testing.T) {
+	_, fr := match1v1(t, 10)
+	fr.Tick = 600
+	room := newFakeRoom(fr)
+	now := time.Unix(1000, 0)
+	rtt := 150 * time.Millisecond
+	v := NewRoomView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: newVT(80, 24), Profile: colorprofile.ANSI256,
+		Width: 80, Height: 24, Now: func() time.Time { return now }, RTT: func() time.Duration { return rtt }})
+	v.setFrame(fr, now) // tick 600 published now
+
+	// Read 50 ms after the frame (3 ticks on), sent 20 ms later: the
+	// screen showed the game 150 ms before the key was read, tick 594.
+	key := now.Add(50 * time.Millisecond)
+	now = key.Add(20 * time.Millisecond)
+	v.ctl.press(keyEvent{dir: 1, at: key})
+	v.submit()
+	// With no round trip known, what the view drew when the key came.
+	rtt = 0
+	now = now.Add(200 * time.Millisecond)
+	v.ctl.press(keyEvent{dir: -1, at: now})
+	v.submit()
+	if len(room.inputs) != 2 || room.inputs[0].Seen != 594 || room.inputs[1].Seen != 616 {
+		t.Fatalf("inputs %+v, want Seen 594 then 616", room.inputs)
+	}
+}
