@@ -8,6 +8,12 @@
 // bit on any platform and Hash can verify it. The same maths is exported for
 // clients (Config.MovePaddle, Snapshot.BallAt) so a session's prediction
 // lands exactly where the server will.
+//
+// Catches are judged as the player saw them: an input carries how many
+// ticks old its player's view was (game.Input.Lag, capped by the room), and
+// a ball that gets past that player's paddle waits at the paddle's line for
+// up to that many ticks for the paddle to arrive (see judgeLate). With no
+// lag, play is exactly what it was before this existed.
 package pong
 
 import (
