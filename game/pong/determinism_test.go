@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/termarena/termarena/game/sim"
 )
 
 const scriptTicks = 5000
@@ -50,11 +52,11 @@ func runScript(mode Mode, seed uint64) (hashes []uint64, matches int) {
 }
 
 func digest(hashes []uint64) uint64 {
-	f := fnv(fnvOffset)
+	f := sim.NewHash()
 	for _, h := range hashes {
-		f.u64(h)
+		f.U64(h)
 	}
-	return uint64(f)
+	return f.Sum()
 }
 
 func TestDeterminismSameProcess(t *testing.T) {

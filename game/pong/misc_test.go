@@ -155,7 +155,7 @@ func TestHashCoversState(t *testing.T) {
 		t.Fatal("hash not reproducible")
 	}
 	edits := map[string]func(g *Game){
-		"rng":       func(g *Game) { g.rng.next() },
+		"rng":       func(g *Game) { g.rng.Next() },
 		"tick":      func(g *Game) { g.tick++ },
 		"ball x":    func(g *Game) { g.ball.x++ },
 		"ball vy":   func(g *Game) { g.ball.vy++ },

@@ -21,6 +21,7 @@ import (
 	"math/bits"
 
 	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/game/sim"
 )
 
 // Join errors.
@@ -63,7 +64,7 @@ type Game struct {
 	shared *Config // handed to every Snapshot; never written after New
 	nslots int
 
-	rng     rng
+	rng     sim.RNG
 	tick    uint64
 	started bool
 
@@ -102,7 +103,7 @@ func New(cfg Config, seed uint64) *Game {
 		cfg:              cfg,
 		shared:           &shared,
 		nslots:           cfg.Slots(),
-		rng:              rng{s: seed},
+		rng:              sim.NewRNG(seed),
 		lastHit:          -1,
 		lastPointBy:      -1,
 		lastPointAgainst: -1,
@@ -511,9 +512,9 @@ func (g *Game) serve() {
 	if n == 0 {
 		return
 	}
-	side := cand[g.rng.intn(uint64(n))]
-	deg := minServeDeg + int32(g.rng.intn(maxServeDeg-minServeDeg+1))
-	if g.rng.next()&1 == 1 {
+	side := cand[g.rng.Intn(uint64(n))]
+	deg := minServeDeg + int32(g.rng.Intn(maxServeDeg-minServeDeg+1))
+	if g.rng.Next()&1 == 1 {
 		deg = -deg
 	}
 	b := &g.ball

@@ -27,7 +27,7 @@ func TestHashCoversState(t *testing.T) {
 		name string
 		edit func(*Game)
 	}{
-		{"rng", func(g *Game) { g.rng.s++ }},
+		{"rng", func(g *Game) { g.rng.Next() }},
 		{"tick", func(g *Game) { g.tick++ }},
 		{"round", func(g *Game) { g.round++ }},
 		{"move timer", func(g *Game) { g.moveIn++ }},

@@ -42,6 +42,7 @@ import (
 	"math/bits"
 
 	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/game/sim"
 )
 
 // Join errors.
@@ -73,7 +74,7 @@ type Game struct {
 	cfg    Config
 	shared *Config // handed to every Snapshot; never written after New
 
-	rng     rng
+	rng     sim.RNG
 	tick    uint64
 	started bool
 
@@ -112,7 +113,7 @@ func New(cfg Config, seed uint64) *Game {
 	g := &Game{
 		cfg:    cfg,
 		shared: &shared,
-		rng:    rng{s: seed},
+		rng:    sim.NewRNG(seed),
 		round:  1,
 		moveIn: int32(cfg.MoveEvery),
 		grid:   make([]byte, cfg.Width*cfg.Height),
@@ -364,7 +365,7 @@ func (g *Game) nextRound() {
 // before the first tick is previewed on a copy of the RNG, and drawn for
 // real on the first tick from the same state, so what the countdown shows
 // is where the cycles start.
-func (g *Game) placeRiders(r *rng) {
+func (g *Game) placeRiders(r *sim.RNG) {
 	clear(g.grid)
 	g.dirty = true
 	g.riders = 0
@@ -387,7 +388,7 @@ func (g *Game) placeRiders(r *rng) {
 	g.cfg.ring(n, &starts)
 	// Fisher–Yates over the starts.
 	for i := n - 1; i > 0; i-- {
-		j := int(r.intn(uint64(i + 1)))
+		j := int(r.Intn(uint64(i + 1)))
 		starts[i], starts[j] = starts[j], starts[i]
 	}
 	for k := range n {
