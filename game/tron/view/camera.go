@@ -115,3 +115,8 @@ func clampAxis(o, size, view int) int {
 	}
 	return min(max(o, -1), size+1-view)
 }
+
+// WholeSize is the region that shows an arena whole at full resolution
+// with its border: a screen that has it defaults to Whole, a smaller one
+// to following the player (watchers: Whole, scaled down).
+func WholeSize(width, height int) (w, h int) { return width + 2, (height+1)/2 + 2 }

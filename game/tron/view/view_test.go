@@ -322,3 +322,18 @@ func TestKeys(t *testing.T) {
 		}
 	}
 }
+
+func TestWholeSizeIsWhereTheArenaFitsWithItsBorder(t *testing.T) {
+	cfg := tron.DefaultConfig(tron.Casual)
+	w, h := WholeSize(cfg.Width, cfg.Height)
+	if w != 122 || h != 38 {
+		t.Fatalf("WholeSize = %dx%d, want 122x38", w, h)
+	}
+	m := newMatch(t, 12)
+	s := m.steps(5)
+	tm := newTerm(w, h, colorprofile.ANSI256)
+	tm.paint(t, New(base, colorprofile.ANSI256), s, Viewer{Slot: -1})
+	if tm.char(0, 0) != '┌' || tm.char(w-1, h-1) != '┘' {
+		t.Errorf("corners at %dx%d: %q %q", w, h, tm.char(0, 0), tm.char(w-1, h-1))
+	}
+}
