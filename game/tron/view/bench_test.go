@@ -29,7 +29,11 @@ var benchCases = []struct {
 	prof colorprofile.Profile
 }{
 	{"follow_80x24", 80, 24, Follow(0), colorprofile.ANSI256},
+	{"follow_80x24_truecolor", 80, 24, Follow(0), colorprofile.TrueColor},
+	{"follow_80x24_16colours", 80, 24, Follow(0), colorprofile.ANSI},
+	{"follow_80x24_no_colour", 80, 24, Follow(0), colorprofile.ASCII},
 	{"whole_200x50", 200, 50, Whole(), colorprofile.ANSI256},
+	{"whole_200x50_truecolor", 200, 50, Whole(), colorprofile.TrueColor},
 	{"whole_scaled_80x24", 80, 24, Whole(), colorprofile.ANSI256},
 }
 

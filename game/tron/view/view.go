@@ -17,7 +17,16 @@
 // otherwise), compares it row by row (bytes.Equal, vectorised) and redraws
 // only the cells of arena cells that differ and of heads that moved. Only a
 // camera or layout change redraws the whole region. Painting allocates
-// nothing once the layout is set.
+// nothing once the layout is set. Measured with 8 riders (BENCHMARKS.md):
+// about 1 µs and 123 B a frame for the whole arena at 200×50, 4 µs and
+// 194 B for a following camera at 80×24 (it scrolls), within 2 % of the
+// ideal cell diff.
+//
+// The styles are a block of NumStyles in the session's one palette, from
+// a base the caller chooses, rather than a palette of their own: a screen
+// has a single palette, shared with the HUD, chat and menus around the
+// board. The block (145 styles: a style per colour and per pair of colours
+// a half-block cell can show) leaves room for the caller's own.
 package view
 
 import (
@@ -55,6 +64,7 @@ type View struct {
 	// the heads. valid is false when the next Paint must redraw it all.
 	valid  bool
 	scr    *screen.Screen
+	sw, sh int // scr's size: a resize clears its cells
 	reg    Rect
 	lay    layout
 	shown  []byte
@@ -96,7 +106,8 @@ func (v *View) Camera() Camera { return v.cam }
 func (v *View) Center() (x, y int) { return v.cx, v.cy }
 
 // Invalidate makes the next Paint redraw its whole region: call it when
-// something else drew over the region, or after screen.Clear.
+// something else drew over the region, or after screen.Clear. (A new
+// region, screen or screen size does it by itself.)
 func (v *View) Invalidate() { v.valid = false }
 
 // Paint draws snap into region r of scr for viewer me: the arena, its
@@ -112,10 +123,10 @@ func (v *View) Paint(scr *screen.Screen, r Rect, snap *tron.Snapshot, me Viewer)
 	defer func() { v.snap = nil }()
 
 	if v.lay.scale(snap.Width, snap.Height, r.W, r.H, v.cam.Mode) || scr != v.scr || r != v.reg ||
-		len(v.shown) != len(snap.Grid) {
+		sw != v.sw || sh != v.sh || len(v.shown) != len(snap.Grid) {
 		v.valid = false
 	}
-	v.scr, v.reg = scr, r
+	v.scr, v.sw, v.sh, v.reg = scr, sw, sh, r
 
 	var heads [tron.MaxPlayers]head
 	v.ghost = head{}

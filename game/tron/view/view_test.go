@@ -276,18 +276,20 @@ func TestIncrementalFramesMatchAFullPaint(t *testing.T) {
 			v := New(base, c.prof)
 			v.SetCamera(c.cam)
 			var pending []int8
-			for f := range 900 {
+			rounds := int32(0)
+			for f := range 1800 {
 				m.step()
 				if f%2 == 1 {
 					continue // 30 frames a second at 60 ticks
 				}
 				s := m.snap()
+				rounds = s.Round
 				pending = pending[:0]
 				if f%14 == 0 {
 					pending = append(pending, tron.Up, tron.Left)
 				}
 				inc.paint(t, v, s, Viewer{Slot: 0, Pending: pending})
-				if f%60 != 0 {
+				if f%30 != 0 {
 					continue
 				}
 				full := newTerm(c.w, c.h, c.prof)
@@ -304,6 +306,9 @@ func TestIncrementalFramesMatchAFullPaint(t *testing.T) {
 						}
 					}
 				}
+			}
+			if rounds < 3 {
+				t.Fatalf("the script played %d rounds: it no longer covers round resets", rounds)
 			}
 		})
 	}
@@ -335,5 +340,34 @@ func TestWholeSizeIsWhereTheArenaFitsWithItsBorder(t *testing.T) {
 	tm.paint(t, New(base, colorprofile.ANSI256), s, Viewer{Slot: -1})
 	if tm.char(0, 0) != '┌' || tm.char(w-1, h-1) != '┘' {
 		t.Errorf("corners at %dx%d: %q %q", w, h, tm.char(0, 0), tm.char(w-1, h-1))
+	}
+}
+
+// A screen resized under an unchanged region (the board keeps its place
+// when the terminal grows) is blank; the next Paint draws the board again.
+func TestResizedScreenIsRepainted(t *testing.T) {
+	m := newMatch(t, 13)
+	s := m.steps(30)
+	tm := newTerm(100, 30, colorprofile.ANSI256)
+	v := New(base, colorprofile.ANSI256)
+	v.SetCamera(Follow(1))
+	r := Rect{2, 1, 80, 24}
+	v.Paint(tm.scr, r, s, Viewer{Slot: 1})
+	tm.flush(t)
+	tm.scr.Resize(100, 31)
+	tm.vt.Resize(100, 31)
+	tm.h = 31
+	v.Paint(tm.scr, r, s, Viewer{Slot: 1})
+	tm.flush(t)
+	shown := 0
+	for row := r.Y; row < r.Y+r.H; row++ {
+		for col := r.X; col < r.X+r.W; col++ {
+			if tm.char(col, row) != ' ' {
+				shown++
+			}
+		}
+	}
+	if shown < 20 {
+		t.Fatalf("after the resize the board region shows %d non-blank cells", shown)
 	}
 }
