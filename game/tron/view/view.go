@@ -113,6 +113,10 @@ func (v *View) Invalidate() { v.valid = false }
 // Paint draws snap into region r of scr for viewer me: the arena, its
 // border where visible, and me's pending turns predicted with the rules'
 // own NextHead. Cells outside r are left alone.
+//
+// Snapshots are immutable and share their grid until a move; Paint relies
+// on it: a grid at the address of the last one is taken as unchanged, and
+// only a new grid is compared.
 func (v *View) Paint(scr *screen.Screen, r Rect, snap *tron.Snapshot, me Viewer) {
 	sw, sh := scr.Size()
 	r.W, r.H = min(r.W, sw-r.X), min(r.H, sh-r.Y)

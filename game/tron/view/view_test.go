@@ -167,8 +167,19 @@ func TestPredictionDrawsTheTurnAtOnce(t *testing.T) {
 		t.Errorf("the cell the head leaves shows %d, want the trail %d", got, trailC(me))
 	}
 
-	// The room applies the turn and moves: the head is where it was drawn.
+	// The room takes the turn (acknowledged: no longer pending) but has
+	// not moved yet: the turn stays drawn, nothing flickers back.
 	m.g.Step([]game.Input{{Slot: me, Seq: 1, Action: turn}})
+	if acked := m.snap(); acked.Cycles[me].X != c.X || acked.Cycles[me].Y != c.Y {
+		t.Fatal("the cycle moved on the tick that took the turn; the script needs a frame between")
+	} else {
+		tm.paint(t, v, acked, Viewer{Slot: me})
+		if got := tm.at(-x0, -y0, px, py); got != headC(me) {
+			t.Errorf("once the room has the turn, before the move, the cell %d,%d shows %d, want the head", px, py, got)
+		}
+	}
+
+	// The room moves: the head is where it was drawn.
 	for m.snap().Tick < s.Tick+uint64(s.MoveIn) {
 		m.g.Step(nil)
 	}
