@@ -3,9 +3,9 @@ package server
 import (
 	"errors"
 	"fmt"
-	"github.com/termarena/termarena/cmdargs"
 	"strconv"
 
+	"github.com/termarena/termarena/cmdargs"
 	"github.com/termarena/termarena/sanitize"
 	"github.com/termarena/termarena/store"
 )
@@ -44,8 +44,10 @@ func replaysCommand() command {
 	return command{
 		name:    "replays",
 		args:    "[NAME] [--limit N] [--json]",
-		summary: "recorded matches you can replay",
-		run:     runReplays,
+		summary: "recorded matches to replay: the newest, or NAME's",
+		detail: "Without NAME: the newest matches on the server that can be replayed, whoever\n" +
+			"played them. With NAME: that player's. Pruned replays are left out.",
+		run: runReplays,
 	}
 }
 
@@ -59,25 +61,37 @@ func runReplays(srv *Server, s *Session, args []string) int {
 		fmt.Fprintf(s.ErrOut(), "termarena: replays: %v\nusage: replays [NAME] [--limit N] [--json]\n", err)
 		return ExitUsage
 	}
-	pl, code := whose(srv, s, p.Pos)
-	if code != ExitOK {
-		return code
-	}
-	// Pruned matches keep their record but lose the replay: read more than
-	// the limit so the listing still fills up.
-	ms, err := srv.deps.Store.Matches(pl.Fingerprint, min(limit*4, 1000))
-	if err != nil {
-		srv.log.Error("replays", "err", err)
-		fmt.Fprintln(s.ErrOut(), "termarena: could not read the replays; please try again")
-		return ExitFail
-	}
 	var with []store.MatchRecord
-	for _, m := range ms {
-		if m.Replay && len(with) < limit {
-			with = append(with, m)
+	var code int
+	if len(p.Pos) == 0 {
+		// No name: what is there to watch on this server, whoever played.
+		with, err = srv.deps.Store.RecentMatches(limit, func(m store.MatchRecord) bool { return m.Replay })
+		if err != nil {
+			srv.log.Error("replays", "err", err)
+			fmt.Fprintln(s.ErrOut(), "termarena: could not read the replays; please try again")
+			return ExitFail
 		}
+		code = writeMatches(s.Out(), "", with, p.Bools["json"], "no recorded matches on this server yet")
+	} else {
+		pl, c := whose(srv, s, p.Pos)
+		if c != ExitOK {
+			return c
+		}
+		// Pruned matches keep their record but lose the replay: read more
+		// than the limit so the listing still fills up.
+		ms, err := srv.deps.Store.Matches(pl.Fingerprint, min(limit*4, 1000))
+		if err != nil {
+			srv.log.Error("replays", "err", err)
+			fmt.Fprintln(s.ErrOut(), "termarena: could not read the replays; please try again")
+			return ExitFail
+		}
+		for _, m := range ms {
+			if m.Replay && len(with) < limit {
+				with = append(with, m)
+			}
+		}
+		code = writeMatches(s.Out(), pl.Fingerprint, with, p.Bools["json"], pl.Name+" has no recorded matches")
 	}
-	code = writeMatches(s.Out(), pl.Fingerprint, with, p.Bools["json"], pl.Name+" has no recorded matches")
 	if !p.Bools["json"] && len(with) > 0 {
 		fmt.Fprintln(s.Out(), "\nwatch one: ssh -t HOST replay ID")
 	}

@@ -88,6 +88,14 @@ func TestDataWrittenByAnOlderBuildIsRead(t *testing.T) {
 		t.Fatalf("carol's matches from the old file: %+v", carol)
 	}
 
+	// A newcomer with no matches of their own sees what the server has to
+	// replay, newest first; the match the restart cut short has none.
+	var recent []match
+	run("replays --json", &recent)
+	if len(recent) != 2 || recent[0].ID != 2 || recent[1].ID != 1 {
+		t.Fatalf("replays with no name, for a newcomer: %+v", recent)
+	}
+
 	// The ranked match plays back to its end: no "replay diverged".
 	tm := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("eve", key)), 80, 24, "replay 1")
 	tm.WaitFor(10*time.Second, "alice", "bob")

@@ -369,6 +369,40 @@ func (s *Store) Matches(fp string, limit int) ([]MatchRecord, error) {
 	return out, nil
 }
 
+// RecentMatches returns the server's newest matches, whoever played them,
+// newest first; keep filters them (nil keeps all) and limit bounds what is
+// kept, as in Matches. It reads newest first and stops once limit are kept,
+// so a listing that skips most records (pruned replays) reads only what it
+// shows and what it skipped.
+func (s *Store) RecentMatches(limit int, keep func(MatchRecord) bool) ([]MatchRecord, error) {
+	limit = clampLimit(limit)
+	var out []MatchRecord
+	err := s.db.View(func(tx *bbolt.Tx) error {
+		b, err := matchBuckets(tx)
+		if err != nil {
+			return err
+		}
+		c := b.matches.Cursor()
+		for k, v := c.Last(); k != nil && len(out) < limit; k, v = c.Prev() {
+			if len(k) != 8 {
+				return fmt.Errorf("%s key %q: bad length", bucketMatches, k)
+			}
+			rec, err := decodeMatch(v)
+			if err != nil {
+				return fmt.Errorf("match %d: %w", binary.BigEndian.Uint64(k), err)
+			}
+			if m := rec.match(binary.BigEndian.Uint64(k)); keep == nil || keep(m) {
+				out = append(out, m)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: recent matches: %w", err)
+	}
+	return out, nil
+}
+
 type matchBucketSet struct {
 	matches, index, ratings, players *bbolt.Bucket
 }

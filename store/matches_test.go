@@ -588,3 +588,44 @@ func TestMatchByID(t *testing.T) {
 		}
 	}
 }
+
+// RecentMatches is the whole server's history, newest first, filtered and
+// bounded.
+func TestRecentMatchesNewestFirst(t *testing.T) {
+	s := openPlayers(t, Options{})
+	var ids []uint64
+	for i := range 5 {
+		opp := fpBob
+		if i%2 == 1 {
+			opp = fpCarol
+		}
+		ids = append(ids, mustRecord(t, s, duel(fpAlice, opp), shift(1, -1)).ID)
+	}
+	slices.Reverse(ids)
+	odd := func(m MatchRecord) bool { return m.ID%2 == 1 }
+	var oddIDs []uint64
+	for _, id := range ids {
+		if id%2 == 1 {
+			oddIDs = append(oddIDs, id)
+		}
+	}
+	for _, tt := range []struct {
+		limit int
+		keep  func(MatchRecord) bool
+		want  []uint64
+	}{
+		{0, nil, ids},
+		{2, nil, ids[:2]},
+		{0, odd, oddIDs},
+		{1, odd, oddIDs[:1]},
+	} {
+		ms, err := s.RecentMatches(tt.limit, tt.keep)
+		if err != nil || !slices.Equal(matchIDs(ms), tt.want) {
+			t.Errorf("RecentMatches(%d) = %v, %v; want %v", tt.limit, matchIDs(ms), err, tt.want)
+		}
+	}
+	empty := openTest(t, dbPath(t), Options{})
+	if ms, err := empty.RecentMatches(0, nil); err != nil || len(ms) != 0 {
+		t.Errorf("a fresh store: %v, %v", ms, err)
+	}
+}
