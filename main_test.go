@@ -38,7 +38,7 @@ func TestHelpDocumentsEveryFlagAndEnv(t *testing.T) {
 	if code := run(context.Background(), []string{"--help"}, env(nil), io.Discard, &out); code != 0 {
 		t.Fatalf("--help exit %d", code)
 	}
-	for _, name := range []string{"listen", "data", "admin-keys", "log-level", "log-format", "max-conns-per-ip", "metrics-listen", "fps", "lag-compensation"} {
+	for _, name := range []string{"listen", "data", "admin-keys", "log-level", "log-format", "max-conns-per-ip", "metrics-listen", "fps", "lag-compensation", "client-timeout", "session-open-timeout"} {
 		envName := "TERMARENA_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
 		if !strings.Contains(out.String(), "-"+name) || !strings.Contains(out.String(), envName) {
 			t.Errorf("--help lacks %s / %s", name, envName)
@@ -56,6 +56,7 @@ func TestBadConfigIsAUsageError(t *testing.T) {
 		{[]string{"--log-format", "xml"}, nil, "--log-format"},
 		{nil, map[string]string{"TERMARENA_MAX_CONNS_PER_IP": "lots"}, "TERMARENA_MAX_CONNS_PER_IP"},
 		{nil, map[string]string{"TERMARENA_HANDSHAKE_TIMEOUT": "soon"}, "TERMARENA_HANDSHAKE_TIMEOUT"},
+		{nil, map[string]string{"TERMARENA_CLIENT_TIMEOUT": "10"}, "TERMARENA_CLIENT_TIMEOUT"},
 		{[]string{"--fps", "500"}, nil, "--fps"},
 		{[]string{"--lag-compensation", "2s"}, nil, "--lag-compensation"},
 		{[]string{"--lag-compensation", "-1ms"}, nil, "--lag-compensation"},

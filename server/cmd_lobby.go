@@ -66,6 +66,7 @@ func (srv *Server) lobbyDeps(s *Session, io *sessionIO, start lobbyStart) tui.Lo
 		FPS:           sessionFPS(s.Environ(), srv.cfg.FPS),
 		Clocks:        srv.clocks,
 		RTT:           io.rtt.get,
+		NoReply:       io.rtt.noReply,
 		InputAt:       io.input.LastRead,
 		OnPanic:       func(r any) { io.guard.recovered(r, "room view") },
 		Notice:        id.NameNote,

@@ -37,6 +37,11 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 	env := append(s.Environ(), "TERM="+pty.Term)
 	sio := &sessionIO{ctx: ctx, out: &lockedWriter{w: s}, profile: colorprofile.Env(env), rtt: &rttProbe{},
 		input: inputguard.NewSessionReader(s, inputguard.DefaultLimits())}
+	if w := watchOf(s.sctx); w != nil {
+		// The connection's probe: its sessions share one round trip.
+		sio.rtt = &w.rtt
+		defer w.watchWriter(sio.out)()
+	}
 	id := s.Identity()
 	sio.guard = &sessionGuard{log: srv.log, player: id.Name, cancel: cancel}
 	m := build(sio)
@@ -88,11 +93,7 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 	defer leave()
 
 	var wg sync.WaitGroup
-	wg.Add(2)
-	go func() {
-		defer wg.Done()
-		sio.rtt.run(ctx, s.conn)
-	}()
+	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		for {
@@ -170,6 +171,16 @@ type lockedWriter struct {
 	foreign atomic.Uint64
 	seen    atomic.Uint64 // foreign as the view last read it
 	alt     bool          // Bubble Tea's last word on the alternate screen was "enter"
+	// blocked is when the write in progress started (unix nanoseconds;
+	// 0 = none): a write blocked for the client timeout drops the client.
+	blocked atomic.Int64
+}
+
+// writing marks a write in progress for connWatch; call the result when
+// it returns.
+func (l *lockedWriter) writing() func() {
+	l.blocked.Store(time.Now().UnixNano())
+	return func() { l.blocked.Store(0) }
 }
 
 var (
@@ -192,6 +203,7 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	if enter, leave := bytes.LastIndex(p, enterAltScreen), bytes.LastIndex(p, leaveAltScreen); enter != leave {
 		l.alt = enter > leave
 	}
+	defer l.writing()()
 	if _, err := (crlfWriter{l.w}).Write(p); err != nil {
 		return 0, err
 	}
@@ -206,6 +218,7 @@ func (l *lockedWriter) WriteFrame(p []byte) error {
 	if !l.alt || l.foreign.Load() != l.seen.Load() {
 		return errNotShown
 	}
+	defer l.writing()()
 	_, err := l.w.Write(p)
 	return err
 }
@@ -216,32 +229,6 @@ func (l *lockedWriter) Foreign() uint64 {
 	f := l.foreign.Load()
 	l.seen.Store(f)
 	return f
-}
-
-// rttProbe measures the round trip to the player's client with an SSH
-// global request every few seconds (any client answers one, if only to
-// refuse it), for the game HUD.
-type rttProbe struct{ last atomic.Int64 }
-
-func (r *rttProbe) get() time.Duration { return time.Duration(r.last.Load()) }
-
-func (r *rttProbe) run(ctx context.Context, conn interface {
-	SendRequest(string, bool, []byte) (bool, []byte, error)
-}) {
-	t := time.NewTicker(2 * time.Second)
-	defer t.Stop()
-	for {
-		start := time.Now()
-		if _, _, err := conn.SendRequest("keepalive@openssh.com", true, nil); err != nil {
-			return
-		}
-		r.last.Store(int64(time.Since(start)))
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
 }
 
 func sanitizeWhere(s string) string { return sanitize.Text(s, 40) }

@@ -32,11 +32,19 @@ type Config struct {
 	MaxSessionsPerConn int           // session channels multiplexed on one connection
 	HandshakeTimeout   time.Duration // key exchange + auth must finish within this
 	FPS                int           // TUI frame rate per session
+	// ClientTimeout drops a connection whose client has sent nothing (not
+	// even an answer to the keepalive) or whose session output has stayed
+	// blocked for this long; 0 = never.
+	ClientTimeout time.Duration
+	// SessionOpenTimeout closes a connection with no session open for
+	// this long (after login, or after its last session ended); 0 = never.
+	SessionOpenTimeout time.Duration
 }
 
 // DefaultConfig is what `termarena` runs with when no flag says otherwise.
 func DefaultConfig() Config {
-	return Config{MaxConnsPerIP: 16, MaxSessionsPerConn: 4, HandshakeTimeout: 10 * time.Second, FPS: 30}
+	return Config{MaxConnsPerIP: 16, MaxSessionsPerConn: 4, HandshakeTimeout: 10 * time.Second, FPS: 30,
+		ClientTimeout: 10 * time.Second, SessionOpenTimeout: 30 * time.Second}
 }
 
 // Deps are the server's collaborators.
@@ -75,8 +83,6 @@ type Server struct {
 
 type ctxKey int
 
-const sessionCountKey ctxKey = iota
-
 // New builds a server; it does not listen yet.
 func New(cfg Config, deps Deps) (*Server, error) {
 	if deps.Store == nil || deps.Hub == nil || deps.Rooms == nil || deps.HostKey == nil {
@@ -108,8 +114,9 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		// keys becomes a guest without ever seeing a password prompt.
 		KeyboardInteractiveHandler: func(ssh.Context, gossh.KeyboardInteractiveChallenge) bool { return true },
 		ConnCallback: func(ctx ssh.Context, c net.Conn) net.Conn {
-			ctx.SetValue(sessionCountKey, new(atomic.Int32))
-			return c
+			w := newConnWatch(ctx, c, cfg, srv.log)
+			ctx.SetValue(connWatchKey, w)
+			return &liveConn{Conn: c, w: w}
 		},
 		// Only session channels: no port forwarding, no x11, no agent, no
 		// custom channel types. Global requests (tcpip-forward…) have no
@@ -159,20 +166,18 @@ func (srv *Server) Shutdown(ctx context.Context) error {
 	return err
 }
 
-func (srv *Server) acquireSession(ctx ssh.Context) bool {
-	n, _ := ctx.Value(sessionCountKey).(*atomic.Int32)
-	if n == nil {
+// acquireSession counts a session channel against the per-connection cap;
+// the connection's first session starts the RTT probe.
+func (srv *Server) acquireSession(ctx ssh.Context, conn *gossh.ServerConn) bool {
+	w := watchOf(ctx)
+	if w == nil {
 		return true
 	}
-	if n.Add(1) > int32(srv.cfg.MaxSessionsPerConn) {
-		n.Add(-1)
-		return false
-	}
-	return true
+	return w.sessionStarted(srv.cfg.MaxSessionsPerConn, func() { w.rtt.run(ctx, w.every, conn) })
 }
 
 func (srv *Server) releaseSession(ctx ssh.Context) {
-	if n, _ := ctx.Value(sessionCountKey).(*atomic.Int32); n != nil {
-		n.Add(-1)
+	if w := watchOf(ctx); w != nil {
+		w.sessionEnded()
 	}
 }

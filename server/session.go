@@ -146,7 +146,7 @@ func (c crlfWriter) Write(p []byte) (int, error) {
 // handler. It accepts the channel, answers requests itself and starts run
 // once the client asks for a shell or exec.
 func (srv *Server) sessionHandler(_ *ssh.Server, conn *gossh.ServerConn, newChan gossh.NewChannel, sctx ssh.Context) {
-	if !srv.acquireSession(sctx) {
+	if !srv.acquireSession(sctx, conn) {
 		_ = newChan.Reject(gossh.ResourceShortage, fmt.Sprintf("at most %d sessions per connection", srv.cfg.MaxSessionsPerConn))
 		return
 	}

@@ -45,7 +45,8 @@ type LobbyDeps struct {
 	FPS     int
 	Clocks  *pace.Clocks // shared frame clocks; nil = one per view
 	RTT     func() time.Duration
-	InputAt func() time.Time // when the session last read input (RoomViewConfig.InputAt)
+	NoReply func() time.Duration // RoomViewConfig.NoReply
+	InputAt func() time.Time     // when the session last read input (RoomViewConfig.InputAt)
 	// Ranked play: the matchmaker, the store for ratings and profiles, and
 	// a mode to queue for at once (`ssh -t host play [mode]`).
 	Matchmaker *lobby.Matchmaker
@@ -830,7 +831,7 @@ func (m *Lobby) join(j joinMsg) tea.Cmd {
 	view := NewRoomView(RoomViewConfig{
 		Labels: func(slot int) string { return labels[slot] },
 		Room:   r, Me: m.d.Player.ID, Slot: slot, Title: title, Out: m.d.Out,
-		Profile: m.d.Profile, FPS: m.d.FPS, Clocks: m.d.Clocks, Width: m.w, Height: m.h, RTT: m.d.RTT, InputAt: m.d.InputAt,
+		Profile: m.d.Profile, FPS: m.d.FPS, Clocks: m.d.Clocks, Width: m.w, Height: m.h, RTT: m.d.RTT, NoReply: m.d.NoReply, InputAt: m.d.InputAt,
 		Ranked: r.Ranked != "", Outcome: r.Outcome, Watchers: r.Watchers, Metrics: m.d.Metrics,
 		Chat: m.chatFeed(),
 	})

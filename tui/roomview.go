@@ -61,6 +61,10 @@ type RoomViewConfig struct {
 	Width  int
 	Height int
 	RTT    func() time.Duration // measured round trip to the player; nil = unknown
+	// NoReply is how long the client has left the latest probe unanswered;
+	// from staleAfter on the HUD says so instead of showing an RTT that is
+	// no longer true. nil = always answered.
+	NoReply func() time.Duration
 	// InputAt is when the session last read input from the client; a key
 	// is timed from then rather than from when the program handled it, so
 	// the input-to-frame figure includes decoding and the program's queue.
@@ -910,6 +914,7 @@ type hudKey struct {
 	alone     bool // too few players seated for a rematch
 	hits      [4]int32
 	rttMS     int64
+	noReplyS  int64 // seconds without an answer, from staleAfter; 0 = answering
 	fps       int
 	w, h      int
 	watchers  int
@@ -919,6 +924,10 @@ type hudKey struct {
 	chat      string    // the chat marker, or the input line when typing without a pane
 	typing    bool
 }
+
+// staleAfter is how long an unanswered probe takes to make the last RTT
+// stale: longer than any round trip a game is playable over.
+const staleAfter = 2 * time.Second
 
 func (v *RoomView) paintHUD(fr *game.Frame, snap *pong.Snapshot) {
 	k := hudKey{mode: snap.Mode, finished: fr.Phase == game.Finished, fps: v.fps, w: v.w, h: v.h, rttMS: -1, follow: v.follow, hits: snap.Hits}
@@ -961,6 +970,11 @@ func (v *RoomView) paintHUD(fr *game.Frame, snap *pong.Snapshot) {
 			k.rttMS = d.Milliseconds()
 		}
 	}
+	if v.cfg.NoReply != nil {
+		if d := v.cfg.NoReply(); d >= staleAfter {
+			k.noReplyS = int64(d / time.Second)
+		}
+	}
 	if k == v.hudKey && v.hud != "" {
 		return
 	}
@@ -980,6 +994,9 @@ func (v *RoomView) paintHUD(fr *game.Frame, snap *pong.Snapshot) {
 			if k.rttMS == 0 {
 				rtt = "rtt <1ms"
 			}
+		}
+		if k.noReplyS > 0 {
+			rtt = fmt.Sprintf("no reply %ds", k.noReplyS)
 		}
 		figs = append(figs, rtt)
 	}

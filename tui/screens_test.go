@@ -395,3 +395,24 @@ func TestHeaderFiguresGiveWayToNamesAndRatings(t *testing.T) {
 		t.Fatalf("header at 200 columns: %q", head)
 	}
 }
+
+// A client that stopped answering shows it in the header rather than the
+// last round trip it measured, which is no longer true.
+func TestHeaderShowsAnUnansweredProbeAsStale(t *testing.T) {
+	fr := match4(t, pong.OneVOne)
+	rtt := func() time.Duration { return 42 * time.Millisecond }
+	for _, tc := range []struct {
+		noReply time.Duration
+		want    string
+	}{
+		{0, "rtt 42ms"},
+		{500 * time.Millisecond, "rtt 42ms"},
+		{6 * time.Second, "no reply 6s"},
+	} {
+		scr := drawView(t, RoomViewConfig{Me: "0", Slot: 0, Title: "r1", RTT: rtt,
+			NoReply: func() time.Duration { return tc.noReply }}, fr, 200, 50)
+		if head := firstLine(scr); !strings.Contains(head, tc.want) || (tc.want != "rtt 42ms" && strings.Contains(head, "42ms")) {
+			t.Errorf("no reply for %v: header %q, want %q", tc.noReply, head, tc.want)
+		}
+	}
+}
