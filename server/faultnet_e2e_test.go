@@ -3,6 +3,9 @@ package server_test
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -134,4 +137,130 @@ func TestBlackholedRankedPlayerKeepsTheSeat(t *testing.T) {
 			t.Fatalf("%s after one ranked match: ratings %+v matches %+v", name, p.Ratings, p.Matches)
 		}
 	}
+}
+
+// A connection reset mid-match is a clean drop: grace, then the seat back.
+func TestResetMidMatchIsADrop(t *testing.T) {
+	h := startWith(t, t.TempDir(), faultConfig(), nil, longMatch)
+	link := newFaultyLink(t, h.Addr)
+	annKey, _, ben, room := startRanked1v1(t, h, link.Addr(), h.Addr)
+
+	link.add("rst-down", "reset_peer", "downstream", `{"timeout":0}`)
+	link.add("rst-up", "reset_peer", "upstream", `{"timeout":0}`)
+	ben.WaitFor(wait, "ann disconnected —")
+	if fr, _ := room.Latest(); !fr.Paused || fr.Seats[0].Connected {
+		t.Fatalf("after the reset: paused %v, seat %+v", fr.Paused, fr.Seats[0])
+	}
+	ann2 := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("ann", annKey)), 80, 24, "")
+	ann2.WaitFor(wait, "▸ann")
+	waitUntil(t, "the grace notice to clear", wait, func() bool { return !strings.Contains(ben.Screen(), "disconnected") })
+	if fr, _ := room.Latest(); fr.Paused || !fr.Seats[0].Connected || fr.Phase == game.Finished {
+		t.Fatalf("after coming back: phase %v paused %v seat %+v", fr.Phase, fr.Paused, fr.Seats[0])
+	}
+}
+
+// bytesPerTick is how much of the room's play reached tm's screen per room
+// tick over ticks ticks: the count ratio of what the player sees to what
+// the room plays, which no wall clock enters.
+func bytesPerTick(t *testing.T, tm *sshtest.Term, room *lobby.Room, ticks uint64) float64 {
+	t.Helper()
+	fr, _ := room.Latest()
+	tick0, bytes0 := fr.Tick, len(tm.Raw())
+	waitUntil(t, fmt.Sprintf("%d ticks", ticks), 6*wait, func() bool { fr, _ := room.Latest(); return fr.Tick >= tick0+ticks })
+	fr, _ = room.Latest()
+	return float64(len(tm.Raw())-bytes0) / float64(fr.Tick-tick0)
+}
+
+// A watcher whose network died and a player on a 2 KB/s link hold up
+// neither the room nor the other player: per tick the room plays, the
+// healthy player's screen gets as much as before the trouble started.
+func TestBlackholedWatcherAndStarvedPlayerSlowNobody(t *testing.T) {
+	// The default client timeout: the blackholed watcher stays on for the
+	// whole measurement.
+	h := startWith(t, t.TempDir(), server.DefaultConfig(), nil, longMatch)
+	slow, dead := newFaultyLink(t, h.Addr), newFaultyLink(t, h.Addr)
+	_, ann, ben, room := startRanked1v1(t, h, h.Addr, slow.Addr())
+	watcher := sshtest.Open(t, sshtest.Dial(t, dead.Addr(), sshtest.Config("carol", sshtest.NewKey(t))), 80, 24, "spectate "+room.ID())
+	watcher.WaitFor(wait, "ann", "ben")
+
+	const ticks = 300 // 5 s of play at 60 Hz
+	before := bytesPerTick(t, ann, room, ticks)
+	slow.add("thin", "bandwidth", "downstream", `{"rate":2}`)
+	dead.blackhole()
+	bytesPerTick(t, ann, room, ticks/5) // buffers fill
+	during := bytesPerTick(t, ann, room, ticks)
+	t.Logf("ann's screen: %.1f bytes per tick before, %.1f with a blackholed watcher and a 2 KB/s opponent", before, during)
+	if during < before/2 {
+		t.Fatalf("ann's screen slowed down: %.1f bytes per tick, %.1f before", during, before)
+	}
+	// The starved player is still seated and playing.
+	if fr, _ := room.Latest(); fr.Paused || !fr.Seats[1].Connected {
+		t.Fatalf("ben on a thin link: paused %v seat %+v", fr.Paused, fr.Seats[1])
+	}
+	_ = ben
+}
+
+// blackholedSessions is how many sessions TestBlackholedSessionsEnd cuts
+// off; TERMARENA_BLACKHOLE_N raises it for a run by hand (200).
+func blackholedSessions() int {
+	if n, err := strconv.Atoi(os.Getenv("TERMARENA_BLACKHOLE_N")); err == nil && n > 0 {
+		return n
+	}
+	return 30
+}
+
+// Sessions whose network dies all end on the server — lobby sessions,
+// a finished plain command's connection, a connection that never opened a
+// session — and every goroutine they had ends with them, while their
+// clients still hold the connections open.
+func TestBlackholedSessionsEnd(t *testing.T) {
+	cfg := faultConfig()
+	cfg.MaxConnsPerIP = 0
+	h := startWith(t, t.TempDir(), cfg, nil, lobby.RoomsConfig{})
+	base := h.goroutineBaseline()
+	var heap0 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&heap0)
+	link := newFaultyLink(t, h.Addr)
+	n := blackholedSessions()
+	var clients []*gossh.Client
+	for i := range n {
+		c := sshtest.Dial(t, link.Addr(), sshtest.Config(fmt.Sprintf("p%d", i), sshtest.NewKey(t)))
+		clients = append(clients, c)
+		switch i % 3 {
+		case 0, 1:
+			sshtest.Open(t, c, 80, 24, "").WaitFor(2*wait, "Welcome, p")
+		case 2:
+			if r := sshtest.RunOn(t, c, "whoami"); r.Code != 0 {
+				t.Fatalf("whoami: %+v", r)
+			}
+		}
+	}
+	// One more that logs in and opens nothing.
+	clients = append(clients, sshtest.Dial(t, link.Addr(), sshtest.Config("idle", sshtest.NewKey(t))))
+	link.blackhole()
+	cut := time.Now()
+	serving := func() int {
+		buf := make([]byte, 8<<20)
+		return strings.Count(string(buf[:runtime.Stack(buf, true)]), "charm.land/ssh.(*Server).handleConn(")
+	}
+	waitUntil(t, "every blackholed connection to be dropped", 6*wait, func() bool { return serving() == 0 })
+	t.Logf("%d blackholed connections dropped %v after the cut (client timeout %v)", len(clients), time.Since(cut).Round(100*time.Millisecond), cfg.ClientTimeout)
+
+	for _, c := range clients {
+		c.Close()
+	}
+	link.p.Stop()
+	deadline := time.Now().Add(2 * wait)
+	for runtime.NumGoroutine() > base+2 {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 8<<20)
+			t.Fatalf("goroutines %d, baseline %d\n%s", runtime.NumGoroutine(), base, buf[:runtime.Stack(buf, true)])
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	var heap1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&heap1)
+	t.Logf("goroutines %d (baseline %d); live heap %d KB before, %d KB after", runtime.NumGoroutine(), base, heap0.HeapAlloc>>10, heap1.HeapAlloc>>10)
 }
