@@ -75,6 +75,10 @@ func (srv *Server) run(s *Session) int {
 	if code, refused := srv.refuseBanned(s); refused {
 		return code
 	}
+	if s.tooLong > 0 {
+		fmt.Fprintf(s.ErrOut(), "termarena: the command line is %d bytes long; commands are at most %d bytes\n", s.tooLong, maxCommandLen)
+		return ExitUsage
+	}
 
 	args := s.command
 	if len(args) == 0 {

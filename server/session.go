@@ -54,6 +54,7 @@ type Session struct {
 	user    string
 	id      Identity
 	command []string
+	tooLong int // bytes of an exec command over maxCommandLen, refused with usage
 	pty     *PTY
 	env     []string
 	winch   chan Window // capacity 1, latest wins
@@ -226,8 +227,15 @@ func (srv *Server) sessionHandler(_ *ssh.Server, conn *gossh.ServerConn, newChan
 			}
 			if req.Type == "exec" {
 				var c struct{ Value string }
-				if gossh.Unmarshal(req.Payload, &c) != nil || len(c.Value) > maxCommandLen {
+				if gossh.Unmarshal(req.Payload, &c) != nil {
 					break
+				}
+				// An over-long command is accepted and answered with
+				// usage: refused here, OpenSSH says only "exec request
+				// failed on channel 0" and exits 255.
+				if len(c.Value) > maxCommandLen {
+					s.tooLong = len(c.Value)
+					c.Value = ""
 				}
 				args, err := shlex.Split(c.Value, true)
 				if err != nil {
