@@ -103,6 +103,7 @@ func flagSet(getenv func(string) string, errOut io.Writer) (*flag.FlagSet, *conf
 	dur(&c.srv.HandshakeTimeout, "handshake-timeout", c.srv.HandshakeTimeout, "time allowed for key exchange and login")
 	dur(&c.srv.ClientTimeout, "client-timeout", c.srv.ClientTimeout, "drop a client that answers nothing, or whose screen output stays blocked, this long (a player keeps the seat for the grace period; 0 = never)")
 	dur(&c.srv.SessionOpenTimeout, "session-open-timeout", c.srv.SessionOpenTimeout, "close a logged-in connection with no session open this long (0 = never)")
+	dur(&c.srv.IdleTimeout, "idle-timeout", c.srv.IdleTimeout, "close a session left untouched in the lobby this long, with a warning a minute before; never in a room, a queue or watching (0 = never)")
 	num(&c.srv.FPS, "fps", c.srv.FPS, "frames per second of each session's screen (10-60)")
 	dur(&c.spectateDelay, "spectate-delay", 2*time.Second, "how far behind live play watchers of ranked matches are (0 = live)")
 	dur(&c.lagComp, "lag-compensation", 150*time.Millisecond, "how old a player's view may be and still be judged as they saw it: a Pong catch the screen showed in time counts (0 = off, at most 1s)")

@@ -49,11 +49,18 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 	// Where the session is, for `admin sessions`: the model says, after
 	// each Update (on the program's goroutine, so no lock is needed here).
 	where := placeOf(m)
+	var idle *lobbyIdle
+	if _, says := m.(interface{ Where() string }); says && srv.cfg.IdleTimeout > 0 {
+		idle = newLobbyIdle(srv.cfg.IdleTimeout, where, time.Now())
+	}
 	var move func(string)
 	gm := guardedModel{programModel: m, g: sio.guard, moved: func(pm programModel) {
 		if now := placeOf(pm); now != where {
 			where = now
 			move(sanitizeWhere(now))
+			if idle != nil {
+				idle.moved(now, time.Now())
+			}
 		}
 	}}
 	p := tea.NewProgram(gm,
@@ -94,6 +101,12 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 
 	var wg sync.WaitGroup
 	wg.Add(1)
+	var idleTick <-chan time.Time
+	if idle != nil {
+		t := time.NewTicker(idle.every())
+		defer t.Stop()
+		idleTick = t.C
+	}
 	go func() {
 		defer wg.Done()
 		for {
@@ -102,6 +115,10 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 				return
 			case w := <-s.Windows():
 				p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
+			case now := <-idleTick:
+				if msg, ok := idle.check(now, sio.input.LastRead()); ok {
+					p.Send(msg)
+				}
 			}
 		}
 	}()

@@ -39,12 +39,15 @@ type Config struct {
 	// SessionOpenTimeout closes a connection with no session open for
 	// this long (after login, or after its last session ended); 0 = never.
 	SessionOpenTimeout time.Duration
+	// IdleTimeout closes a session left untouched in the lobby this long,
+	// with a warning a minute before; 0 = never.
+	IdleTimeout time.Duration
 }
 
 // DefaultConfig is what `termarena` runs with when no flag says otherwise.
 func DefaultConfig() Config {
 	return Config{MaxConnsPerIP: 16, MaxSessionsPerConn: 4, HandshakeTimeout: 10 * time.Second, FPS: 30,
-		ClientTimeout: 10 * time.Second, SessionOpenTimeout: 30 * time.Second}
+		ClientTimeout: 10 * time.Second, SessionOpenTimeout: 30 * time.Second, IdleTimeout: 30 * time.Minute}
 }
 
 // Deps are the server's collaborators.
