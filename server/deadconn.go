@@ -79,13 +79,23 @@ func (w *connWatch) check() {
 	if w.ctx.Err() != nil {
 		return
 	}
-	if why := w.verdict(time.Now()); why != "" {
+	now := time.Now()
+	if why := w.verdict(now); why != "" {
 		w.log.Info("dropping connection", "remote", w.conn.RemoteAddr().String(), "reason", why)
 		_ = w.conn.Close()
 		return
 	}
+	// Wake at the silence deadline itself when it comes before the next
+	// round: a client gone quiet is dropped at the timeout, not up to a
+	// round after it.
+	next := w.every
+	if w.timeout > 0 {
+		if until := time.Unix(0, w.lastRead.Load()).Add(w.timeout).Sub(now); until < next {
+			next = max(until, 10*time.Millisecond)
+		}
+	}
 	w.mu.Lock()
-	w.timer.Reset(w.every)
+	w.timer.Reset(next)
 	w.mu.Unlock()
 }
 
