@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# netns-drop.sh: a player's network dies silently mid-match, seen with the
+# real OpenSSH client. Root only (network namespaces).
+#
+# Two namespaces joined by a veth pair: the server and ben live in one,
+# ann in the other. Ann and ben play a ranked pong-1v1 in tmux; the script
+# sets ann's link down (no FIN, no RST: what a Wi-Fi drop looks like to the
+# server), measures how long the server takes to put the grace notice on
+# ben's screen, brings the link back within the grace and reconnects ann,
+# then cuts it again for longer than the grace. It prints what each screen
+# shows at every step.
+#
+#   sudo scripts/netns-drop.sh [path/to/termarena]   (default: go build)
+#
+# Environment: PREFIX names the namespaces, interfaces and tmux sessions
+# (default tadrop), PORT the server's port (default 2222), KEEP=1 leaves
+# everything running at the end for a look around.
+set -euo pipefail
+
+PREFIX=${PREFIX:-tadrop}
+PORT=${PORT:-2222}
+GRACE=30 # the room's grace period (game.DefaultGrace)
+SRV_NS=$PREFIX-srv CLI_NS=$PREFIX-cli
+SRV_IF=${PREFIX:0:8}-s CLI_IF=${PREFIX:0:8}-c
+SRV_IP=10.77.0.1 CLI_IP=10.77.0.2
+
+[ "$(id -u)" = 0 ] || { echo "netns-drop.sh: needs root (ip netns)" >&2; exit 77; }
+for tool in ip tmux ssh ssh-keygen; do
+	command -v "$tool" >/dev/null || { echo "netns-drop.sh: $tool not found" >&2; exit 1; }
+done
+
+work=$(mktemp -d)
+bin=${1:-}
+if [ -z "$bin" ]; then
+	bin=$work/termarena
+	(cd "$(dirname "$0")/.." && go build -o "$bin" .)
+fi
+
+cleanup() {
+	[ "${KEEP:-}" = 1 ] && { echo "KEEP=1: left running (tmux ls; ip netns)"; return; }
+	tmux kill-session -t "$PREFIX-ann" 2>/dev/null || true
+	tmux kill-session -t "$PREFIX-ben" 2>/dev/null || true
+	[ -f "$work/server.pid" ] && kill "$(cat "$work/server.pid")" 2>/dev/null || true
+	ip netns del "$SRV_NS" 2>/dev/null || true
+	ip netns del "$CLI_NS" 2>/dev/null || true
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+ip netns add "$SRV_NS"
+ip netns add "$CLI_NS"
+ip link add "$SRV_IF" type veth peer name "$CLI_IF"
+ip link set "$SRV_IF" netns "$SRV_NS"
+ip link set "$CLI_IF" netns "$CLI_NS"
+ip -n "$SRV_NS" addr add $SRV_IP/24 dev "$SRV_IF"
+ip -n "$CLI_NS" addr add $CLI_IP/24 dev "$CLI_IF"
+for ns in "$SRV_NS" "$CLI_NS"; do ip -n "$ns" link set lo up; done
+ip -n "$SRV_NS" link set "$SRV_IF" up
+ip -n "$CLI_NS" link set "$CLI_IF" up
+
+ip netns exec "$SRV_NS" "$bin" --listen $SRV_IP:$PORT --data "$work/data" >"$work/server.log" 2>&1 &
+echo $! >"$work/server.pid"
+for _ in $(seq 50); do ip netns exec "$SRV_NS" bash -c "exec 3<>/dev/tcp/$SRV_IP/$PORT" 2>/dev/null && break; sleep 0.2; done
+
+ssh-keygen -q -t ed25519 -N '' -f "$work/ann"
+ssh-keygen -q -t ed25519 -N '' -f "$work/ben"
+sshcmd() { # ns who command…
+	local ns=$1 who=$2
+	shift 2
+	echo "ip netns exec $ns ssh -tt -p $PORT -i $work/$who -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR $who@$SRV_IP $*"
+}
+screen() { tmux capture-pane -p -t "$PREFIX-$1" | sed '/^ *$/d'; }
+show() { echo "--- $1's screen:"; screen "$1"; }
+# waitfor who text seconds: poll the screen; prints the seconds it took.
+waitfor() {
+	local start=$EPOCHREALTIME
+	local until=$((SECONDS + $3))
+	while ! screen "$1" | grep -q -- "$2"; do
+		[ $SECONDS -ge $until ] && { echo "never saw \"$2\" on $1's screen" >&2; show "$1" >&2; return 1; }
+		sleep 0.1
+	done
+	echo "$start $EPOCHREALTIME" | awk '{printf "%.1f\n", $2 - $1}'
+}
+link() { ip -n "$CLI_NS" link set "$CLI_IF" "$1"; }
+
+tmux new -d -s "$PREFIX-ann" -x 80 -y 24 "$(sshcmd "$CLI_NS" ann play pong-1v1)"
+waitfor ann "Looking for" 15 >/dev/null
+tmux new -d -s "$PREFIX-ben" -x 80 -y 24 "$(sshcmd "$SRV_NS" ben play pong-1v1)"
+waitfor ann "w/s" 15 >/dev/null
+waitfor ben "w/s" 15 >/dev/null
+sleep 4 # the countdown, then play
+echo "== a ranked match is on"
+show ann
+show ben
+
+echo
+echo "== 1. ann's link goes down (no FIN, no RST); back within the grace"
+link down
+took=$(waitfor ben "ann disconnected" 60)
+echo "time to detect: ${took}s (grace notice on ben's screen)"
+show ben
+show ann
+sleep 3
+link up
+tmux kill-session -t "$PREFIX-ann"
+tmux new -d -s "$PREFIX-ann" -x 80 -y 24 "$(sshcmd "$CLI_NS" ann)"
+waitfor ann "▸ann" 20 >/dev/null
+echo "ann reconnected (same key):"
+show ann
+show ben
+
+echo
+echo "== 2. ann's link goes down for longer than the grace (${GRACE}s)"
+link down
+took2=$(waitfor ben "ann disconnected" 60)
+echo "time to detect: ${took2}s"
+waitfor ben "game over" $((GRACE + 20)) >/dev/null
+echo "after the grace:"
+show ben
+link up
+tmux kill-session -t "$PREFIX-ann"
+tmux new -d -s "$PREFIX-ann" -x 80 -y 24 "$(sshcmd "$CLI_NS" ann)"
+waitfor ann "Welcome" 20 >/dev/null
+echo "ann reconnected after the grace:"
+show ann
+echo "--- ratings:"
+ip netns exec "$SRV_NS" ssh -p $PORT -i "$work/ben" -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR ben@$SRV_IP leaderboard --mode pong-1v1
+echo "--- server log (drops):"
+grep -i "dropping connection" "$work/server.log" || true
+echo
+echo "time to detect: ${took}s and ${took2}s (client timeout 10s, keepalive every 2s)"
