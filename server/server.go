@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"charm.land/ssh"
+	"charm.land/wish/v2"
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/termarena/termarena/chat"
@@ -104,28 +105,38 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	if srv.admins == nil {
 		srv.admins = map[string]bool{}
 	}
-	srv.ssh = &ssh.Server{
-		Version:          "termarena",
-		HostSigners:      []ssh.Signer{deps.HostKey},
-		HandshakeTimeout: cfg.HandshakeTimeout,
-		// Only the algorithms of sshpolicy.go, not x/crypto's defaults.
-		ServerConfigCallback: sshConfig,
-		// Any key is welcome: the key is the account. Bans will be checked
-		// here once they exist, before a session starts.
-		PublicKeyHandler: func(ssh.Context, ssh.PublicKey) bool { return true },
+	// wish assembles the server from options; the session channel is
+	// still ours (sessionHandler: see the README's security notes for why
+	// wish's session handler and middleware are not used).
+	sshSrv, err := wish.NewServer(
+		wish.WithVersion("termarena"),
+		func(s *ssh.Server) error { s.AddHostKey(deps.HostKey); return nil },
+		// Any key is welcome: the key is the account; bans are checked
+		// once a session starts, where the refusal can say why.
+		wish.WithPublicKeyAuth(func(ssh.Context, ssh.PublicKey) bool { return true }),
 		// Keyboard-interactive with no questions is how a client without
 		// keys becomes a guest without ever seeing a password prompt.
-		KeyboardInteractiveHandler: func(ssh.Context, gossh.KeyboardInteractiveChallenge) bool { return true },
-		ConnCallback: func(ctx ssh.Context, c net.Conn) net.Conn {
-			w := newConnWatch(ctx, c, cfg, srv.log)
-			ctx.SetValue(connWatchKey, w)
-			return &liveConn{Conn: c, w: w}
+		wish.WithKeyboardInteractiveAuth(func(ssh.Context, gossh.KeyboardInteractiveChallenge) bool { return true }),
+		func(s *ssh.Server) error {
+			s.HandshakeTimeout = cfg.HandshakeTimeout
+			// Only the algorithms of sshpolicy.go, not x/crypto's defaults.
+			s.ServerConfigCallback = sshConfig
+			s.ConnCallback = func(ctx ssh.Context, c net.Conn) net.Conn {
+				w := newConnWatch(ctx, c, cfg, srv.log)
+				ctx.SetValue(connWatchKey, w)
+				return &liveConn{Conn: c, w: w}
+			}
+			// Only session channels: no port forwarding, no x11, no agent,
+			// no custom channel types. Global requests (tcpip-forward…)
+			// have no handlers and are refused by charm.land/ssh.
+			s.ChannelHandlers = map[string]ssh.ChannelHandler{"session": srv.sessionHandler}
+			return nil
 		},
-		// Only session channels: no port forwarding, no x11, no agent, no
-		// custom channel types. Global requests (tcpip-forward…) have no
-		// handlers and are refused by charm.land/ssh.
-		ChannelHandlers: map[string]ssh.ChannelHandler{"session": srv.sessionHandler},
+	)
+	if err != nil {
+		return nil, fmt.Errorf("server: assemble the SSH server: %w", err)
 	}
+	srv.ssh = sshSrv
 	return srv, nil
 }
 
