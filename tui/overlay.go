@@ -1,0 +1,380 @@
+package tui
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/game/pong"
+	"github.com/termarena/termarena/lobby"
+	"github.com/termarena/termarena/rating"
+	"github.com/termarena/termarena/screen"
+)
+
+// paintOverlay draws the centred message of the moment (countdown, pause,
+// results) over the board, restoring the board where an old one was.
+func (v *RoomView) paintOverlay(fr *game.Frame, snap *pong.Snapshot) {
+	var lines []string
+	switch {
+	case fr.Paused:
+		// Before the countdown: a countdown waiting for a dropped player
+		// stands still, and the players must see why.
+		for slot, s := range fr.Seats {
+			if s.Taken && !s.Connected {
+				lines = append(lines, fmt.Sprintf(" %s disconnected — %d s ", seatName(fr, slot), int(s.GraceLeft.Seconds()+0.999)))
+			}
+		}
+	case fr.Phase == game.Countdown:
+		lines = v.matchup(fr, snap)
+		n := fmt.Sprintf("  %d  ", int(fr.Left.Seconds())+1)
+		wid := 0
+		for _, l := range lines {
+			wid = max(wid, len([]rune(l)))
+		}
+		lines = append(lines, strings.Repeat(" ", max(wid-len(n), 0)/2)+n) // centred under the names
+	case fr.Phase == game.Finished || snap.Over:
+		lines = v.results(fr, snap)
+	case !snap.Ball.Live && snap.LastPointAgainst >= 0 && snap.Tick-snap.LastPointTick < 45:
+		if by := int(snap.LastPointBy); by >= 0 && seatName(fr, by) != "" {
+			lines = []string{" point: " + seatName(fr, by) + " "}
+		}
+	}
+	if p := v.promptLines(); len(p) > 0 {
+		// The question waits for the player's answer: it covers whatever
+		// else the overlay would say.
+		lines = lines[:0]
+		for _, l := range p {
+			lines = append(lines, " "+l+" ")
+		}
+	}
+	_, _, bw, _ := v.bd.cellRect()
+	lines = wrapOverlay(lines, bw)
+	if slices.Equal(lines, v.overlay) {
+		return
+	}
+	// Restore the board under the old overlay.
+	if len(v.overlay) > 0 {
+		c0, r0, cw, rh := v.ovRect[0], v.ovRect[1], v.ovRect[2], v.ovRect[3]
+		for r := r0; r < r0+rh; r++ {
+			for c := c0; c < c0+cw; c++ {
+				v.bd.paintCell(v.scr, c, r)
+			}
+		}
+	}
+	v.overlay = append(v.overlay[:0], lines...)
+	if len(lines) == 0 {
+		return
+	}
+	wid := 0
+	for _, l := range lines {
+		wid = max(wid, len([]rune(l)))
+	}
+	bc, br, _, bh := v.bd.cellRect()
+	// Centred on the board, and never off the screen: a line that could
+	// not be wrapped to the board spills over rather than losing its first
+	// columns.
+	c0 := max(min(bc+(bw-wid)/2, v.w-wid), 0)
+	r0 := max(min(br+(bh-len(lines))/2, v.h-1-len(lines)), 1)
+	v.ovRect = [4]int{c0, r0, wid, len(lines)}
+	for i, l := range lines {
+		st := stBold
+		if fr.Paused {
+			st = stWarn
+		}
+		pad := l + strings.Repeat(" ", wid-len([]rune(l)))
+		v.scr.Text(c0, r0+i, pad, st)
+	}
+}
+
+// wrapOverlay fits overlay lines to the board's width w (at 80 columns a
+// free-for-all board beside the chat pane is 44 wide): a longer line is
+// broken between its " · " or " + " separated items, each piece padded as
+// overlay lines are.
+func wrapOverlay(lines []string, w int) []string {
+	fits := true
+	for _, l := range lines {
+		fits = fits && len([]rune(l)) <= w
+	}
+	if fits {
+		return lines
+	}
+	var out []string
+	for _, l := range lines {
+		if len([]rune(l)) <= w {
+			out = append(out, l)
+			continue
+		}
+		cur := ""
+		for _, item := range splitItems(strings.TrimSpace(l)) {
+			switch {
+			case cur == "":
+				cur = item
+			case len([]rune(cur+item))+2 <= w:
+				cur += item
+			default:
+				out = append(out, " "+strings.TrimSpace(cur)+" ")
+				cur = strings.TrimPrefix(item, " · ")
+			}
+		}
+		out = append(out, " "+strings.TrimSpace(cur)+" ")
+	}
+	return out
+}
+
+// splitItems cuts s before each " · " and " + ", keeping the separators
+// with the item they introduce.
+func splitItems(s string) []string {
+	var items []string
+	for s != "" {
+		i := -1
+		for _, sep := range []string{" · ", " + "} {
+			if j := strings.Index(s[1:], sep); j >= 0 && (i < 0 || j+1 < i) {
+				i = j + 1
+			}
+		}
+		if i < 0 {
+			return append(items, s)
+		}
+		items = append(items, s[:i])
+		s = s[i:]
+	}
+	return items
+}
+
+// matchup is who plays whom, with ratings in ranked ("alice 1520? vs bob
+// 1480?"), shown over the countdown: on one line when it fits the board,
+// else a side (or 2v2 team) a line.
+func (v *RoomView) matchup(fr *game.Frame, snap *pong.Snapshot) []string {
+	var groups []string
+	add := func(slots ...int) {
+		var names []string
+		for _, slot := range slots {
+			if slot >= len(fr.Seats) || !snap.Paddles[slot].Present {
+				continue
+			}
+			n := seatName(fr, slot)
+			if l := v.label(fr, slot); l != "" {
+				n += " " + l
+			}
+			names = append(names, n)
+		}
+		if len(names) > 0 {
+			groups = append(groups, strings.Join(names, " + "))
+		}
+	}
+	if snap.Mode == pong.TwoVTwo {
+		add(pong.Left, pong.Right)
+		add(pong.Top, pong.Bottom)
+	} else {
+		for slot := range 4 {
+			add(slot)
+		}
+	}
+	if len(groups) < 2 {
+		return nil
+	}
+	if one := " " + strings.Join(groups, " vs ") + " "; len([]rune(one)) <= min(int(v.bd.pw), v.w) {
+		return []string{one, ""}
+	}
+	var lines []string
+	for i, g := range groups {
+		if i > 0 {
+			lines = append(lines, " vs ")
+		}
+		lines = append(lines, " "+g+" ")
+	}
+	return append(lines, "")
+}
+
+func (v *RoomView) results(fr *game.Frame, snap *pong.Snapshot) []string {
+	lines := []string{" game over "}
+	var out *lobby.Outcome
+	if v.cfg.Outcome != nil {
+		if o := v.cfg.Outcome(); o != nil && o.Seed == fr.Seed {
+			out = o
+		}
+	}
+	if fr.Result != nil {
+		lines = append(lines, v.placeLines(fr, snap, out)...)
+	}
+	if fr.Phase == game.Finished {
+		if v.cfg.Slot < 0 {
+			// A watcher or replay viewer has no seat: the rematch and
+			// queue keys are not theirs.
+			if v.cfg.Ranked && out == nil {
+				lines = append(lines, " rating changes: saving… ")
+			}
+			if v.cfg.OverKeys != "" {
+				lines = append(lines, "", " "+v.cfg.OverKeys+" ")
+			}
+			return lines
+		}
+		ready, seated := 0, 0
+		for _, s := range fr.Seats {
+			if s.Taken {
+				seated++
+			}
+			if s.Taken && s.Ready {
+				ready++
+			}
+		}
+		var gone []string
+		for slot, p := range fr.Roster {
+			if p.ID != "" && (slot >= len(fr.Seats) || !fr.Seats[slot].Taken || fr.Seats[slot].Player.ID != p.ID) {
+				gone = append(gone, p.Name)
+			}
+		}
+		keys := fmt.Sprintf(" r rematch (%d ready) · q leave ", ready)
+		if v.cfg.Ranked {
+			keys = fmt.Sprintf(" r rematch (%d ready) · n back to queue · q leave ", ready)
+			if out == nil {
+				lines = append(lines, " rating changes: saving… ")
+			}
+		}
+		// A rematch needs two players: with the others gone, say so
+		// rather than count ready players forever.
+		if seated < game.DefaultMinPlayers {
+			keys = " waiting for players · q leave "
+			if v.cfg.Ranked {
+				keys = " n back to queue · q leave "
+			}
+		}
+		if len(gone) > 0 {
+			lines = append(lines, "", " "+strings.Join(gone, ", ")+" left ")
+		}
+		lines = append(lines, "", keys)
+	}
+	return lines
+}
+
+// placeLines lists the players by place, one per line so that four names
+// of 16 characters with their rating changes still fit the 44 columns of
+// a 2v2 or free-for-all board at 80×24; in 2v2 a team line with its score
+// heads its two players.
+func (v *RoomView) placeLines(fr *game.Frame, snap *pong.Snapshot, out *lobby.Outcome) []string {
+	res := fr.Result
+	change := func(slot int) string {
+		if out == nil || slot >= len(out.Changes) || out.Changes[slot].Games <= 0 {
+			return ""
+		}
+		c := out.Changes[slot]
+		return fmt.Sprintf(" %s %+d", rating.Display(c.After, c.Games), int(math.Round(c.After))-int(math.Round(c.Before)))
+	}
+	left := func(slot int) string {
+		if leftMatch(fr, slot) {
+			return " (left)"
+		}
+		return ""
+	}
+	score := func(slot int) int {
+		if slot < len(res.Scores) {
+			return res.Scores[slot]
+		}
+		return 0
+	}
+	var lines []string
+	teams := snap != nil && snap.Mode == pong.TwoVTwo
+	for place := 1; place <= len(res.Places); place++ {
+		first := true
+		for slot, p := range res.Places {
+			if p != place {
+				continue
+			}
+			who := playedBy(fr, slot)
+			if teams {
+				if first {
+					lines = append(lines, fmt.Sprintf(" %d. %s (%d) ", place, teamName(slot), score(slot)))
+				}
+				lines = append(lines, fmt.Sprintf("    %s%s%s ", who, left(slot), change(slot)))
+			} else {
+				lines = append(lines, fmt.Sprintf(" %d. %s (%d)%s%s ", place, who, score(slot), left(slot), change(slot)))
+			}
+			first = false
+		}
+	}
+	return lines
+}
+
+// teamName names a 2v2 team the way the waiting room and HUD do: left and
+// right play top and bottom.
+func teamName(slot int) string {
+	if slot/2 == 0 {
+		return "team A"
+	}
+	return "team B"
+}
+
+// waitLine is one line of the pre-game screen.
+type waitLine struct {
+	text string
+	st   screen.Style
+}
+
+// paintWaiting is the pre-game screen: who sits where and who is ready.
+func (v *RoomView) paintWaiting(fr *game.Frame) {
+	lines := []waitLine{{v.cfg.Title, stAccent}, {"", stDefault}}
+	sides := []string{"left", "right", "top", "bottom"}
+	if fr != nil {
+		teams := false
+		if s, ok := fr.State.(*pong.Snapshot); ok && s.Mode == pong.TwoVTwo {
+			teams = true
+		}
+		for slot, s := range fr.Seats {
+			label := fmt.Sprintf("%-7s", sides[slot%4])
+			if teams {
+				label += teamName(slot)
+			}
+			if !s.Taken {
+				lines = append(lines, waitLine{label + "  (free)", stDim})
+				continue
+			}
+			state := "not ready"
+			if s.Ready {
+				state = "ready ✓"
+			}
+			if !s.Connected {
+				state = "disconnected"
+			}
+			if l := v.label(fr, slot); l != "" {
+				state = fmt.Sprintf("%-6s %s", l, state)
+			}
+			me := ""
+			if slot == v.cfg.Slot {
+				me = " (you)"
+			}
+			lines = append(lines, waitLine{fmt.Sprintf("%s  %-16s %s%s", label, s.Player.Name, state, me), stSide0 + screen.Style(slot)})
+		}
+	}
+	prompt := "needs 2 players, all ready · r ready · q leave"
+	if v.cfg.Slot < 0 {
+		prompt = v.cfg.WaitText
+	}
+	if v.cfg.Slot >= 0 && v.tooSmallToPlay(fr) {
+		// Said before the countdown, while there is still time to
+		// enlarge the window: the match will not wait for it.
+		lines = append(lines, waitLine{"", stDefault}, waitLine{v.smallWarning(fr), stWarn})
+	}
+	lines = append(lines, waitLine{"", stDefault}, waitLine{prompt, stDim})
+	rows := v.waitingPane(len(lines))
+	key := fmt.Sprint(lines, v.w, v.h, v.pane)
+	if key == v.hud {
+		return
+	}
+	v.hud = key
+	v.clearScreen()
+	wid := 0
+	for _, l := range lines {
+		wid = max(wid, len([]rune(l.text)))
+	}
+	left := max((v.w-wid)/2, 0)
+	top := max((rows-len(lines))/2, 0)
+	for i, l := range lines {
+		x := left
+		if i == 0 { // the title is centred over the block
+			x = max((v.w-len([]rune(l.text)))/2, 0)
+		}
+		v.scr.Text(x, top+i, l.text, l.st)
+	}
+}
