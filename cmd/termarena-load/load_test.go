@@ -364,3 +364,31 @@ func TestPercentile(t *testing.T) {
 		}
 	}
 }
+
+// A ranked countdown shows who plays whom above its number: it is still a
+// countdown, so the serve is a whole serve delay after it (a point's
+// notice, text without a number row, is not).
+func TestTrackerCountdownUnderTheMatchup(t *testing.T) {
+	board := func(overlay string) *tracker {
+		tr := newTracker(80, 24)
+		var b strings.Builder
+		b.WriteString("\x1b7\x1b[2J\x1b[1;2H▸ann 1500? 0  bob 1480? 0\x1b[24;10Hw/s ↑/↓ move · q leave")
+		for _, row := range []int{2, 12} {
+			b.WriteString("\x1b[" + itoa(row) + ";3H" + strings.Repeat("█", 38))
+		}
+		for _, row := range []int{5, 6, 7} {
+			b.WriteString("\x1b[" + itoa(row) + ";3H█\x1b[" + itoa(row) + ";40H█")
+		}
+		b.WriteString(overlay + "\x1b8")
+		tr.Write([]byte(b.String()))
+		return tr
+	}
+	tr := board("\x1b[6;10Hann 1500? vs bob 1480?\x1b[8;20H2")
+	if tr.live || !tr.countdown {
+		t.Fatalf("matchup and number: live %v countdown %v; want false, true", tr.live, tr.countdown)
+	}
+	tr = board("\x1b[7;15H point: bob ")
+	if tr.live || tr.countdown {
+		t.Fatalf("a point's notice: live %v countdown %v; want false, false", tr.live, tr.countdown)
+	}
+}

@@ -70,7 +70,7 @@ type tracker struct {
 	boardOK   bool
 	textCells int
 	digits    int  // of textCells
-	countdown bool // the last overlay was digits only: the countdown
+	countdown bool // the last overlay had a row of digits only: the countdown
 
 	// Where the ball and the paddles are, for a bot that chases the ball:
 	// inside the walls the only block glyph is the ball, and between the
@@ -340,7 +340,7 @@ func (t *tracker) endFrame() bool {
 		t.findBoard()
 	}
 	if t.textCells > 0 {
-		t.countdown = t.digits == t.textCells
+		t.countdown = t.digits == t.textCells || t.digitRow()
 	}
 	t.live = t.phase == phasePlay && t.boardOK && t.textCells == 0
 	return t.phase != old || t.live != oldLive || t.roomID != oldID || t.ready != oldReady
@@ -438,6 +438,28 @@ func (t *tracker) readWaiting() {
 	if help && you {
 		t.phase = phaseWaiting
 	}
+}
+
+// digitRow: a row of the board holds nothing but a number, as the
+// countdown's does under who plays whom ("ann 1500? vs bob 1480?"). Only
+// read while an overlay shows, which is a few seconds a match.
+func (t *tracker) digitRow() bool {
+	b := &t.board
+	for y := b[1]; y < b[3]; y++ {
+		digits, other := 0, 0
+		for x := b[0]; x < b[2]; x++ {
+			switch r := t.grid[y*t.cols+x]; {
+			case r >= '0' && r <= '9':
+				digits++
+			case isText(r) == 1:
+				other++
+			}
+		}
+		if digits > 0 && other == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func (t *tracker) row(y int) string {
