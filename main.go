@@ -255,7 +255,10 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 			return fmt.Errorf("--chat-filter: %w", err)
 		}
 	}
-	svc := lobby.Start(st, lobby.Config{Rooms: lobby.RoomsConfig{SpectateDelay: delay, Room: game.RoomConfig{LagCompensation: c.lagComp}}, Chat: chat.Config{Filter: filter}}, log)
+	svc, err := lobby.Start(st, lobby.Config{Rooms: lobby.RoomsConfig{Games: games(), SpectateDelay: delay, Room: game.RoomConfig{LagCompensation: c.lagComp}}, Chat: chat.Config{Filter: filter}}, log)
+	if err != nil {
+		return err
+	}
 	defer svc.Stop()
 	svc.PruneReplays(st, lobby.Retention{KeepPerPlayer: c.keepReplays, KeepFor: time.Duration(c.keepDays) * 24 * time.Hour}, log)
 	hub := svc.Hub

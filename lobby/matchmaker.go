@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -42,6 +43,7 @@ func (t *Ticket) Room() <-chan *Room { return t.room }
 type Matchmaker struct {
 	rooms     *Rooms
 	queues    map[RankedMode]*Queue
+	modes     []RankedMode
 	cooldowns *Cooldowns
 	now       func() time.Time
 	log       *slog.Logger
@@ -51,19 +53,35 @@ type Matchmaker struct {
 	last    map[string][]string // player → previous ranked opponents
 }
 
-// NewMatchmaker prepares a queue per ranked mode.
-func NewMatchmaker(rooms *Rooms, cooldowns *Cooldowns, log *slog.Logger) *Matchmaker {
+// NewMatchmaker prepares a queue for each ranked mode of the rooms' games.
+func NewMatchmaker(rooms *Rooms, cooldowns *Cooldowns, log *slog.Logger) (*Matchmaker, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	mm := &Matchmaker{rooms: rooms, queues: map[RankedMode]*Queue{}, cooldowns: cooldowns, now: time.Now, log: log,
 		tickets: map[string]*Ticket{}, last: map[string][]string{}}
-	for _, m := range RankedModes() {
-		q, _ := NewQueue(m)
-		mm.queues[m] = q
+	for _, k := range rooms.Games() {
+		for _, m := range k.Modes() {
+			if m.Ranked == "" {
+				continue
+			}
+			pairs := len(m.Teams) > 0
+			if pairs && !slices.EqualFunc(m.Teams, pairTeams, slices.Equal) {
+				return nil, fmt.Errorf("lobby: %s %s: a ranked queue seats teams as slots {0,1} against {2,3} only", k.Name(), m.Name)
+			}
+			q, err := NewQueue(RankedMode(m.Ranked), m.Table, pairs)
+			if err != nil {
+				return nil, err
+			}
+			mm.queues[q.Mode()] = q
+			mm.modes = append(mm.modes, q.Mode())
+		}
 	}
-	return mm
+	return mm, nil
 }
+
+// Modes lists the ranked modes, in the catalogue's order.
+func (mm *Matchmaker) Modes() []RankedMode { return mm.modes }
 
 // Run drives every queue's waves until ctx ends.
 func (mm *Matchmaker) Run(ctx context.Context) {

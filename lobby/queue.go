@@ -9,50 +9,11 @@ import (
 	"slices"
 	"sync"
 	"time"
-
-	"github.com/termarena/termarena/game/pong"
 )
 
-// RankedMode names a ranked matchmaking queue; the string is what the store
-// keys ratings by.
+// RankedMode names a ranked matchmaking queue (a game.Mode's Ranked); the
+// string is what the store keys ratings by.
 type RankedMode string
-
-// The ranked modes.
-const (
-	RankedPong1v1  RankedMode = "pong-1v1"
-	RankedPongFFA4 RankedMode = "pong-ffa4"
-	RankedPong2v2  RankedMode = "pong-2v2"
-)
-
-// RankedModes lists every ranked mode, for menus and for running one Queue
-// each.
-func RankedModes() []RankedMode {
-	return []RankedMode{RankedPong1v1, RankedPongFFA4, RankedPong2v2}
-}
-
-// TableSize is how many players one match of m seats; 0 for an unknown mode.
-func (m RankedMode) TableSize() int {
-	switch m {
-	case RankedPong1v1:
-		return 2
-	case RankedPongFFA4, RankedPong2v2:
-		return 4
-	}
-	return 0
-}
-
-// Pong is the game mode a ranked room of m plays.
-func (m RankedMode) Pong() (pong.Mode, bool) {
-	switch m {
-	case RankedPong1v1:
-		return pong.OneVOne, true
-	case RankedPongFFA4:
-		return pong.FFA4, true
-	case RankedPong2v2:
-		return pong.TwoVTwo, true
-	}
-	return 0, false
-}
 
 // Matchmaking timing and tolerance. A queued player accepts opponents within
 // ±Tolerance(waited) of their own rating.
@@ -114,11 +75,11 @@ type Entry struct {
 // Match is one table a wave formed. The players have left the queue.
 type Match struct {
 	Mode RankedMode
-	// Players in seat order: slot i of the room is Players[i]. In 2v2,
-	// Players[0:2] are one team and Players[2:4] the other, so the pong
-	// teams (left+right against top+bottom) line up with Teams.
+	// Players in seat order: slot i of the room is Players[i]. In a mode
+	// of two pairs, Players[0:2] are one team and Players[2:4] the other,
+	// as the game's teams are.
 	Players []Entry
-	// Teams is set in 2v2 only: indexes into Players, {{0, 1}, {2, 3}},
+	// Teams is set for pairs only: indexes into Players, {{0, 1}, {2, 3}},
 	// chosen among the three possible splits to make the team averages
 	// closest.
 	Teams [][]int
@@ -138,8 +99,9 @@ type Match struct {
 // interval. Such an early wave is a full wave, so it still picks the
 // closest tables among everyone queued, not merely the newcomer's.
 type Queue struct {
-	mode RankedMode
-	size int
+	mode  RankedMode
+	size  int
+	pairs bool
 
 	mu       sync.Mutex
 	waiting  map[string]Entry
@@ -147,14 +109,18 @@ type Queue struct {
 	early    bool      // an arrival completed a table: the next Tick runs a wave
 }
 
-// NewQueue returns an empty queue for mode.
-func NewQueue(mode RankedMode) (*Queue, error) {
-	size := mode.TableSize()
-	if size == 0 {
-		return nil, fmt.Errorf("lobby: queue for %q: %w", mode, ErrUnknownMode)
+// NewQueue returns an empty queue for mode that forms tables of size
+// players. With pairs, a table is two teams of two (slots 0 and 1 against
+// 2 and 3), balanced by rating.
+func NewQueue(mode RankedMode, size int, pairs bool) (*Queue, error) {
+	if mode == "" || size < 2 || size > maxTable || (pairs && size != 4) {
+		return nil, fmt.Errorf("lobby: queue for %q of %d: %w", mode, size, ErrUnknownMode)
 	}
-	return &Queue{mode: mode, size: size, waiting: make(map[string]Entry)}, nil
+	return &Queue{mode: mode, size: size, pairs: pairs, waiting: make(map[string]Entry)}, nil
 }
+
+// pairTeams are the teams a queue with pairs seats.
+var pairTeams = [][]int{{0, 1}, {2, 3}}
 
 // Mode is the queue's ranked mode.
 func (q *Queue) Mode() RankedMode { return q.mode }
@@ -329,7 +295,7 @@ type candidate struct {
 	tol    float64
 }
 
-// maxTable is the largest TableSize.
+// maxTable is the largest table a queue forms.
 const maxTable = 4
 
 // table is a candidate table. It is a small value with no pointers because
@@ -449,9 +415,9 @@ func (q *Queue) wave(now time.Time) []Match {
 			m.Players[k] = cs[idx].Entry
 			delete(q.waiting, cs[idx].ID)
 		}
-		if q.mode == RankedPong2v2 {
+		if q.pairs {
 			m.Players = splitTeams(m.Players)
-			m.Teams = [][]int{{0, 1}, {2, 3}}
+			m.Teams = pairTeams
 		}
 		matches = append(matches, m)
 	}

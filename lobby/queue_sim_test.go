@@ -100,7 +100,8 @@ func percentile[T any](xs []T, p float64) T {
 }
 
 func TestQueueSim(t *testing.T) {
-	for _, mode := range RankedModes() {
+	for _, tm := range testModes {
+		mode := tm.mode
 		t.Run(string(mode), func(t *testing.T) {
 			res := simulate(t, mode, 1)
 			if res.matched+res.leftover != simPlayers {
@@ -108,7 +109,7 @@ func TestQueueSim(t *testing.T) {
 			}
 			// Fewer than a table can be left once arrivals stop; any more
 			// means someone was stranded.
-			if res.leftover >= mode.TableSize() {
+			if res.leftover >= tm.size {
 				t.Errorf("%d players never matched (waited %v)", res.leftover, res.leftWaits)
 			}
 			slices.Sort(res.waits)

@@ -8,8 +8,6 @@ import (
 	"slices"
 	"testing"
 	"time"
-
-	"github.com/termarena/termarena/game/pong"
 )
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -18,7 +16,7 @@ func sec(s float64) time.Duration { return time.Duration(s * float64(time.Second
 
 func newQueue(t *testing.T, mode RankedMode) *Queue {
 	t.Helper()
-	q, err := NewQueue(mode)
+	q, err := NewQueue(mode, tableSize(mode), mode == RankedPong2v2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,31 +81,6 @@ func TestQueueToleranceWindow(t *testing.T) {
 		if got := Tolerance(tc.waited); got != tc.want {
 			t.Errorf("Tolerance(%v) = %v, want %v", tc.waited, got, tc.want)
 		}
-	}
-}
-
-func TestQueueModes(t *testing.T) {
-	for _, tc := range []struct {
-		mode RankedMode
-		size int
-		pong pong.Mode
-	}{
-		{RankedPong1v1, 2, pong.OneVOne},
-		{RankedPongFFA4, 4, pong.FFA4},
-		{RankedPong2v2, 4, pong.TwoVTwo},
-	} {
-		if got := tc.mode.TableSize(); got != tc.size {
-			t.Errorf("%s: TableSize = %d, want %d", tc.mode, got, tc.size)
-		}
-		if got, ok := tc.mode.Pong(); !ok || got != tc.pong {
-			t.Errorf("%s: Pong = %v %v, want %v", tc.mode, got, ok, tc.pong)
-		}
-	}
-	if len(RankedModes()) != 3 {
-		t.Errorf("RankedModes = %v", RankedModes())
-	}
-	if _, err := NewQueue("chess-1v1"); !errors.Is(err, ErrUnknownMode) {
-		t.Errorf("NewQueue(unknown) err = %v, want ErrUnknownMode", err)
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/termarena/termarena/game"
-	"github.com/termarena/termarena/game/pong"
 	"github.com/termarena/termarena/rating"
 	"github.com/termarena/termarena/spectator"
 	"github.com/termarena/termarena/store"
@@ -144,19 +143,12 @@ func scoresNow(r *Room) []int {
 	if fr == nil {
 		return nil
 	}
-	snap, ok := fr.State.(*pong.Snapshot)
+	snap, ok := fr.State.(game.Scorer)
 	if !ok {
 		return nil
 	}
-	out := make([]int, min(len(fr.Seats), len(snap.Scores)))
-	for i := range out {
-		if snap.Mode == pong.FFA4 {
-			out[i] = int(snap.Lives[i])
-		} else {
-			out[i] = int(snap.Scores[i])
-		}
-	}
-	return out
+	out := snap.Standing()
+	return out[:min(len(fr.Seats), len(out))]
 }
 
 func tickRate(r *Room) int {
@@ -172,7 +164,7 @@ func ModeName(r *Room) string {
 	if r.Ranked != "" {
 		return string(r.Ranked)
 	}
-	return "casual-" + r.Mode.String()
+	return "casual-" + r.Mode.Name
 }
 
 func (rs *Results) write(j resultJob) error {
@@ -197,8 +189,8 @@ func (rs *Results) write(j resultJob) error {
 		if !seat.Player.Guest {
 			mp.Fingerprint = string(seat.Player.ID)
 		}
-		if r.Mode == pong.TwoVTwo { // left+right against top+bottom
-			mp.Team = slot / 2
+		if t := r.Mode.Team(slot); t >= 0 {
+			mp.Team = t
 		}
 		if slot < len(j.res.Places) {
 			mp.Place = j.res.Places[slot]
@@ -288,7 +280,7 @@ func rate(r *Room, players []store.MatchPlayer, cur []store.Rating) ([]store.Rat
 		places[i] = p.Place
 	}
 	var next []float64
-	if r.Ranked == RankedPong2v2 {
+	if len(r.Mode.Teams) > 0 {
 		var err error
 		if next, err = rateTeams(players, rp); err != nil {
 			return nil, err

@@ -27,7 +27,10 @@ func servicesWith(t *testing.T, n int, rc game.RoomConfig, pc func(pong.Mode) po
 			t.Fatal(err)
 		}
 	}
-	svc := Start(st, Config{Rooms: RoomsConfig{Room: rc, Pong: pc}}, nil)
+	svc, err := Start(st, Config{Rooms: RoomsConfig{Room: rc, Games: pongGames(pc)}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() { svc.Stop(); st.Close() })
 	return svc, st
 }
@@ -149,7 +152,7 @@ func TestRankedCountdownLeaveIsAForfeit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pb, err := spectator.NewPlayback(rp)
+		pb, err := spectator.NewPlayback(rp, svc.Rooms.Games())
 		if err != nil {
 			t.Fatal(err)
 		}

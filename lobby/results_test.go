@@ -23,14 +23,17 @@ func testServices(t *testing.T) (*Services, *store.Store) {
 			t.Fatal(err)
 		}
 	}
-	svc := Start(st, Config{Rooms: RoomsConfig{
+	svc, err := Start(st, Config{Rooms: RoomsConfig{
 		Room: game.RoomConfig{Countdown: -1},
-		Pong: func(m pong.Mode) pong.Config {
+		Games: pongGames(func(m pong.Mode) pong.Config {
 			c := pong.DefaultConfig(m)
 			c.PointsToWin, c.Lives = 1, 1
 			return c
-		},
+		}),
 	}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() { svc.Stop(); st.Close() })
 	return svc, st
 }
@@ -117,7 +120,7 @@ func TestMatchInProgressAtShutdownIsAborted(t *testing.T) {
 func TestCasualMatchIsHistoryNotRating(t *testing.T) {
 	svc, st := testServices(t)
 	ctx := context.Background()
-	r, err := svc.Rooms.Create(pong.OneVOne, false)
+	r, err := svc.Rooms.Create("pong", "1v1", false)
 	if err != nil {
 		t.Fatal(err)
 	}

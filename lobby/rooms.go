@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/termarena/termarena/game"
-	"github.com/termarena/termarena/game/pong"
 	"github.com/termarena/termarena/spectator"
 )
 
@@ -27,9 +26,8 @@ const DefaultTicksPerWake = 2
 // RoomsConfig tunes the casual rooms players create.
 type RoomsConfig struct {
 	Room game.RoomConfig // tick rate, grace, countdown…
-	// Pong adjusts a mode's default config (operators and tests: shorter
-	// matches, other board sizes). Nil means pong.DefaultConfig.
-	Pong func(pong.Mode) pong.Config
+	// Games are the games rooms play (the server's catalogue).
+	Games game.Catalog
 	// MaxRooms bounds live rooms so a script cannot create them forever.
 	MaxRooms int
 	// Observer, when set, watches every room's matches (results, replays).
@@ -50,7 +48,8 @@ type MatchObserver interface {
 // Room is a live room as the lobby knows it.
 type Room struct {
 	*game.Room
-	Mode    pong.Mode
+	Game    game.Kind
+	Mode    game.Mode
 	Ranked  RankedMode // "" for a casual room
 	Private bool
 	Code    string // join code of a private room
@@ -182,9 +181,6 @@ func NewRooms(ctx context.Context, cfg RoomsConfig) *Rooms {
 	if cfg.MaxRooms <= 0 {
 		cfg.MaxRooms = 1000
 	}
-	if cfg.Pong == nil {
-		cfg.Pong = pong.DefaultConfig
-	}
 	return &Rooms{ctx: ctx, cfg: cfg, byID: map[string]*Room{}, byCode: map[string]*Room{}, changed: make(chan struct{})}
 }
 
@@ -207,19 +203,29 @@ func newSeed() uint64 {
 	return binary.LittleEndian.Uint64(b[:])
 }
 
-// Create starts a casual room for mode. A private room is not listed and is
-// joined by its code.
-func (rs *Rooms) Create(mode pong.Mode, private bool) (*Room, error) {
+// Games are the games rooms play, in menu order.
+func (rs *Rooms) Games() game.Catalog { return rs.cfg.Games }
+
+// ErrNoMode is returned for a game or mode the server does not offer.
+var ErrNoMode = errors.New("no such game mode")
+
+// Create starts a casual room of a game's mode. A private room is not
+// listed and is joined by its code.
+func (rs *Rooms) Create(gameName, mode string, private bool) (*Room, error) {
+	k, m, ok := rs.cfg.Games.Mode(gameName, mode)
+	if !ok || !m.Casual {
+		return nil, fmt.Errorf("lobby: %w: %s %s", ErrNoMode, gameName, mode)
+	}
 	rc := rs.cfg.Room
 	rc.AllowLateJoin = true
-	return rs.create(mode, "", private, rc, nil)
+	return rs.create(k, m, "", private, rc, nil)
 }
 
 // CreateRanked starts the room for a match the queue formed: only its
 // players may sit, each in the slot the match gave them, and the countdown
 // starts as soon as all are seated. It is not listed for joining.
 func (rs *Rooms) CreateRanked(m Match) (*Room, error) {
-	mode, ok := m.Mode.Pong()
+	k, mode, ok := rs.cfg.Games.Ranked(string(m.Mode))
 	if !ok {
 		return nil, fmt.Errorf("lobby: %w: %q", ErrUnknownMode, m.Mode)
 	}
@@ -233,17 +239,22 @@ func (rs *Rooms) CreateRanked(m Match) (*Room, error) {
 		rc.Expected = append(rc.Expected, game.PlayerID(p.ID))
 		seats[game.PlayerID(p.ID)] = i
 	}
-	return rs.create(mode, m.Mode, false, rc, seats)
+	return rs.create(k, mode, m.Mode, false, rc, seats)
 }
 
-func (rs *Rooms) create(mode pong.Mode, ranked RankedMode, private bool, rc game.RoomConfig, seats map[game.PlayerID]int) (*Room, error) {
-	pc := rs.cfg.Pong(mode)
-	pc.Mode = mode
-	if err := pc.Validate(); err != nil {
+func (rs *Rooms) create(k game.Kind, mode game.Mode, ranked RankedMode, private bool, rc game.RoomConfig, seats map[game.PlayerID]int) (*Room, error) {
+	setup, err := k.Setup(mode.Name)
+	if err != nil {
 		return nil, fmt.Errorf("lobby: room config: %w", err)
 	}
-	if pc.TickRate > 0 && rc.TickRate == 0 {
-		rc.TickRate = pc.TickRate
+	if rc.TickRate == 0 {
+		rc.TickRate = setup.TickRate
+	}
+	if rc.TickRate == 0 {
+		rc.TickRate = game.DefaultTickRate
+	}
+	if rc.MinPlayers == 0 {
+		rc.MinPlayers = mode.MinPlayers
 	}
 	if rc.TicksPerWake == 0 {
 		rc.TicksPerWake = DefaultTicksPerWake
@@ -255,7 +266,7 @@ func (rs *Rooms) create(mode pong.Mode, ranked RankedMode, private bool, rc game
 	}
 	rs.seq++
 	id := fmt.Sprintf("r%d", rs.seq)
-	r := &Room{Mode: mode, Ranked: ranked, Private: private || ranked != "", Created: time.Now(), Seats: seats}
+	r := &Room{Game: k, Mode: mode, Ranked: ranked, Private: private || ranked != "", Created: time.Now(), Seats: seats}
 	if ranked != "" {
 		switch d := rs.cfg.SpectateDelay; {
 		case d == 0:
@@ -267,8 +278,8 @@ func (rs *Rooms) create(mode pong.Mode, ranked RankedMode, private bool, rc game
 	// Every match is recorded for replays. The recorder is the room's game
 	// factory as well as its hooks: only the games it makes see the seat
 	// changes (late joins, forfeits) that re-simulation has to repeat.
-	rec, err := spectator.NewRecorder(spectator.RecorderConfig{Pong: pc, TickRate: rc.TickRate,
-		OnReplay: func(rp *spectator.Replay) { r.replay = rp }})
+	rec, err := spectator.NewRecorder(spectator.RecorderConfig{Game: k, Config: setup.Config, HeldInputs: mode.HeldInputs,
+		TickRate: rc.TickRate, OnReplay: func(rp *spectator.Replay) { r.replay = rp }})
 	if err != nil {
 		rs.mu.Unlock()
 		return nil, fmt.Errorf("lobby: recorder: %w", err)

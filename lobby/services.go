@@ -2,6 +2,8 @@ package lobby
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -33,7 +35,14 @@ type Services struct {
 }
 
 // Start wires and starts the services. Rooms and queues run until Stop.
-func Start(st *store.Store, c Config, log *slog.Logger) *Services {
+// It fails on a catalogue of games the lobby cannot serve.
+func Start(st *store.Store, c Config, log *slog.Logger) (*Services, error) {
+	if err := c.Rooms.Games.Validate(); err != nil {
+		return nil, fmt.Errorf("lobby: %w", err)
+	}
+	if len(c.Rooms.Games) == 0 {
+		return nil, errors.New("lobby: no games")
+	}
 	s := &Services{Hub: NewHub(), Chat: chat.New(c.Chat)}
 	cfg := c.Rooms
 	var mm *Matchmaker
@@ -44,12 +53,17 @@ func Start(st *store.Store, c Config, log *slog.Logger) *Services {
 	s.stopRooms, s.stopResults = stopRooms, stopResults
 	s.pruneCtx = roomsCtx
 	s.Rooms = NewRooms(roomsCtx, cfg)
-	mm = NewMatchmaker(s.Rooms, &Cooldowns{}, log)
+	mm, err := NewMatchmaker(s.Rooms, &Cooldowns{}, log)
+	if err != nil {
+		stopRooms()
+		stopResults()
+		return nil, err
+	}
 	s.Matchmaker = mm
 	s.wg.Add(2)
 	go func() { defer s.wg.Done(); mm.Run(roomsCtx) }()
 	go func() { defer s.wg.Done(); s.Results.Run(resultsCtx) }()
-	return s
+	return s, nil
 }
 
 // Retention is how long replays are kept: the last KeepPerPlayer of every

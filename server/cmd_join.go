@@ -72,7 +72,7 @@ func (srv *Server) refuseJoin(s *Session, ref string, side int) (int, bool) {
 		}
 	}
 	if n := len(fr.Seats); side >= n && n <= len(sideNames) {
-		fmt.Fprintf(s.ErrOut(), "termarena: %s is a %s room: sides are %s\n", r.ID(), r.Mode, listSides(n))
+		fmt.Fprintf(s.ErrOut(), "termarena: %s is a %s room: sides are %s\n", r.ID(), r.Mode.Name, listSides(n))
 		return ExitUsage, true
 	}
 	if free == 0 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/termarena/termarena/cmdargs"
 	"math"
+	"strings"
 
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/rating"
@@ -37,17 +38,19 @@ type leaderboardLine struct {
 	WinPct      float64 `json:"win_pct"`
 }
 
-// parseMode accepts ranked mode names and their short forms.
-func parseMode(s string) (lobby.RankedMode, error) {
-	switch s {
-	case "pong-1v1", "1v1", "":
-		return lobby.RankedPong1v1, nil
-	case "pong-ffa4", "ffa", "ffa4":
-		return lobby.RankedPongFFA4, nil
-	case "pong-2v2", "2v2":
-		return lobby.RankedPong2v2, nil
+// parseMode accepts the server's ranked mode names and their short forms
+// (game.Catalog.ParseRanked); "" is the first.
+func (srv *Server) parseMode(s string) (lobby.RankedMode, error) {
+	games := srv.deps.Rooms.Games()
+	if q, ok := games.ParseRanked(s); ok {
+		return lobby.RankedMode(q), nil
 	}
-	return "", fmt.Errorf("unknown mode %q: want pong-1v1, pong-ffa4 or pong-2v2", sanitize.Arg(s))
+	return "", fmt.Errorf("unknown mode %q: want %s", sanitize.Arg(s), strings.Join(games.RankedQueues(), ", "))
+}
+
+// modeUsage is the --mode choices for a usage line.
+func (srv *Server) modeUsage() string {
+	return strings.Join(srv.deps.Rooms.Games().RankedQueues(), "|")
 }
 
 func winPct(wins, games int) float64 {
@@ -58,14 +61,14 @@ func winPct(wins, games int) float64 {
 }
 
 func runLeaderboard(srv *Server, s *Session, args []string) int {
-	usage := "usage: leaderboard [--mode pong-1v1|pong-ffa4|pong-2v2] [--limit N] [--json]"
+	usage := "usage: leaderboard [--mode " + srv.modeUsage() + "] [--limit N] [--json]"
 	p, err := cmdargs.Parse(args, []string{"json"}, []string{"mode", "limit"})
 	if err == nil && len(p.Pos) > 0 {
 		err = fmt.Errorf("unexpected argument %q", sanitize.Arg(p.Pos[0]))
 	}
 	var mode lobby.RankedMode
 	if err == nil {
-		mode, err = parseMode(p.Vals["mode"])
+		mode, err = srv.parseMode(p.Vals["mode"])
 	}
 	limit := 0
 	if err == nil {

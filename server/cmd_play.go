@@ -7,19 +7,19 @@ import (
 func playCommand() command {
 	return command{
 		name:    "play",
-		args:    "[pong-1v1|pong-ffa4|pong-2v2]",
-		summary: "straight into the ranked queue (needs a terminal: ssh -t)",
+		args:    "[MODE]",
+		summary: "straight into a ranked queue, the first if none is named (needs a terminal: ssh -t)",
 		tui:     true,
 		run: func(srv *Server, s *Session, args []string) int {
 			if len(args) > 1 {
-				fmt.Fprintln(s.ErrOut(), "usage: ssh -t HOST play [pong-1v1|pong-ffa4|pong-2v2]")
+				fmt.Fprintf(s.ErrOut(), "usage: ssh -t HOST play [%s]\n", srv.modeUsage())
 				return ExitUsage
 			}
 			arg := ""
 			if len(args) == 1 {
 				arg = args[0]
 			}
-			mode, err := parseMode(arg)
+			mode, err := srv.parseMode(arg)
 			if err != nil {
 				fmt.Fprintf(s.ErrOut(), "termarena: play: %v\n", err)
 				return ExitUsage

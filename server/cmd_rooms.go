@@ -20,6 +20,7 @@ func roomsCommand() command {
 // roomJSON is the stable --json shape of a room; fields are only added.
 type roomJSON struct {
 	ID      string   `json:"id"`
+	Game    string   `json:"game"`
 	Mode    string   `json:"mode"`
 	Phase   string   `json:"phase"`
 	Players []string `json:"players"`
@@ -35,7 +36,7 @@ func runRooms(srv *Server, s *Session, args []string) int {
 	rooms, _ := srv.deps.Rooms.List()
 	list := make([]roomJSON, 0, len(rooms))
 	for _, r := range rooms {
-		j := roomJSON{ID: r.ID(), Mode: r.Mode.String(), Players: []string{}}
+		j := roomJSON{ID: r.ID(), Game: r.Game.Name(), Mode: r.Mode.Name, Players: []string{}}
 		if fr, _ := r.Latest(); fr != nil {
 			j.Phase = strings.ToLower(fr.Phase.String())
 			j.Seats = len(fr.Seats)

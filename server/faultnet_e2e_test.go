@@ -92,11 +92,11 @@ func startRanked1v1(t *testing.T, h *harness, addrAnn, addrBen string) (annKey g
 // longMatch: nobody defends, and nobody wins before the test says so.
 var longMatch = lobby.RoomsConfig{
 	Room: game.RoomConfig{Countdown: time.Second, Grace: 30 * time.Second},
-	Pong: func(m pong.Mode) pong.Config {
+	Games: game.Catalog{pong.Kind{Configure: func(m pong.Mode) pong.Config {
 		c := pong.DefaultConfig(m)
 		c.PointsToWin = 99
 		return c
-	},
+	}}},
 }
 
 // A player whose network dies silently in a ranked match (no FIN, no RST)

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/game/pong"
 	"github.com/termarena/termarena/hostkeys"
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/server"
@@ -50,7 +52,13 @@ func startWith(t testing.TB, dir string, cfg server.Config, admins map[string]bo
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := lobby.Start(st, lobby.Config{Rooms: roomsCfg}, nil)
+	if roomsCfg.Games == nil {
+		roomsCfg.Games = game.Catalog{pong.Kind{}}
+	}
+	svc, err := lobby.Start(st, lobby.Config{Rooms: roomsCfg}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	metrics := telemetry.New(svc)
 	hub, rooms := svc.Hub, svc.Rooms
 	var logOut io.Writer = io.Discard
@@ -106,7 +114,7 @@ func (h *harness) Stop() {
 // busy machine with a goroutine dump.
 func (h *harness) goroutineBaseline() int {
 	h.t.Helper()
-	queues := len(lobby.RankedModes())
+	queues := len(h.Svc.Matchmaker.Modes())
 	buf := make([]byte, 1<<20)
 	deadline := time.Now().Add(10 * time.Second)
 	for {

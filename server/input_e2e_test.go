@@ -55,11 +55,11 @@ func TestKeyAfterEscAndAPauseIsAKey(t *testing.T) {
 func TestEscNeverLeavesAndRankedLeaveAsks(t *testing.T) {
 	rc := lobby.RoomsConfig{
 		Room: game.RoomConfig{Countdown: time.Second},
-		Pong: func(m pong.Mode) pong.Config {
+		Games: game.Catalog{pong.Kind{Configure: func(m pong.Mode) pong.Config {
 			c := pong.DefaultConfig(m)
 			c.PointsToWin = 1000 // nobody defends; the match must not end on its own
 			return c
-		},
+		}}},
 	}
 	h := startWith(t, t.TempDir(), server.DefaultConfig(), nil, rc)
 	ann := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("ann", sshtest.NewKey(t))), 80, 24, "play pong-1v1")
@@ -144,11 +144,11 @@ func TestEscNeverLeavesAndRankedLeaveAsks(t *testing.T) {
 func TestTapMovesThePaddleOneRow(t *testing.T) {
 	rc := lobby.RoomsConfig{
 		Room: game.RoomConfig{Countdown: time.Second},
-		Pong: func(m pong.Mode) pong.Config {
+		Games: game.Catalog{pong.Kind{Configure: func(m pong.Mode) pong.Config {
 			c := pong.DefaultConfig(m)
 			c.PointsToWin = 1000
 			return c
-		},
+		}}},
 	}
 	h := startWith(t, t.TempDir(), server.DefaultConfig(), nil, rc)
 	alice := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("alice", sshtest.NewKey(t))), 80, 24, "")

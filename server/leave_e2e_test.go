@@ -17,11 +17,11 @@ import (
 func TestTwoTerminalsOfOnePlayerShareTheSeat(t *testing.T) {
 	rc := lobby.RoomsConfig{
 		Room: game.RoomConfig{Countdown: time.Second, Grace: 20 * time.Second},
-		Pong: func(m pong.Mode) pong.Config {
+		Games: game.Catalog{pong.Kind{Configure: func(m pong.Mode) pong.Config {
 			c := pong.DefaultConfig(m)
 			c.PointsToWin = 99
 			return c
-		},
+		}}},
 	}
 	h := startWith(t, t.TempDir(), server.DefaultConfig(), nil, rc)
 	aliceKey := sshtest.NewKey(t)

@@ -20,11 +20,11 @@ const internalError = "internal error; the session was closed"
 func TestPanicEndsOnlyItsSession(t *testing.T) {
 	rc := lobby.RoomsConfig{
 		Room: game.RoomConfig{Countdown: time.Second, Grace: 20 * time.Second},
-		Pong: func(m pong.Mode) pong.Config {
+		Games: game.Catalog{pong.Kind{Configure: func(m pong.Mode) pong.Config {
 			c := pong.DefaultConfig(m)
 			c.PointsToWin = 1000 // the match must outlast the test
 			return c
-		},
+		}}},
 	}
 	h := startWith(t, t.TempDir(), server.DefaultConfig(), nil, rc, server.AddPanicCommands)
 

@@ -76,11 +76,11 @@ func waitUntil(t *testing.T, what string, timeout time.Duration, ok func() bool)
 func TestTwoPlayersPlayPongOverSSH(t *testing.T) {
 	rc := lobby.RoomsConfig{
 		Room: game.RoomConfig{Countdown: time.Second, Grace: 20 * time.Second},
-		Pong: func(m pong.Mode) pong.Config {
+		Games: game.Catalog{pong.Kind{Configure: func(m pong.Mode) pong.Config {
 			c := pong.DefaultConfig(m)
 			c.PointsToWin = 3
 			return c
-		},
+		}}},
 	}
 	h := startWith(t, t.TempDir(), server.DefaultConfig(), nil, rc)
 	base := h.goroutineBaseline()

@@ -39,11 +39,11 @@ type profileOut struct {
 func TestRankedMatchUpdatesRatingsAndProfiles(t *testing.T) {
 	rc := lobby.RoomsConfig{
 		Room: game.RoomConfig{Countdown: time.Second},
-		Pong: func(m pong.Mode) pong.Config {
+		Games: game.Catalog{pong.Kind{Configure: func(m pong.Mode) pong.Config {
 			c := pong.DefaultConfig(m)
 			c.PointsToWin, c.Lives = 1, 1
 			return c
-		},
+		}}},
 	}
 	h := startWith(t, t.TempDir(), server.DefaultConfig(), nil, rc)
 	ann := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("ann", sshtest.NewKey(t))), 80, 24, "play pong-1v1")

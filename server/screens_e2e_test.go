@@ -47,11 +47,11 @@ func shownRating(t *testing.T, h *harness, name string) string {
 func TestRankedScreensForPlayersWatchersAndReplays(t *testing.T) {
 	rc := lobby.RoomsConfig{
 		Room: game.RoomConfig{Countdown: 2 * time.Second},
-		Pong: func(m pong.Mode) pong.Config {
+		Games: game.Catalog{pong.Kind{Configure: func(m pong.Mode) pong.Config {
 			c := pong.DefaultConfig(m)
 			c.PointsToWin = 1
 			return c
-		},
+		}}},
 	}
 	h := startWith(t, t.TempDir(), server.DefaultConfig(), nil, rc)
 	ann := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("ann", sshtest.NewKey(t))), 80, 24, "play pong-1v1")

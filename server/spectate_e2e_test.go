@@ -32,11 +32,11 @@ func ballAt(tm *sshtest.Term) (int, int) {
 func TestSpectateAndReplayOverSSH(t *testing.T) {
 	rc := lobby.RoomsConfig{
 		Room: game.RoomConfig{Countdown: time.Second},
-		Pong: func(m pong.Mode) pong.Config {
+		Games: game.Catalog{pong.Kind{Configure: func(m pong.Mode) pong.Config {
 			c := pong.DefaultConfig(m)
 			c.PointsToWin = 4
 			return c
-		},
+		}}},
 	}
 	h := startWith(t, t.TempDir(), server.DefaultConfig(), nil, rc)
 	alice := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("alice", sshtest.NewKey(t))), 80, 24, "")

@@ -37,7 +37,9 @@ func synthReplay(tb testing.TB, ticks int) *Replay {
 	pc := pong.DefaultConfig(pong.FFA4)
 	pc.Lives = 1 << 20
 	var got *Replay
-	rec, err := NewRecorder(RecorderConfig{Pong: pc, OnReplay: func(r *Replay) { got = r }})
+	rc := pongRecorder(pc)
+	rc.OnReplay = func(r *Replay) { got = r }
+	rec, err := NewRecorder(rc)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -65,7 +67,7 @@ func synthReplay(tb testing.TB, ticks int) *Replay {
 // a hash once a second. It must not allocate in steady state.
 func BenchmarkRecorderTick(b *testing.B) {
 	pc := pong.DefaultConfig(pong.FFA4)
-	rec, err := NewRecorder(RecorderConfig{Pong: pc})
+	rec, err := NewRecorder(pongRecorder(pc))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -89,7 +91,7 @@ func BenchmarkRecorderTick(b *testing.B) {
 			// A new "match" reusing the log's memory, so the benchmark
 			// measures the hook rather than slice growth or MaxTicks.
 			rg.log.inputs, rg.log.hashes = rg.log.inputs[:0], rg.log.hashes[:0]
-			rg.log.last = [4]int8{}
+			clear(rg.log.last)
 		}
 		rg.steps = uint64(t + 1)
 		rec.Ticked(rg.steps, script[t], g)
@@ -103,7 +105,7 @@ func BenchmarkPlayback3Min(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
-		p, err := NewPlayback(r)
+		p, err := NewPlayback(r, testGames)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -116,7 +118,7 @@ func BenchmarkPlayback3Min(b *testing.B) {
 
 func BenchmarkSeekBackHalfway(b *testing.B) {
 	r := synthReplay(b, 3*60*60)
-	p, err := NewPlayback(r)
+	p, err := NewPlayback(r, testGames)
 	if err != nil {
 		b.Fatal(err)
 	}

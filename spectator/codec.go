@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/termarena/termarena/game"
-	"github.com/termarena/termarena/game/pong"
 )
 
 // magic starts every encoded replay, uncompressed, so that a file that is
@@ -32,11 +31,18 @@ var (
 	ErrTooLarge  = errors.New("replay too large")
 )
 
-// Input changes pack into one byte when they follow the previous change
-// within 14 ticks, which at human key rates with four players is most of
-// them: the high nibble is the tick delta (15 = a uvarint of delta-15
-// follows), then two bits of slot and two of action.
+// An input change starts with one byte when it follows the previous change
+// within 14 ticks, which at human key rates is most of them: the high
+// nibble is the tick delta (15 = a uvarint of delta-15 follows). In
+// formats 1 and 2 two bits of slot and two of action followed; format 3
+// has four bits of slot, then a uvarint of the zig-zag action shifted left
+// once, its low bit set when the slot's lag changed (its new value
+// follows), so a Pong input still takes two bytes.
 const (
+	// legacyConfigFields is how many zig-zag varints followed the mode
+	// byte of the inline Pong config in formats 1 and 2.
+	legacyConfigFields = 11
+
 	deltaEscape = 15
 	actZero     = 0
 	actPlus     = 1
@@ -75,15 +81,8 @@ func Encode(r *Replay) ([]byte, error) {
 func appendBody(b []byte, r *Replay) []byte {
 	b = appendString(b, r.Game)
 	b = appendString(b, r.Room)
-	c := &r.Config
-	b = append(b, byte(c.Mode))
-	for _, v := range []int64{
-		int64(c.Width), int64(c.Height), int64(c.PaddleLen), int64(c.PaddleSpeed),
-		int64(c.BallSpeed), int64(c.SpeedUpPerHit), int64(c.MaxBallSpeed),
-		int64(c.PointsToWin), int64(c.Lives), int64(c.ServeDelayTicks), int64(c.TickRate),
-	} {
-		b = binary.AppendVarint(b, v)
-	}
+	b = appendString(b, string(r.Config))
+	b = binary.AppendUvarint(b, uint64(r.Slots))
 	b = binary.LittleEndian.AppendUint64(b, r.Seed)
 	b = binary.AppendUvarint(b, uint64(r.TickRate))
 	if r.Start.IsZero() {
@@ -102,22 +101,23 @@ func appendBody(b []byte, r *Replay) []byte {
 
 	b = binary.AppendUvarint(b, uint64(len(r.Inputs)))
 	var last uint64
+	var lag [MaxSlots]uint16
 	for _, in := range r.Inputs {
 		d := in.Tick - last
 		last = in.Tick
-		code := byte(actZero)
-		switch in.Action {
-		case 1:
-			code = actPlus
-		case -1:
-			code = actMinus
-		}
-		b = append(b, byte(min(d, deltaEscape))<<4|in.Slot<<2|code)
+		b = append(b, byte(min(d, deltaEscape))<<4|in.Slot)
 		if d >= deltaEscape {
 			b = binary.AppendUvarint(b, d-deltaEscape)
 		}
-		// Usually 0 or the player's round trip in ticks: one byte.
-		b = binary.AppendUvarint(b, uint64(in.Lag))
+		v := zigzag(in.Action) << 1
+		if in.Lag != lag[in.Slot] {
+			v |= 1
+		}
+		b = binary.AppendUvarint(b, v)
+		if in.Lag != lag[in.Slot] {
+			lag[in.Slot] = in.Lag
+			b = binary.AppendUvarint(b, uint64(in.Lag))
+		}
 	}
 
 	b = binary.AppendUvarint(b, uint64(len(r.SeatEvents)))
@@ -125,7 +125,7 @@ func appendBody(b []byte, r *Replay) []byte {
 	for _, ev := range r.SeatEvents {
 		b = binary.AppendUvarint(b, ev.Tick-last)
 		last = ev.Tick
-		b = append(b, byte(ev.Kind)<<2|ev.Slot)
+		b = append(b, byte(ev.Kind)<<4|ev.Slot)
 	}
 
 	b = binary.AppendUvarint(b, uint64(len(r.Hashes)))
@@ -210,25 +210,11 @@ func parseBody(body []byte, version int) (*Replay, error) {
 	r := &Replay{Version: version}
 	r.Game = d.str("game")
 	r.Room = d.str("room")
-	c := &r.Config
-	c.Mode = pong.Mode(d.byte("mode"))
-	for _, f := range []struct {
-		name string
-		i32  *int32
-		i    *int
-	}{
-		{"width", &c.Width, nil}, {"height", &c.Height, nil}, {"paddle length", &c.PaddleLen, nil},
-		{"paddle speed", &c.PaddleSpeed, nil}, {"ball speed", &c.BallSpeed, nil},
-		{"speed-up", &c.SpeedUpPerHit, nil}, {"max ball speed", &c.MaxBallSpeed, nil},
-		{"points to win", nil, &c.PointsToWin}, {"lives", nil, &c.Lives},
-		{"serve delay", nil, &c.ServeDelayTicks}, {"config tick rate", nil, &c.TickRate},
-	} {
-		v := d.int32(f.name)
-		if f.i32 != nil {
-			*f.i32 = v
-		} else {
-			*f.i = int(v)
-		}
+	if version < formatGeneric {
+		r.Config, r.Slots = d.legacyConfig()
+	} else {
+		r.Config = []byte(d.strMax("config", maxConfig))
+		r.Slots = int(d.uvarintMax("slots", MaxSlots))
 	}
 	r.Seed = d.u64("seed")
 	r.TickRate = int(d.uvarintMax("tick rate", game.MaxTickRate))
@@ -238,54 +224,16 @@ func parseBody(body []byte, version int) (*Replay, error) {
 		r.Start = time.Unix(sec, int64(nsec)).UTC()
 	}
 	r.Ticks = d.uvarintMax("ticks", MaxTicks)
-	slots := c.Slots()
+	slots := r.Slots
 	r.Seats = make([]game.Player, slots)
 	for i := range r.Seats {
 		r.Seats[i] = game.Player{ID: game.PlayerID(d.str("player id")), Name: d.str("player name"), Guest: d.bool("guest flag")}
 	}
 
-	if n := d.count("inputs", 1); n > 0 {
-		r.Inputs = make([]InputChange, 0, n)
-		var tick uint64
-		for range n {
-			p := d.byte("input")
-			delta := uint64(p >> 4)
-			if delta == deltaEscape {
-				delta += d.uvarintMax("input tick delta", MaxTicks)
-			}
-			tick += delta
-			in := InputChange{Tick: tick, Slot: p >> 2 & 3}
-			switch p & 3 {
-			case actPlus:
-				in.Action = 1
-			case actMinus:
-				in.Action = -1
-			case actZero:
-			default:
-				d.fail("input action code %d", p&3)
-			}
-			if version >= formatLag {
-				in.Lag = uint16(d.uvarintMax("input lag", MaxLag))
-			}
-			r.Inputs = append(r.Inputs, in)
-			if d.err != nil || tick > MaxTicks {
-				d.fail("input at tick %d", tick)
-				break
-			}
-		}
-	}
-	if n := d.count("seat events", 2); n > 0 {
-		r.SeatEvents = make([]SeatEvent, 0, n)
-		var tick uint64
-		for range n {
-			tick += d.uvarintMax("seat event tick delta", MaxTicks)
-			p := d.byte("seat event")
-			r.SeatEvents = append(r.SeatEvents, SeatEvent{Tick: tick, Slot: p & 3, Kind: SeatEventKind(p >> 2)})
-			if d.err != nil || tick > MaxTicks {
-				d.fail("seat event at tick %d", tick)
-				break
-			}
-		}
+	if version < formatGeneric {
+		d.legacyLogs(r, version)
+	} else {
+		d.logs(r)
 	}
 	if n := d.count("hashes", 9); n > 0 {
 		r.Hashes = make([]TickHash, 0, n)
@@ -331,6 +279,118 @@ func parseBody(body []byte, version int) (*Replay, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+func zigzag(a int8) uint64 { return uint64(uint8(a<<1) ^ uint8(a>>7)) }
+
+func unzigzag(v uint64) int8 { return int8(uint8(v>>1) ^ -uint8(v&1)) }
+
+// logs reads format 3's inputs and seat events.
+func (d *decoder) logs(r *Replay) {
+	if n := d.count("inputs", 2); n > 0 {
+		r.Inputs = make([]InputChange, 0, n)
+		var tick uint64
+		var lag [MaxSlots]uint16
+		for range n {
+			p := d.byte("input")
+			delta := uint64(p >> 4)
+			if delta == deltaEscape {
+				delta += d.uvarintMax("input tick delta", MaxTicks)
+			}
+			tick += delta
+			in := InputChange{Tick: tick, Slot: p & 15}
+			v := d.uvarintMax("input action", 511)
+			in.Action = unzigzag(v >> 1)
+			if v&1 != 0 {
+				lag[in.Slot] = uint16(d.uvarintMax("input lag", MaxLag))
+			}
+			in.Lag = lag[in.Slot]
+			r.Inputs = append(r.Inputs, in)
+			if d.err != nil || tick > MaxTicks {
+				d.fail("input at tick %d", tick)
+				break
+			}
+		}
+	}
+	if n := d.count("seat events", 2); n > 0 {
+		r.SeatEvents = make([]SeatEvent, 0, n)
+		var tick uint64
+		for range n {
+			tick += d.uvarintMax("seat event tick delta", MaxTicks)
+			p := d.byte("seat event")
+			r.SeatEvents = append(r.SeatEvents, SeatEvent{Tick: tick, Slot: p & 15, Kind: SeatEventKind(p >> 4)})
+			if d.err != nil || tick > MaxTicks {
+				d.fail("seat event at tick %d", tick)
+				break
+			}
+		}
+	}
+}
+
+// legacyConfig reads the Pong config formats 1 and 2 held inline and
+// returns it as the game's own encoding (the same bytes), with the seat
+// count its mode gives.
+func (d *decoder) legacyConfig() ([]byte, int) {
+	start := d.off
+	mode := d.byte("mode")
+	for range legacyConfigFields {
+		d.int32("config field")
+	}
+	if d.err != nil {
+		return nil, 0
+	}
+	slots := 4
+	if mode == 0 {
+		slots = 2
+	}
+	return bytes.Clone(d.b[start:d.off]), slots
+}
+
+// legacyLogs reads the packed inputs and seat events of formats 1 and 2.
+func (d *decoder) legacyLogs(r *Replay, version int) {
+	if n := d.count("inputs", 1); n > 0 {
+		r.Inputs = make([]InputChange, 0, n)
+		var tick uint64
+		for range n {
+			p := d.byte("input")
+			delta := uint64(p >> 4)
+			if delta == deltaEscape {
+				delta += d.uvarintMax("input tick delta", MaxTicks)
+			}
+			tick += delta
+			in := InputChange{Tick: tick, Slot: p >> 2 & 3}
+			switch p & 3 {
+			case actPlus:
+				in.Action = 1
+			case actMinus:
+				in.Action = -1
+			case actZero:
+			default:
+				d.fail("input action code %d", p&3)
+			}
+			if version >= formatLag {
+				in.Lag = uint16(d.uvarintMax("input lag", MaxLag))
+			}
+			r.Inputs = append(r.Inputs, in)
+			if d.err != nil || tick > MaxTicks {
+				d.fail("input at tick %d", tick)
+				break
+			}
+		}
+	}
+	if n := d.count("seat events", 2); n > 0 {
+		r.SeatEvents = make([]SeatEvent, 0, n)
+		var tick uint64
+		for range n {
+			tick += d.uvarintMax("seat event tick delta", MaxTicks)
+			p := d.byte("seat event")
+			r.SeatEvents = append(r.SeatEvents, SeatEvent{Tick: tick, Slot: p & 3, Kind: SeatEventKind(p >> 2)})
+			if d.err != nil || tick > MaxTicks {
+				d.fail("seat event at tick %d", tick)
+				break
+			}
+		}
+	}
 }
 
 // decoder reads a body front to back. The first error sticks and every
@@ -457,8 +517,10 @@ func (d *decoder) count(what string, minSize int) int {
 	return int(n)
 }
 
-func (d *decoder) str(what string) string {
-	n := d.uvarintMax(what+" length", maxString)
+func (d *decoder) str(what string) string { return d.strMax(what, maxString) }
+
+func (d *decoder) strMax(what string, limit uint64) string {
+	n := d.uvarintMax(what+" length", limit)
 	if d.err != nil {
 		return ""
 	}

@@ -32,11 +32,10 @@ type arena struct {
 func newArena(t *testing.T, pc pong.Config, rc game.RoomConfig, seed uint64) *arena {
 	t.Helper()
 	a := &arena{t: t, clk: game.NewFakeClock(), replays: make(chan *Replay, 8)}
-	rec, err := NewRecorder(RecorderConfig{
-		Pong:     pc,
-		Now:      func() time.Time { return time.Unix(1_700_000_000, 0).Add(a.clk.Now()) },
-		OnReplay: func(r *Replay) { a.replays <- r }, // buffered: never blocks the room
-	})
+	cfg := pongRecorder(pc)
+	cfg.Now = func() time.Time { return time.Unix(1_700_000_000, 0).Add(a.clk.Now()) }
+	cfg.OnReplay = func(r *Replay) { a.replays <- r } // buffered: never blocks the room
+	rec, err := NewRecorder(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +213,7 @@ func (b *bot) send(room *game.Room) {
 // against want (the live game's, every tick) and returning the first error.
 func playAll(t *testing.T, r *Replay, want []uint64) *Playback {
 	t.Helper()
-	p, err := NewPlayback(r)
+	p, err := NewPlayback(r, testGames)
 	if err != nil {
 		t.Fatalf("NewPlayback: %v", err)
 	}

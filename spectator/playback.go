@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/termarena/termarena/game"
-	"github.com/termarena/termarena/game/pong"
 )
 
 // ErrReplayEnded is returned by Step once every tick has been played.
@@ -40,37 +39,63 @@ func clock(d time.Duration) string {
 //
 // Seeking backward re-simulates from the start rather than restoring a
 // keyframe. A Pong step is about 70 ns, so a three-minute match (10,800
-// ticks at 60 Hz) replays in about a millisecond. pong offers no way to
-// copy a game's state, and copying its struct behind its back would alias
-// whatever it may one day hold by reference, so keyframes would cost more
-// in risk than they save in time.
+// ticks at 60 Hz) replays in about a millisecond, and a light-cycle step
+// costs about the same. game.Game offers no way to copy a game's state,
+// and copying one behind its back would alias whatever it holds by
+// reference, so keyframes would cost more in risk than they save in time.
 type Playback struct {
-	r   *Replay
-	g   *pong.Game
-	buf []game.Input
+	r    *Replay
+	kind game.Kind
+	g    game.Game
+	buf  []game.Input
 
 	tick       uint64
 	in, ev, hs int   // next unapplied input, seat event and hash
 	err        error // set at a divergence: nothing past it can be trusted
 }
 
+// ErrUnknownGame is returned by NewPlayback for a replay of a game the
+// server does not run.
+var ErrUnknownGame = errors.New("a game this server does not run")
+
 // NewPlayback validates r and positions the playback at tick 0, with the
-// players seated as they were before the first step. The replay must not be
-// modified while the playback uses it.
-func NewPlayback(r *Replay) (*Playback, error) {
+// players seated as they were before the first step; games is the
+// server's catalogue, which must hold the replay's game. The replay must
+// not be modified while the playback uses it.
+func NewPlayback(r *Replay, games game.Catalog) (*Playback, error) {
 	if r == nil {
 		return nil, errors.New("spectator: new playback: nil replay")
 	}
 	if err := r.Validate(); err != nil {
 		return nil, fmt.Errorf("spectator: new playback: %w", err)
 	}
-	p := &Playback{r: r, buf: make([]game.Input, 0, 4)}
-	p.reset()
+	kind, ok := games.Kind(r.Game)
+	if !ok {
+		return nil, fmt.Errorf("spectator: new playback: %w: %q", ErrUnknownGame, r.Game)
+	}
+	g, err := kind.New(r.Config, r.Seed)
+	if err != nil {
+		return nil, fmt.Errorf("spectator: new playback: %w: %w", ErrInvalidReplay, err)
+	}
+	if g.Slots() != r.Slots {
+		return nil, fmt.Errorf("spectator: new playback: %w: %d seats for a %d-seat game", ErrInvalidReplay, r.Slots, g.Slots())
+	}
+	p := &Playback{r: r, kind: kind, buf: make([]game.Input, 0, 4)}
+	p.start(g)
 	return p, nil
 }
 
+// reset goes back to before the first step.
 func (p *Playback) reset() {
-	p.g = pong.New(p.r.Config, p.r.Seed)
+	g, err := p.kind.New(p.r.Config, p.r.Seed)
+	if err != nil { // NewPlayback built one from the same bytes
+		panic(fmt.Sprintf("spectator: %s refused a config it accepted: %v", p.kind.Name(), err))
+	}
+	p.start(g)
+}
+
+func (p *Playback) start(g game.Game) {
+	p.g = g
 	p.tick, p.in, p.ev, p.hs, p.err = 0, 0, 0, 0, nil
 	p.err = p.seatEvents()
 }
@@ -176,8 +201,9 @@ func (p *Playback) TickAt(d time.Duration) uint64 {
 	return min(t, p.r.Ticks)
 }
 
-// Snapshot is the state after the current tick; a fresh value per call.
-func (p *Playback) Snapshot() *pong.Snapshot { return p.g.Snapshot().(*pong.Snapshot) }
+// Snapshot is the state after the current tick (the game's snapshot
+// type, as a room's frames carry it); a fresh value per call.
+func (p *Playback) Snapshot() any { return p.g.Snapshot() }
 
 // Tick is the number of ticks played.
 func (p *Playback) Tick() uint64 { return p.tick }

@@ -6,14 +6,17 @@ import (
 	"time"
 
 	"github.com/termarena/termarena/game"
-	"github.com/termarena/termarena/game/pong"
 )
 
 // RecorderConfig sets up the Recorder of one room.
 type RecorderConfig struct {
-	// Pong is the config every match of the room is played with.
-	Pong pong.Config
-	// TickRate is the room's ticks per second; zero means Pong.TickRate.
+	// Game makes the room's matches, each from Config (its encoded config).
+	Game   game.Kind
+	Config []byte
+	// HeldInputs is the mode's game.Mode.HeldInputs: an input that repeats
+	// the action its slot holds is not recorded.
+	HeldInputs bool
+	// TickRate is the room's ticks per second.
 	TickRate int
 	// HashEvery is the number of ticks between recorded state hashes; zero
 	// means TickRate, once a second: a hash costs far more than the rest of
@@ -34,7 +37,7 @@ type RecorderConfig struct {
 // Recorder turns one room's matches into Replays. Use it for both the
 // room's factory and its hooks:
 //
-//	rec, err := spectator.NewRecorder(spectator.RecorderConfig{Pong: pc, OnReplay: send})
+//	rec, err := spectator.NewRecorder(spectator.RecorderConfig{Game: kind, Config: setup.Config, TickRate: 60, OnReplay: send})
 //	room := game.NewRoom(id, rc, rec.Factory(), seed)
 //	room.SetHooks(rec.Hooks())
 //
@@ -54,16 +57,20 @@ type Recorder struct {
 	cur *recordedGame // the game the room made last, which is the one it plays
 }
 
-// NewRecorder checks the config once, since a bad one would otherwise only
-// surface as a panic in pong.New on the room goroutine.
+// NewRecorder checks the config once, by building a match from it, since
+// a bad one would otherwise only surface on the room goroutine.
 func NewRecorder(cfg RecorderConfig) (*Recorder, error) {
-	if err := cfg.Pong.Validate(); err != nil {
+	if cfg.Game == nil {
+		return nil, fmt.Errorf("spectator: new recorder: no game")
+	}
+	g, err := cfg.Game.New(cfg.Config, 0)
+	if err != nil {
 		return nil, fmt.Errorf("spectator: new recorder: %w", err)
 	}
-	if cfg.TickRate <= 0 {
-		cfg.TickRate = cfg.Pong.TickRate
+	if n := g.Slots(); n < 1 || n > MaxSlots {
+		return nil, fmt.Errorf("spectator: new recorder: %d slots outside 1..%d", n, MaxSlots)
 	}
-	if cfg.TickRate > game.MaxTickRate {
+	if cfg.TickRate <= 0 || cfg.TickRate > game.MaxTickRate {
 		return nil, fmt.Errorf("spectator: new recorder: tick rate %d over %d", cfg.TickRate, game.MaxTickRate)
 	}
 	if cfg.HashEvery <= 0 {
@@ -75,11 +82,18 @@ func NewRecorder(cfg RecorderConfig) (*Recorder, error) {
 	return &Recorder{cfg: cfg}, nil
 }
 
-// Factory makes the room's games: pong.New(cfg.Pong, seed), wrapped so
-// that seat changes are recorded.
+// Factory makes the room's games from the config, wrapped so that seat
+// changes are recorded. NewRecorder built one from the same config, so
+// this one cannot fail short of the game breaking its own contract.
 func (r *Recorder) Factory() game.Factory {
 	return func(seed uint64) game.Game {
-		g := &recordedGame{Game: pong.New(r.cfg.Pong, seed), log: &matchLog{seed: seed}}
+		inner, err := r.cfg.Game.New(r.cfg.Config, seed)
+		if err != nil {
+			panic(fmt.Sprintf("spectator: %s refused a config it accepted: %v", r.cfg.Game.Name(), err))
+		}
+		n := inner.Slots()
+		canon, _ := inner.(game.ActionCanon)
+		g := &recordedGame{Game: inner, canon: canon, log: &matchLog{seed: seed, last: make([]int8, n), lastLag: make([]uint16, n), final: make([]int8, n), lag: make([]uint16, n)}}
 		r.cur = g
 		return g
 	}
@@ -91,10 +105,11 @@ func (r *Recorder) Hooks() game.Hooks {
 	return game.Hooks{MatchStarted: r.MatchStarted, Ticked: r.Ticked, MatchEnded: r.MatchEnded}
 }
 
-// recordedGame is the room's pong game with a log of its seat changes.
+// recordedGame is the room's game with a log of its seat changes.
 type recordedGame struct {
-	*pong.Game
-	log   *matchLog // nil once the match was handed off or dropped
+	game.Game
+	canon game.ActionCanon // nil: every action value is its own
+	log   *matchLog        // nil once the match was handed off or dropped
 	steps uint64
 }
 
@@ -124,11 +139,14 @@ type matchLog struct {
 	room    string
 	start   time.Time
 	ticks   uint64
-	// last and lastLag are each slot's direction and view lag as the game
-	// holds them, so an input that repeats both (key auto-repeat, a client
-	// re-sending) is not recorded.
-	last    [4]int8
-	lastLag [4]uint16
+	// last and lastLag are each slot's action and view lag as a game with
+	// held inputs holds them, so an input that repeats both (key
+	// auto-repeat, a client re-sending) is not recorded; final and lag
+	// are Ticked's scratch.
+	last    []int8
+	lastLag []uint16
+	final   []int8
+	lag     []uint16
 	inputs  []InputChange
 	events  []SeatEvent
 	hashes  []TickHash
@@ -139,8 +157,9 @@ func (l *matchLog) seat(tick uint64, slot int, kind SeatEventKind) {
 		return
 	}
 	l.events = append(l.events, SeatEvent{Tick: tick, Slot: uint8(slot), Kind: kind})
-	// Join and Leave both stop the paddle (and Join forgets the lag), so
-	// the next input for the slot must be recorded whatever it held before.
+	// A seat change resets what the seat holds (Pong: Join and Leave stop
+	// the paddle and Join forgets the lag), so the next input for the slot
+	// must be recorded whatever it held before.
 	l.last[slot], l.lastLag[slot] = 0, 0
 }
 
@@ -160,7 +179,7 @@ func (r *Recorder) MatchStarted(room string, seed uint64, _ []game.Seat) {
 
 // Ticked implements the game.Hooks function of the same name. It runs every
 // tick on the room goroutine, so it allocates nothing in steady state: a
-// pass over the applied inputs, an append when a direction changed, and a
+// pass over the applied inputs, an append for each one recorded, and a
 // hash every HashEvery ticks.
 func (r *Recorder) Ticked(tick uint64, applied []game.Input, g game.Game) {
 	rg, ok := g.(*recordedGame)
@@ -174,27 +193,39 @@ func (r *Recorder) Ticked(tick uint64, applied []game.Input, g game.Game) {
 		rg.log = nil
 		return
 	}
-	// Pong applies the last input of a slot in a tick; only its sign counts.
-	var final [4]int8
-	var lag [4]uint16
-	var seen uint8
-	for _, in := range applied {
-		if in.Slot < 0 || in.Slot >= len(final) {
-			continue
-		}
-		final[in.Slot], lag[in.Slot] = sign(in.Action), in.Lag
-		seen |= 1 << in.Slot
-	}
-	for s := range final {
-		if seen&(1<<s) != 0 && (final[s] != l.last[s] || lag[s] != l.lastLag[s]) {
-			l.last[s], l.lastLag[s] = final[s], lag[s]
-			l.inputs = append(l.inputs, InputChange{Tick: tick, Slot: uint8(s), Action: final[s], Lag: lag[s]})
+	if r.cfg.HeldInputs {
+		l.held(tick, applied, rg.canon)
+	} else {
+		for _, in := range applied {
+			if in.Slot >= 0 && in.Slot < len(l.last) {
+				l.inputs = append(l.inputs, InputChange{Tick: tick, Slot: uint8(in.Slot), Action: canonical(rg.canon, in.Action), Lag: in.Lag})
+			}
 		}
 	}
 	if tick%uint64(r.cfg.HashEvery) == 0 {
 		l.hashes = append(l.hashes, TickHash{Tick: tick, Hash: rg.Hash()})
 	}
 	l.ticks = tick
+}
+
+// held records, for a game whose inputs hold, each slot's last input of
+// the tick (the one its state keeps) when it differs from what the slot
+// held.
+func (l *matchLog) held(tick uint64, applied []game.Input, canon game.ActionCanon) {
+	var seen uint64
+	for _, in := range applied {
+		if in.Slot < 0 || in.Slot >= len(l.final) {
+			continue
+		}
+		l.final[in.Slot], l.lag[in.Slot] = canonical(canon, in.Action), in.Lag
+		seen |= 1 << in.Slot
+	}
+	for s := range l.final {
+		if seen&(1<<s) != 0 && (l.final[s] != l.last[s] || l.lag[s] != l.lastLag[s]) {
+			l.last[s], l.lastLag[s] = l.final[s], l.lag[s]
+			l.inputs = append(l.inputs, InputChange{Tick: tick, Slot: uint8(s), Action: l.final[s], Lag: l.lag[s]})
+		}
+	}
 }
 
 // MatchEnded implements the game.Hooks function of the same name: it
@@ -211,9 +242,10 @@ func (r *Recorder) MatchEnded(room string, res game.Result, seats []game.Seat, t
 	}
 	rep := &Replay{
 		Version:    FormatVersion,
-		Game:       GamePong,
+		Game:       r.cfg.Game.Name(),
 		Room:       room,
-		Config:     r.cfg.Pong,
+		Config:     slices.Clone(r.cfg.Config),
+		Slots:      g.Slots(),
 		Seed:       l.seed,
 		TickRate:   r.cfg.TickRate,
 		Seats:      make([]game.Player, g.Slots()),
@@ -240,12 +272,9 @@ func (r *Recorder) MatchEnded(room string, res game.Result, seats []game.Seat, t
 	}
 }
 
-func sign(a int8) int8 {
-	switch {
-	case a > 0:
-		return 1
-	case a < 0:
-		return -1
+func canonical(c game.ActionCanon, a int8) int8 {
+	if c == nil {
+		return a
 	}
-	return 0
+	return c.CanonicalAction(a)
 }

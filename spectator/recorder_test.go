@@ -25,7 +25,7 @@ func sameResult(a, b game.Result) bool {
 func checkAgainstRoom(t *testing.T, a *arena, r *Replay, seed uint64) {
 	t.Helper()
 	f := a.frame()
-	if r.Game != GamePong || r.Room != "r1" || r.Seed != seed || r.TickRate != 60 || r.Version != FormatVersion {
+	if r.Game != "pong" || r.Room != "r1" || r.Seed != seed || r.TickRate != 60 || r.Version != FormatVersion {
 		t.Errorf("header: game %q room %q seed %d rate %d version %d", r.Game, r.Room, r.Seed, r.TickRate, r.Version)
 	}
 	if r.Ticks != f.Tick {
@@ -328,7 +328,7 @@ func TestAlteredInputDiverges(t *testing.T) {
 		if in.Action == 1 {
 			bad.Inputs[i].Action = -1
 		}
-		p, err := NewPlayback(bad)
+		p, err := NewPlayback(bad, testGames)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -362,7 +362,7 @@ func TestAlteredInputDiverges(t *testing.T) {
 	// A wrong result or final state is caught at the end.
 	bad := cloneReplay(r)
 	bad.FinalHash++
-	p, _ := NewPlayback(bad)
+	p, _ := NewPlayback(bad, testGames)
 	var div *DivergedError
 	if err := p.Seek(bad.Ticks); !errors.As(err, &div) || div.Tick != bad.Ticks {
 		t.Fatalf("altered final hash: %v", err)
@@ -370,14 +370,14 @@ func TestAlteredInputDiverges(t *testing.T) {
 	bad = cloneReplay(r)
 	bad.Result.Scores = slices.Clone(r.Result.Scores)
 	bad.Result.Scores[0]++
-	p, _ = NewPlayback(bad)
+	p, _ = NewPlayback(bad, testGames)
 	if err := p.Seek(bad.Ticks); !errors.As(err, &div) || div.Tick != bad.Ticks {
 		t.Fatalf("altered result: %v", err)
 	}
 	// A recorded join the game refuses (slot 0 twice) is a divergence too.
 	bad = cloneReplay(r)
 	bad.SeatEvents = append([]SeatEvent{{Tick: 0, Slot: 0, Kind: SeatJoin}}, bad.SeatEvents...)
-	p, _ = NewPlayback(bad)
+	p, _ = NewPlayback(bad, testGames)
 	if err := p.Step(); !errors.As(err, &div) || div.Tick != 0 {
 		t.Fatalf("double join: %v", err)
 	}
@@ -402,8 +402,8 @@ func TestDivergedErrorMessage(t *testing.T) {
 func TestSeekMatchesStraightPlay(t *testing.T) {
 	r, hashes := recordFFA(t)
 	playAll(t, r, hashes)
-	straight, _ := NewPlayback(r)
-	want := map[uint64]*pong.Snapshot{0: straight.Snapshot()}
+	straight, _ := NewPlayback(r, testGames)
+	want := map[uint64]any{0: straight.Snapshot()}
 	for !straight.Done() {
 		if err := straight.Step(); err != nil {
 			t.Fatal(err)
@@ -417,7 +417,7 @@ func TestSeekMatchesStraightPlay(t *testing.T) {
 		ticks = append(ticks, k)
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
-	seeker, _ := NewPlayback(r)
+	seeker, _ := NewPlayback(r, testGames)
 	for round := range 3 {
 		rng.Shuffle(len(ticks), func(i, j int) { ticks[i], ticks[j] = ticks[j], ticks[i] })
 		for _, tk := range ticks {
@@ -448,7 +448,9 @@ func TestSeekMatchesStraightPlay(t *testing.T) {
 func TestRecorderFiltersInputs(t *testing.T) {
 	var got *Replay
 	pc := shortConfig(pong.TwoVTwo)
-	rec, err := NewRecorder(RecorderConfig{Pong: pc, HashEvery: 2, OnReplay: func(r *Replay) { got = r }})
+	rc := pongRecorder(pc)
+	rc.HashEvery, rc.OnReplay = 2, func(r *Replay) { got = r }
+	rec, err := NewRecorder(rc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -504,10 +506,12 @@ func TestRecorderFiltersInputs(t *testing.T) {
 func TestNewRecorderRejectsBadConfig(t *testing.T) {
 	bad := pong.DefaultConfig(pong.OneVOne)
 	bad.Width = 3
-	if _, err := NewRecorder(RecorderConfig{Pong: bad}); err == nil {
+	if _, err := NewRecorder(pongRecorder(bad)); err == nil {
 		t.Fatal("bad pong config accepted")
 	}
-	if _, err := NewRecorder(RecorderConfig{Pong: pong.DefaultConfig(pong.OneVOne), TickRate: 5000}); err == nil {
+	fast := pongRecorder(pong.DefaultConfig(pong.OneVOne))
+	fast.TickRate = 5000
+	if _, err := NewRecorder(fast); err == nil {
 		t.Fatal("tick rate 5000 accepted")
 	}
 }
@@ -539,7 +543,7 @@ func TestRecordPlaybackWithLagCompensation(t *testing.T) {
 	for i := range stripped.Inputs {
 		stripped.Inputs[i].Lag = 0
 	}
-	p, err := NewPlayback(&stripped)
+	p, err := NewPlayback(&stripped, testGames)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,17 +7,18 @@ import (
 	"time"
 
 	"github.com/termarena/termarena/game"
-	"github.com/termarena/termarena/game/pong"
 )
 
 // FormatVersion is the replay encoding Encode writes. Bump it whenever the
-// meaning or layout of any field changes, including a new field in
-// pong.Config: an old decoder must refuse what it cannot replay rather than
-// re-simulate something else. Decode also reads every earlier version still
-// stored (see formatLag).
+// meaning or layout of any field changes: an old decoder must refuse what
+// it cannot replay rather than re-simulate something else. A game's own
+// config is the game's to version (it is opaque bytes here). Decode also
+// reads every earlier version still stored (see formatLag, formatGeneric).
 //
-// Version 2 added InputChange.Lag.
-const FormatVersion = 2
+// Version 2 added InputChange.Lag. Version 3 made the format game-neutral:
+// the config is the game's encoding, the seat count is recorded, and an
+// input is a whole slot and action rather than Pong's packed direction.
+const FormatVersion = 3
 
 // formatLag is the first version whose inputs carry Lag; older inputs have
 // none, which is what they were played with.
@@ -27,8 +28,19 @@ const formatLag = 2
 // is the most game.RoomConfig.LagCompensation allows.
 const MaxLag = game.MaxTickRate
 
-// GamePong is the only game replays exist for so far.
-const GamePong = "pong"
+// formatGeneric is the first game-neutral version. Versions 1 and 2 were
+// written when Pong was the only game: their body holds Pong's config
+// inline (a mode byte and eleven zig-zag varints, which is byte for byte
+// the encoding Pong's config still has), their seat count follows from
+// that mode byte (two for mode 0, 1v1, else four) and an input packs a
+// two-bit slot and a direction.
+const formatGeneric = 3
+
+// MaxSlots bounds a replay's seats (the most any game has is 8).
+const MaxSlots = 16
+
+// maxConfig bounds a game's encoded config.
+const maxConfig = 4096
 
 // MaxTicks bounds a replay's length (about 19 hours at 60 Hz). It keeps a
 // hostile or corrupt replay from asking playback to simulate for hours, and
@@ -42,16 +54,21 @@ const MaxTicks = 1 << 22
 const maxString = 1024
 
 // Replay is everything needed to re-simulate one match and show who played
-// it. The log is sparse: an input is recorded only on the tick its slot's
-// direction changed, which is all a Pong step reads.
+// it. For a game whose inputs hold (game.Mode.HeldInputs: a Pong paddle's
+// direction) the log is sparse: an input is recorded only on the tick its
+// slot's action changed, which is all such a step reads.
 type Replay struct {
 	// Version is the format the replay was decoded from; the recorder sets
 	// FormatVersion.
 	Version int
-	Game    string // GamePong
-	Room    string
-	Config  pong.Config
-	Seed    uint64
+	// Game is the game.Kind's name, and Config its encoded config: the
+	// catalogue's game of that name rebuilds the match from them.
+	Game   string
+	Room   string
+	Config []byte
+	// Slots is the number of seats.
+	Slots int
+	Seed  uint64
 	// TickRate is the room's ticks per second, for turning ticks into time.
 	TickRate int
 	// Seats is, per slot, who played it (the last player to hold it); a
@@ -75,12 +92,13 @@ type Replay struct {
 	Result    game.Result
 }
 
-// InputChange sets slot's paddle direction, and the view lag its player is
-// judged with, from step Tick (1-based) on.
+// InputChange is one input applied at step Tick (1-based): for a game with
+// held inputs it sets slot's action, and the view lag its player is judged
+// with, from then on.
 type InputChange struct {
 	Tick   uint64
 	Slot   uint8
-	Action int8   // -1, 0 or +1: Pong reads only the sign
+	Action int8   // game-defined (Pong: -1, 0 or +1)
 	Lag    uint16 // game.Input.Lag, in ticks; 0 in replays before format 2
 }
 
@@ -125,20 +143,23 @@ var ErrInvalidReplay = errors.New("invalid replay")
 // Duration is how long the match played, pauses excluded.
 func (r *Replay) Duration() time.Duration { return ticksToDuration(r.Ticks, r.TickRate) }
 
-// Validate checks everything playback relies on: a config pong accepts,
-// seats and results sized for the mode, and logs in tick order within the
-// match. Encode and Decode both call it, so a stored replay always plays.
+// Validate checks everything playback relies on but the game's own config
+// (which only the game can judge: NewPlayback asks it): a named game, seats
+// and results sized for the slot count, and logs in tick order within the
+// match. Encode and Decode both call it, so a stored replay always plays
+// on a server that runs its game.
 func (r *Replay) Validate() error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("spectator: %w: %s", ErrInvalidReplay, fmt.Sprintf(format, args...))
 	}
-	if r.Game != GamePong {
-		return bad("game %q, want %q", r.Game, GamePong)
+	if r.Game == "" || len(r.Game) > maxString {
+		return bad("game name of %d bytes", len(r.Game))
 	}
-	if err := r.Config.Validate(); err != nil {
-		// pong.New panics on such a config; refusing here keeps playback
-		// of a bad file an error.
-		return bad("%v", err)
+	if len(r.Config) == 0 || len(r.Config) > maxConfig {
+		return bad("config of %d bytes", len(r.Config))
+	}
+	if r.Slots < 1 || r.Slots > MaxSlots {
+		return bad("%d slots outside 1..%d", r.Slots, MaxSlots)
 	}
 	if r.TickRate < 1 || r.TickRate > game.MaxTickRate {
 		return bad("tick rate %d outside 1..%d", r.TickRate, game.MaxTickRate)
@@ -149,7 +170,7 @@ func (r *Replay) Validate() error {
 	if len(r.Room) > maxString {
 		return bad("room id of %d bytes", len(r.Room))
 	}
-	slots := r.Config.Slots()
+	slots := r.Slots
 	if len(r.Seats) != slots {
 		return bad("%d seats for %d slots", len(r.Seats), slots)
 	}
@@ -167,8 +188,6 @@ func (r *Replay) Validate() error {
 			return bad("input %d at tick %d before tick %d", i, in.Tick, prev)
 		case int(in.Slot) >= slots:
 			return bad("input %d for slot %d of %d", i, in.Slot, slots)
-		case in.Action < -1 || in.Action > 1:
-			return bad("input %d action %d not -1, 0 or +1", i, in.Action)
 		case in.Lag > MaxLag:
 			return bad("input %d lag %d over %d ticks", i, in.Lag, MaxLag)
 		}

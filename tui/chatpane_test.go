@@ -614,8 +614,8 @@ func liveRooms(t *testing.T) (*lobby.Rooms, *lobby.Room) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	rooms := lobby.NewRooms(ctx, lobby.RoomsConfig{})
-	r, err := rooms.Create(pong.OneVOne, false)
+	rooms := lobby.NewRooms(ctx, lobby.RoomsConfig{Games: game.Catalog{pong.Kind{}}})
+	r, err := rooms.Create("pong", "1v1", false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -711,8 +711,8 @@ func TestTwoVTwoHasATeamChannel(t *testing.T) {
 	c := newChat(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	rooms := lobby.NewRooms(ctx, lobby.RoomsConfig{})
-	r, err := rooms.Create(pong.TwoVTwo, false)
+	rooms := lobby.NewRooms(ctx, lobby.RoomsConfig{Games: game.Catalog{pong.Kind{}}})
+	r, err := rooms.Create("pong", "2v2", false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,8 +14,8 @@ import (
 func TestJoinRefusalsAreExplained(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	rooms := lobby.NewRooms(ctx, lobby.RoomsConfig{})
-	r, err := rooms.Create(pong.OneVOne, false)
+	rooms := lobby.NewRooms(ctx, lobby.RoomsConfig{Games: game.Catalog{pong.Kind{}}})
+	r, err := rooms.Create("pong", "1v1", false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,13 +43,13 @@ func TestJoinRefusalsAreExplained(t *testing.T) {
 func TestJoinRankedRefusalsAreExplained(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	rooms := lobby.NewRooms(ctx, lobby.RoomsConfig{})
+	rooms := lobby.NewRooms(ctx, lobby.RoomsConfig{Games: game.Catalog{pong.Kind{}}})
 	ids := []game.PlayerID{"alice", "bob", "dave"}
 	var players []lobby.Entry
 	for _, id := range ids {
 		players = append(players, lobby.Entry{ID: string(id), Name: string(id)})
 	}
-	r, err := rooms.CreateRanked(lobby.Match{Mode: lobby.RankedPongFFA4, Players: players})
+	r, err := rooms.CreateRanked(lobby.Match{Mode: lobby.RankedMode("pong-ffa4"), Players: players})
 	if err != nil {
 		t.Fatal(err)
 	}

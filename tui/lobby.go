@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -52,6 +53,9 @@ type LobbyDeps struct {
 	Matchmaker *lobby.Matchmaker
 	Store      *store.Store
 	Play       lobby.RankedMode
+	// Games are the server's games, for menus and replays; nil means the
+	// rooms' (Rooms.Games).
+	Games game.Catalog
 	// Spectating and replays: `ssh -t host spectate [room]`, `replay ID`.
 	Spectate      string
 	SpectateStart bool // open the live-room chooser at once
@@ -122,7 +126,8 @@ type Lobby struct {
 
 	rooms   []*lobby.Room
 	sel     int
-	mode    pong.Mode
+	kind    game.Kind // the create dialog's game (nil: still to choose) and mode
+	mode    game.Mode
 	private bool
 	code    string
 	in      *inRoom
@@ -596,34 +601,33 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 		switch s {
 		case "esc":
 			m.state = stLobby
-		case "1":
-			m.mode = pong.OneVOne
-		case "2":
-			m.mode = pong.TwoVTwo
-		case "4", "f":
-			m.mode = pong.FFA4
 		case "p":
 			m.private = !m.private
 		case "enter":
-			r, err := m.d.Rooms.Create(m.mode, m.private)
+			if m.kind == nil {
+				return nil
+			}
+			r, err := m.d.Rooms.Create(m.kind.Name(), m.mode.Name, m.private)
 			if err != nil {
 				m.notice = err.Error()
 				m.state = stLobby
 				return nil
 			}
 			return m.join(joinMsg{room: r, side: -1})
+		default:
+			m.pickCreate(s)
 		}
 		return nil
 	case stChoose:
 		switch s {
 		case "esc", "q":
 			m.state = stLobby
-		case "1":
-			return m.queueFor(lobby.RankedPong1v1)
-		case "2":
-			return m.queueFor(lobby.RankedPong2v2)
-		case "4", "f":
-			return m.queueFor(lobby.RankedPongFFA4)
+		default:
+			for _, q := range m.rankedModes() {
+				if _, md, _ := m.games().Ranked(string(q)); md.Key == s {
+					return m.queueFor(q)
+				}
+			}
 		}
 		return nil
 	case stQueue:
@@ -637,17 +641,21 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 			m.state = stLobby
 		case "left", "right", "h", "l":
 			i := 0
-			for k, md := range rankedModes {
+			modes := m.rankedModes()
+			if len(modes) == 0 {
+				return nil
+			}
+			for k, md := range modes {
 				if md == m.boardMode {
 					i = k
 				}
 			}
 			if s == "left" || s == "h" {
-				i = (i + len(rankedModes) - 1) % len(rankedModes)
+				i = (i + len(modes) - 1) % len(modes)
 			} else {
-				i = (i + 1) % len(rankedModes)
+				i = (i + 1) % len(modes)
 			}
-			m.boardMode, m.board, m.boardSel = rankedModes[i], nil, 0
+			m.boardMode, m.board, m.boardSel = modes[i], nil, 0
 			return m.loadBoard(m.boardMode)
 		case "up", "k":
 			m.boardSel = max(m.boardSel-1, 0)
@@ -699,9 +707,15 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 	case "c":
 		if m.d.Rooms != nil {
 			m.state, m.notice = stCreate, ""
+			m.kind, m.mode = nil, game.Mode{}
+			if gs := m.games(); len(gs) == 1 {
+				m.pickCreate(gs[0].Name())
+			}
 		}
 	case "p":
-		return m.queueFor(lobby.RankedPong1v1)
+		if modes := m.rankedModes(); len(modes) > 0 {
+			return m.queueFor(modes[0])
+		}
 	case "P":
 		switch {
 		case m.d.Matchmaker == nil:
@@ -716,8 +730,8 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 	case "L":
 		if m.d.Store != nil {
-			if m.boardMode == "" {
-				m.boardMode = lobby.RankedPong1v1
+			if modes := m.rankedModes(); m.boardMode == "" && len(modes) > 0 {
+				m.boardMode = modes[0]
 			}
 			m.state, m.notice = stBoard, ""
 			return m.loadBoard(m.boardMode)
@@ -801,7 +815,7 @@ func (m *Lobby) join(j joinMsg) tea.Cmd {
 		case errors.Is(err, game.ErrStarted):
 			m.notice = fmt.Sprintf("The match in %s has started without you. Watch it with w.", r.ID())
 		case errors.Is(err, game.ErrInvalidSlot):
-			m.notice = fmt.Sprintf("%s is a %s room: it has no %s side.", r.ID(), r.Mode, sideNames[j.side%4])
+			m.notice = fmt.Sprintf("%s is a %s room: it has no %s side.", r.ID(), r.Mode.Name, sideNames[j.side%4])
 		case errors.As(err, &taken):
 			var free []string
 			for _, f := range taken.Free {
@@ -815,17 +829,17 @@ func (m *Lobby) join(j joinMsg) tea.Cmd {
 		}
 		return nil
 	}
-	title := fmt.Sprintf("%s · %s · casual", r.ID(), r.Mode)
+	title := fmt.Sprintf("%s · %s · casual", r.ID(), r.Mode.Name)
 	if r.Private {
-		title = fmt.Sprintf("%s · %s · private · code %s", r.ID(), r.Mode, r.Code)
+		title = fmt.Sprintf("%s · %s · private · code %s", r.ID(), r.Mode.Name, r.Code)
 	}
 	if r.Ranked != "" {
 		title = fmt.Sprintf("%s · %s · ranked", r.ID(), r.Ranked)
 	}
 	vctx, cancel := context.WithCancel(m.d.Ctx)
 	var team chat.ChannelKey
-	if r.Mode == pong.TwoVTwo {
-		team = chat.TeamChannel(r.ID(), slot/2) // left+right against top+bottom
+	if t := r.Mode.Team(slot); t >= 0 {
+		team = chat.TeamChannel(r.ID(), t)
 	}
 	labels := ratingLabels(m.ratings, r)
 	view := NewRoomView(RoomViewConfig{
@@ -943,16 +957,14 @@ func (m *Lobby) render() string {
 	switch m.state {
 	case stChoose:
 		b.WriteString("\n" + lipgloss.NewStyle().Bold(true).Foreground(colText).Render("Ranked match") + "\n")
-		b.WriteString(style(colDim).Render("  1 pong-1v1 · 2 pong-2v2 · 4 pong-ffa4 · esc cancel") + "\n")
-	case stCreate:
-		priv := "public"
-		if m.private {
-			priv = "private (join code)"
+		var keys []string
+		for _, q := range m.rankedModes() {
+			_, md, _ := m.games().Ranked(string(q))
+			keys = append(keys, md.Key+" "+string(q))
 		}
-		b.WriteString("\n" + lipgloss.NewStyle().Bold(true).Foreground(colText).Render("New room") + "\n")
-		b.WriteString(style(colText).Render(fmt.Sprintf("  mode: %s   ·   %s", m.mode, priv)) + "\n")
-		b.WriteString(style(colDim).Render("  1 1v1 · 2 2v2 · 4 free-for-all · p public/private") + "\n")
-		b.WriteString(style(colDim).Render("  enter create · esc cancel") + "\n")
+		b.WriteString(style(colDim).Render("  "+strings.Join(append(keys, "esc cancel"), " · ")) + "\n")
+	case stCreate:
+		b.WriteString(m.renderCreate())
 	case stCode:
 		b.WriteString("\n" + style(colText).Render("Join code: ") + lipgloss.NewStyle().Bold(true).Foreground(colGood).Render(m.code+"▏") + "\n")
 		b.WriteString(style(colDim).Render("  enter join · esc cancel") + "\n")
@@ -1081,7 +1093,7 @@ func (m *Lobby) renderRooms(rows int) string {
 	start, end, hint := listWindow(len(m.rooms), m.sel, rows)
 	for i := start; i < end; i++ {
 		r := m.rooms[i]
-		line := fmt.Sprintf("%-5s %-4s %s", r.ID(), r.Mode, roomState(r))
+		line := fmt.Sprintf("%-5s %-4s %s", r.ID(), r.Mode.Name, roomState(r))
 		cursor := "  "
 		st := style(colText)
 		if i == m.sel {
@@ -1110,15 +1122,101 @@ func roomState(r *lobby.Room) string {
 		}
 	}
 	state := fr.Phase.String()
-	if snap, ok := fr.State.(*pong.Snapshot); ok && fr.Phase == game.Playing {
-		switch snap.Mode {
-		case pong.OneVOne:
-			state = fmt.Sprintf("playing %d:%d", snap.Scores[pong.Left], snap.Scores[pong.Right])
-		case pong.TwoVTwo:
-			state = fmt.Sprintf("playing %d:%d", snap.Scores[pong.Left], snap.Scores[pong.Top])
+	if snap, ok := fr.State.(game.Scorer); ok && fr.Phase == game.Playing {
+		// A score reads "a:b" between two sides: two seats, or two teams
+		// (each team's first seat holds the team's score).
+		st := snap.Standing()
+		a, b := 0, 1
+		if t := r.Mode.Teams; len(t) == 2 {
+			a, b = t[0][0], t[1][0]
+		}
+		if (len(st) == 2 || len(r.Mode.Teams) == 2) && max(a, b) < len(st) {
+			state = fmt.Sprintf("playing %d:%d", st[a], st[b])
 		}
 	}
 	return fmt.Sprintf("%-12s %d/%d  %s", state, taken, len(fr.Seats), strings.Join(names, ", "))
+}
+
+// games is the server's catalogue.
+func (m *Lobby) games() game.Catalog {
+	if m.d.Games == nil && m.d.Rooms != nil {
+		return m.d.Rooms.Games()
+	}
+	return m.d.Games
+}
+
+// rankedModes lists the rating queues, in menu order.
+func (m *Lobby) rankedModes() []lobby.RankedMode {
+	if m.d.Matchmaker != nil {
+		return m.d.Matchmaker.Modes()
+	}
+	var out []lobby.RankedMode
+	for _, q := range m.games().RankedQueues() {
+		out = append(out, lobby.RankedMode(q))
+	}
+	return out
+}
+
+// pickCreate takes a key in the create dialog: a game's name while the
+// game is still to choose (its number picks it too), then a mode's key.
+// A game with one casual mode needs no second step.
+func (m *Lobby) pickCreate(s string) {
+	if m.kind == nil {
+		for i, k := range m.games() {
+			if s != k.Name() && s != strconv.Itoa(i+1) {
+				continue
+			}
+			var casual []game.Mode
+			for _, md := range k.Modes() {
+				if md.Casual {
+					casual = append(casual, md)
+				}
+			}
+			if len(casual) > 0 {
+				m.kind, m.mode = k, casual[0]
+			}
+			return
+		}
+		return
+	}
+	for _, md := range m.kind.Modes() {
+		if md.Casual && md.Key == s {
+			m.mode = md
+		}
+	}
+}
+
+// renderCreate is the create dialog: the games to choose from, then the
+// chosen game's modes.
+func (m *Lobby) renderCreate() string {
+	var b strings.Builder
+	b.WriteString("\n" + lipgloss.NewStyle().Bold(true).Foreground(colText).Render("New room") + "\n")
+	if m.kind == nil {
+		var keys []string
+		for i, k := range m.games() {
+			keys = append(keys, fmt.Sprintf("%d %s", i+1, k.Title()))
+		}
+		b.WriteString(style(colText).Render("  game: "+strings.Join(keys, " · ")) + "\n")
+		b.WriteString(style(colDim).Render("  esc cancel") + "\n")
+		return b.String()
+	}
+	priv := "public"
+	if m.private {
+		priv = "private (join code)"
+	}
+	if len(m.games()) > 1 {
+		b.WriteString(style(colText).Render("  game: "+m.kind.Title()) + "\n")
+	}
+	b.WriteString(style(colText).Render(fmt.Sprintf("  mode: %s   ·   %s", m.mode.Name, priv)) + "\n")
+	var keys []string
+	for _, md := range m.kind.Modes() {
+		if md.Casual {
+			keys = append(keys, md.Key+" "+md.Title)
+		}
+	}
+	b.WriteString(style(colDim).Render("  "+strings.Join(append(keys, "p public/private"), " · ")) + "\n")
+	b.WriteString(style(colDim).Render("  enter create · esc cancel") + "\n")
+	return b.String()
 }
 
 func (m *Lobby) helpText() string {

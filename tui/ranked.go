@@ -38,8 +38,6 @@ type (
 	}
 )
 
-var rankedModes = lobby.RankedModes()
-
 // Guests are told what they cannot do and how to get it, in a line that
 // fits the lobby box at 80 columns.
 const (
@@ -141,7 +139,7 @@ func (m *Lobby) loadProfile(name string) tea.Cmd {
 func (m *Lobby) renderBoard() string {
 	var b strings.Builder
 	var tabs []string
-	for _, md := range rankedModes {
+	for _, md := range m.rankedModes() {
 		t := " " + string(md) + " "
 		if md == m.boardMode {
 			tabs = append(tabs, lipgloss.NewStyle().Bold(true).Foreground(colGood).Render("["+t+"]"))

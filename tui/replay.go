@@ -84,7 +84,7 @@ func (m *Lobby) startReplay(id uint64, data []byte, rec *store.MatchRecord) tea.
 		m.notice = fmt.Sprintf("The replay of match %d cannot be read: %v", id, err)
 		return nil
 	}
-	pb, err := spectator.NewPlayback(r)
+	pb, err := spectator.NewPlayback(r, m.games())
 	if err != nil {
 		m.notice = fmt.Sprintf("The replay of match %d cannot be played: %v", id, err)
 		return nil

@@ -143,7 +143,7 @@ func testStore(t testing.TB) *store.Store {
 // rankedRoom is a ranked 1v1 room with ann and ben seated.
 func rankedRoom(t testing.TB, rooms *lobby.Rooms) *lobby.Room {
 	t.Helper()
-	r, err := rooms.CreateRanked(lobby.Match{Mode: lobby.RankedPong1v1, Players: []lobby.Entry{
+	r, err := rooms.CreateRanked(lobby.Match{Mode: lobby.RankedMode("pong-1v1"), Players: []lobby.Entry{
 		{ID: "SHA256:ann", Name: "ann"}, {ID: "SHA256:ben", Name: "ben"}}})
 	if err != nil {
 		t.Fatal(err)
@@ -160,7 +160,7 @@ func testRooms(t testing.TB) *lobby.Rooms {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	return lobby.NewRooms(ctx, lobby.RoomsConfig{MaxRooms: 100})
+	return lobby.NewRooms(ctx, lobby.RoomsConfig{MaxRooms: 100, Games: game.Catalog{pong.Kind{}}})
 }
 
 // Bug 14: the watch chooser reads ratings when its list changes, never
@@ -215,7 +215,10 @@ func TestWatchChooserReadsRatingsOncePerList(t *testing.T) {
 // box at 80×24.
 func TestGuestRankedAndProfileNoticesFit(t *testing.T) {
 	st := testStore(t)
-	svc := lobby.Start(st, lobby.Config{}, nil)
+	svc, err := lobby.Start(st, lobby.Config{Rooms: lobby.RoomsConfig{Games: game.Catalog{pong.Kind{}}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(svc.Stop)
 	for _, key := range []string{"p", "P", "m"} {
 		ctx, cancel := context.WithCancel(context.Background())
@@ -327,10 +330,13 @@ func firstLine(scr string) string { l, _, _ := strings.Cut(scr, "\n"); return l 
 // marker keeps its line. At 200×50 the whole list shows.
 func TestListsShowMoreThanThreeRowsAndAHint(t *testing.T) {
 	st := testStore(t)
-	svc := lobby.Start(st, lobby.Config{}, nil)
+	svc, err := lobby.Start(st, lobby.Config{Rooms: lobby.RoomsConfig{Games: game.Catalog{pong.Kind{}}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(svc.Stop)
 	for range 20 {
-		if _, err := svc.Rooms.Create(pong.OneVOne, false); err != nil {
+		if _, err := svc.Rooms.Create("pong", "1v1", false); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -161,7 +161,7 @@ func modeLabel(r *lobby.Room) string {
 	if r.Ranked != "" {
 		return string(r.Ranked) + " · ranked"
 	}
-	return r.Mode.String() + " · casual"
+	return r.Mode.Name + " · casual"
 }
 
 // watchKey handles keys while watching.

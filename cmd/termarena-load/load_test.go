@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/game/pong"
 	"github.com/termarena/termarena/hostkeys"
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/server"
@@ -54,7 +55,10 @@ func startServerWith(t *testing.T, maxConnsPerIP int) (string, *telemetry.Metric
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := lobby.Start(st, lobby.Config{Rooms: lobby.RoomsConfig{Room: game.RoomConfig{Countdown: 500 * time.Millisecond}}}, nil)
+	svc, err := lobby.Start(st, lobby.Config{Rooms: lobby.RoomsConfig{Games: game.Catalog{pong.Kind{}}, Room: game.RoomConfig{Countdown: 500 * time.Millisecond}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	cfg := server.DefaultConfig()
 	cfg.MaxConnsPerIP = maxConnsPerIP
 	metrics := telemetry.New(svc)
