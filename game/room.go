@@ -377,7 +377,8 @@ func (r *Room) Disconnect(ctx context.Context, id PlayerID) error {
 
 // SetReady marks the player ready (or not). In Waiting the match starts when
 // at least MinPlayers are seated and all are ready; in Finished, ready asks
-// for a rematch, which starts when all seated (at least MinPlayers) are. It
+// for a rematch, which starts when all seated (at least MinPlayers) are,
+// and in an AutoStart room only with every Expected player seated. It
 // returns ErrStarted during Countdown and Playing.
 func (r *Room) SetReady(ctx context.Context, id PlayerID, ready bool) error {
 	return r.call(ctx, ctlReq{kind: ctlReady, player: Player{ID: id}, ready: ready}).err

@@ -479,6 +479,16 @@ func (l *roomLoop) maybeStart(now time.Duration) {
 		if !l.allReady() {
 			return
 		}
+		// A ranked rematch is the match the matchmaker made, all of it:
+		// without someone who walked out, a 2v2 would be two teammates
+		// and no opponents, playing on with nothing to win.
+		if cfg.AutoStart {
+			for _, id := range cfg.Expected {
+				if l.seatOf(id) < 0 {
+					return
+				}
+			}
+		}
 		l.seed = NextSeed(l.seed)
 		l.game = l.r.factory(l.seed)
 	default:

@@ -162,3 +162,33 @@ func TestForfeitedMarksTheLeaverUntilTheSeatChangesHands(t *testing.T) {
 		t.Fatalf("the newcomer inherited the leaver's mark: %v %+v", f.Forfeited, f.Roster)
 	}
 }
+
+// A ranked rematch needs every player the matchmaker seated: after one
+// walked out, those left may be ready but the room stays finished (in a
+// 2v2 whose other team left, a "rematch" would be teammates alone).
+func TestRankedRematchNeedsEveryExpectedPlayer(t *testing.T) {
+	h := newHarness(t, RoomConfig{AutoStart: true, Binding: true, Expected: []PlayerID{"a", "b", "c"}}, fakeFactory(3, 10), 5)
+	for _, id := range []PlayerID{"a", "b", "c"} {
+		h.join(id, -1)
+	}
+	h.wantPhase(Countdown)
+	h.clk.Advance(h.countdown())
+	h.wantPhase(Playing)
+	if err := h.r.Leave(ctxT(t), "c"); err != nil {
+		t.Fatal(err)
+	}
+	h.clk.Advance(time.Second)
+	h.wantPhase(Finished)
+	h.ready("a", true)
+	h.ready("b", true)
+	h.clk.Advance(time.Second)
+	if f := h.wantPhase(Finished); f.Seed != 5 {
+		t.Fatalf("a ranked rematch started without c: seed %d", f.Seed)
+	}
+	// c is back (a ranked room lets only its players in): now it starts.
+	h.join("c", -1)
+	h.ready("c", true)
+	if f := h.wantPhase(Countdown); f.Seed != NextSeed(5) {
+		t.Fatalf("rematch seed %d", f.Seed)
+	}
+}
