@@ -73,3 +73,31 @@ func TestJoinRankedRefusalsAreExplained(t *testing.T) {
 		t.Fatalf("bob back after walking out: notice %q, want %q", bob.notice, want)
 	}
 }
+
+// A ranked room is not found by id, but its own player, in another
+// terminal, gets back to the seat with its id; anyone else is told whose
+// room it is rather than that no such room is open.
+func TestJoinOwnRankedRoomByID(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	rooms := lobby.NewRooms(ctx, lobby.RoomsConfig{})
+	r, err := rooms.CreateRanked(lobby.Match{Mode: lobby.RankedPong1v1, Players: []lobby.Entry{{ID: "alice", Name: "alice"}, {ID: "bob", Name: "bob"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []game.PlayerID{"alice", "bob"} {
+		if _, err := r.Join(ctx, game.Player{ID: id, Name: string(id)}, -1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	carol := NewLobby(LobbyDeps{Ctx: ctx, Player: game.Player{ID: "carol", Name: "carol"}, Online: lobby.NewHub(), Rooms: rooms})
+	carol.join(joinMsg{ref: r.ID(), side: -1})
+	if want := r.ID() + " is a ranked match: only its players sit in it. Watch it with w."; carol.notice != want || carol.in != nil {
+		t.Fatalf("a stranger by id: notice %q, want %q", carol.notice, want)
+	}
+	alice := NewLobby(LobbyDeps{Ctx: ctx, Player: game.Player{ID: "alice", Name: "alice"}, Online: lobby.NewHub(), Rooms: rooms, Out: newVT(80, 24)})
+	alice.join(joinMsg{ref: r.ID(), side: -1})
+	if alice.in == nil || alice.in.slot != 0 || alice.notice != "" {
+		t.Fatalf("alice's second terminal: in %v, notice %q", alice.in != nil, alice.notice)
+	}
+}

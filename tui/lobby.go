@@ -800,8 +800,19 @@ func (m *Lobby) join(j joinMsg) tea.Cmd {
 	if r == nil {
 		var err error
 		if r, err = m.d.Rooms.Find(j.ref); err != nil {
-			m.notice = fmt.Sprintf("No room %q is open. Pick one from the list or create one (c).", j.ref)
-			return nil
+			// A ranked room is not found by id, but its own players may
+			// come back to it from another terminal, and anyone else is
+			// told whose room it is.
+			rr, werr := m.d.Rooms.Watchable(j.ref)
+			if werr != nil || rr.Ranked == "" {
+				m.notice = fmt.Sprintf("No room %q is open. Pick one from the list or create one (c).", j.ref)
+				return nil
+			}
+			if _, mine := rr.Seats[m.d.Player.ID]; !mine {
+				m.notice = fmt.Sprintf("%s is a ranked match: only its players sit in it. Watch it with w.", rr.ID())
+				return nil
+			}
+			r = rr
 		}
 	}
 	slot, err := r.Join(m.d.Ctx, m.d.Player, j.side)
