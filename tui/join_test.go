@@ -81,7 +81,7 @@ func TestJoinOwnRankedRoomByID(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	rooms := lobby.NewRooms(ctx, lobby.RoomsConfig{})
-	r, err := rooms.CreateRanked(lobby.Match{Mode: lobby.RankedPong1v1, Players: []lobby.Entry{{ID: "alice", Name: "alice"}, {ID: "bob", Name: "bob"}}})
+	r, err := rooms.CreateRanked(lobby.Match{Mode: lobby.RankedMode("pong-1v1"), Players: []lobby.Entry{{ID: "alice", Name: "alice"}, {ID: "bob", Name: "bob"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
