@@ -80,7 +80,7 @@ func TestJoinRankedRefusalsAreExplained(t *testing.T) {
 func TestJoinOwnRankedRoomByID(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	rooms := lobby.NewRooms(ctx, lobby.RoomsConfig{})
+	rooms := lobby.NewRooms(ctx, lobby.RoomsConfig{Games: game.Catalog{pong.Kind{}}})
 	r, err := rooms.CreateRanked(lobby.Match{Mode: lobby.RankedMode("pong-1v1"), Players: []lobby.Entry{{ID: "alice", Name: "alice"}, {ID: "bob", Name: "bob"}}})
 	if err != nil {
 		t.Fatal(err)
