@@ -52,6 +52,11 @@ func (v *RoomView) paintOverlay(fr *game.Frame, snap *pong.Snapshot) {
 	_, _, bw, _ := v.bd.cellRect()
 	lines = wrapOverlay(lines, bw)
 	if slices.Equal(lines, v.overlay) {
+		// The board may have repainted cells under it (the ball moves on
+		// while a question waits for its answer): draw the same text
+		// again. The screen sends only cells that differ from the
+		// terminal, so an unchanged overlay costs no bytes.
+		v.drawOverlay(fr)
 		return
 	}
 	// Restore the board under the old overlay.
@@ -78,12 +83,18 @@ func (v *RoomView) paintOverlay(fr *game.Frame, snap *pong.Snapshot) {
 	c0 := max(min(bc+(bw-wid)/2, v.w-wid), 0)
 	r0 := max(min(br+(bh-len(lines))/2, v.h-1-len(lines)), 1)
 	v.ovRect = [4]int{c0, r0, wid, len(lines)}
-	for i, l := range lines {
-		st := stBold
-		if fr.Paused {
-			st = stWarn
-		}
-		pad := l + strings.Repeat(" ", wid-len([]rune(l)))
+	v.drawOverlay(fr)
+}
+
+// drawOverlay draws the overlay's lines in its rectangle.
+func (v *RoomView) drawOverlay(fr *game.Frame) {
+	st := stBold
+	if fr.Paused {
+		st = stWarn
+	}
+	c0, r0, wid := v.ovRect[0], v.ovRect[1], v.ovRect[2]
+	for i, l := range v.overlay {
+		pad := l + strings.Repeat(" ", max(wid-len([]rune(l)), 0))
 		v.scr.Text(c0, r0+i, pad, st)
 	}
 }
