@@ -290,6 +290,10 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 		}
 		defer stopMetrics()
 		metricsDone = done
+		if loopbackOnly(c.metricsListen) && inContainer() {
+			log.Warn("metrics listen on the container's own loopback, which the host cannot reach: use --metrics-listen :9100 and publish it with -p 127.0.0.1:9100:9100",
+				"addr", c.metricsListen)
+		}
 	}
 
 	served := make(chan error, 1)
@@ -309,4 +313,28 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 	}
 	<-served
 	return nil
+}
+
+// loopbackOnly reports whether addr listens on a loopback address only.
+func loopbackOnly(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// inContainer reports whether the server runs in a container: Docker and
+// Podman leave these files at its root.
+func inContainer() bool {
+	for _, f := range []string{"/.dockerenv", "/run/.containerenv"} {
+		if _, err := os.Stat(f); err == nil {
+			return true
+		}
+	}
+	return false
 }

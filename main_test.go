@@ -342,3 +342,16 @@ func freeAddr(t *testing.T) string {
 	defer l.Close()
 	return l.Addr().String()
 }
+
+// TestLoopbackOnly: the metrics addresses a container's host cannot reach
+// when published, and those it can.
+func TestLoopbackOnly(t *testing.T) {
+	for addr, want := range map[string]bool{
+		"127.0.0.1:9100": true, "localhost:9100": true, "[::1]:9100": true, "127.0.0.2:9100": true,
+		":9100": false, "0.0.0.0:9100": false, "[::]:9100": false, "10.0.0.5:9100": false, "9100": false,
+	} {
+		if got := loopbackOnly(addr); got != want {
+			t.Errorf("loopbackOnly(%q) = %v, want %v", addr, got, want)
+		}
+	}
+}
