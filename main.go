@@ -255,7 +255,7 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 			return fmt.Errorf("--chat-filter: %w", err)
 		}
 	}
-	svc, err := lobby.Start(st, lobby.Config{Rooms: lobby.RoomsConfig{Games: games(), SpectateDelay: delay, Room: game.RoomConfig{LagCompensation: c.lagComp}}, Chat: chat.Config{Filter: filter}}, log)
+	svc, err := lobby.Start(st, lobby.Config{Rooms: lobby.RoomsConfig{Games: catalog(), SpectateDelay: delay, Room: game.RoomConfig{LagCompensation: c.lagComp}}, Chat: chat.Config{Filter: filter}}, log)
 	if err != nil {
 		return err
 	}
@@ -263,7 +263,7 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 	svc.PruneReplays(st, lobby.Retention{KeepPerPlayer: c.keepReplays, KeepFor: time.Duration(c.keepDays) * 24 * time.Hour}, log)
 	hub := svc.Hub
 	metrics := telemetry.New(svc)
-	srv, err := server.New(c.srv, server.Deps{Store: st, Hub: hub, Rooms: svc.Rooms, Matchmaker: svc.Matchmaker, Chat: svc.Chat, Metrics: metrics,
+	srv, err := server.New(c.srv, server.Deps{Store: st, Hub: hub, Rooms: svc.Rooms, Matchmaker: svc.Matchmaker, Chat: svc.Chat, Views: views(), Metrics: metrics,
 		HostKey: key.Signer, Admins: admins, Logger: log})
 	if err != nil {
 		return err

@@ -47,6 +47,7 @@ func (srv *Server) lobbyDeps(s *Session, io *sessionIO, start lobbyStart) tui.Lo
 		Player:        game.Player{ID: game.PlayerID(id.ID), Name: id.Name, Guest: id.Guest},
 		Online:        srv.deps.Hub,
 		Rooms:         srv.deps.Rooms,
+		Views:         srv.deps.Views,
 		Commands:      plain,
 		TermCommands:  term,
 		Join:          start.join,

@@ -25,6 +25,7 @@ import (
 	"github.com/termarena/termarena/pace"
 	"github.com/termarena/termarena/store"
 	"github.com/termarena/termarena/telemetry"
+	"github.com/termarena/termarena/tui"
 )
 
 // Config is the operator-facing tuning of the SSH server.
@@ -60,6 +61,9 @@ type Deps struct {
 	Matchmaker *lobby.Matchmaker
 	// Chat is the server's chat; nil disables chat.
 	Chat *chat.Chat
+	// Views are the games' own room-screen views by game name (main's
+	// catalogue); a game without one is drawn as Pong.
+	Views tui.Views
 	// Metrics receives the server's telemetry; nil keeps none.
 	Metrics *telemetry.Metrics
 	HostKey gossh.Signer

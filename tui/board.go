@@ -62,9 +62,10 @@ func pxColor(p uint8) color.Color {
 	return nil
 }
 
-// gamePalette builds every style the game screen uses for one profile.
-func gamePalette(p colorprofile.Profile) *screen.Palette {
-	specs := make([]screen.Spec, numStyles)
+// gamePalette builds every style the game screen uses for one profile;
+// a plug-in view's styles (extra) follow the screen's own, from viewBase.
+func gamePalette(p colorprofile.Profile, extra []screen.Spec) *screen.Palette {
+	specs := make([]screen.Spec, numStyles, int(numStyles)+len(extra))
 	for t := range numPx {
 		for b := range numPx {
 			specs[halfStyle(t, b)] = screen.Spec{FG: pxColor(t), BG: pxColor(b)}
@@ -83,7 +84,7 @@ func gamePalette(p colorprofile.Profile) *screen.Palette {
 	for i := range chatNameColors {
 		specs[stChatName0+screen.Style(i)] = screen.Spec{FG: chatNameColor(i)}
 	}
-	return screen.NewPalette(p, specs)
+	return screen.NewPalette(p, append(specs, extra...))
 }
 
 func halfStyle(top, bottom uint8) screen.Style {

@@ -208,7 +208,7 @@ func scoredBy(fr *game.Frame, slot int) bool {
 // rated match before its end (a delayed watcher) keeps the old ones until
 // the results are on screen.
 func (v *RoomView) label(fr *game.Frame, slot int) string {
-	if slot < 0 || slot >= 4 {
+	if slot < 0 || slot >= maxSeats {
 		return ""
 	}
 	if v.cfg.Outcome != nil && fr != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -54,8 +53,10 @@ type LobbyDeps struct {
 	Store      *store.Store
 	Play       lobby.RankedMode
 	// Games are the server's games, for menus and replays; nil means the
-	// rooms' (Rooms.Games).
+	// rooms' (Rooms.Games). Views are the games' own room-screen views by
+	// name; a game without one is drawn as Pong by the room view itself.
 	Games game.Catalog
+	Views Views
 	// Spectating and replays: `ssh -t host spectate [room]`, `replay ID`.
 	Spectate      string
 	SpectateStart bool // open the live-room chooser at once
@@ -140,7 +141,7 @@ type Lobby struct {
 	profileBack lobbyState
 
 	live       []*lobby.Room
-	liveLabels map[*lobby.Room][4]string // ranked rooms' ratings, read with the list
+	liveLabels map[*lobby.Room]seatLabels // ranked rooms' ratings, read with the list
 	liveSel    int
 	watch      *watching
 	replay     *replayer
@@ -592,7 +593,11 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 			}
 			_ = m.in.room.SetReady(m.d.Ctx, m.d.Player.ID, !ready)
 		default:
-			if dir := m.dirFor(s); dir != 0 {
+			if gv := m.in.view.Plugin(); gv != nil {
+				if a, ok := gv.Action(s); ok {
+					m.in.view.Act(a)
+				}
+			} else if dir := m.dirFor(s); dir != 0 {
 				m.in.view.Key(dir, false, k.IsRepeat)
 			}
 		}
@@ -708,9 +713,7 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 		if m.d.Rooms != nil {
 			m.state, m.notice = stCreate, ""
 			m.kind, m.mode = nil, game.Mode{}
-			if gs := m.games(); len(gs) == 1 {
-				m.pickCreate(gs[0].Name())
-			}
+			m.pickGame(0)
 		}
 	case "p":
 		if modes := m.rankedModes(); len(modes) > 0 {
@@ -858,7 +861,7 @@ func (m *Lobby) join(j joinMsg) tea.Cmd {
 		Room:   r, Me: m.d.Player.ID, Slot: slot, Title: title, Out: m.d.Out,
 		Profile: m.d.Profile, FPS: m.d.FPS, Clocks: m.d.Clocks, Width: m.w, Height: m.h, RTT: m.d.RTT, NoReply: m.d.NoReply, InputAt: m.d.InputAt,
 		Ranked: r.Ranked != "", Outcome: r.Outcome, Watchers: r.Watchers, Metrics: m.d.Metrics,
-		Chat: m.chatFeed(),
+		Chat: m.chatFeed(), Game: m.d.Views.newGameView(r.Game.Name(), m.d.Profile),
 	})
 	in := &inRoom{room: r, id: r.ID(), team: team, slot: slot, view: view, cancel: cancel, done: make(chan struct{})}
 	goGuarded(m.d.OnPanic, func() {
@@ -1168,25 +1171,37 @@ func (m *Lobby) rankedModes() []lobby.RankedMode {
 	return out
 }
 
-// pickCreate takes a key in the create dialog: a game's name while the
-// game is still to choose (its number picks it too), then a mode's key.
-// A game with one casual mode needs no second step.
+// pickGame sets the create dialog on game i of the catalogue (wrapping)
+// and its first casual mode.
+func (m *Lobby) pickGame(i int) {
+	gs := m.games()
+	if len(gs) == 0 {
+		return
+	}
+	for range gs {
+		k := gs[(i%len(gs)+len(gs))%len(gs)]
+		for _, md := range k.Modes() {
+			if md.Casual {
+				m.kind, m.mode = k, md
+				return
+			}
+		}
+		i++
+	}
+}
+
+// pickCreate takes a key in the create dialog: g switches to the next
+// game, a mode's key picks that mode of the game shown.
 func (m *Lobby) pickCreate(s string) {
 	if m.kind == nil {
+		return
+	}
+	if s == "g" {
 		for i, k := range m.games() {
-			if s != k.Name() && s != strconv.Itoa(i+1) {
-				continue
+			if k.Name() == m.kind.Name() {
+				m.pickGame(i + 1)
+				return
 			}
-			var casual []game.Mode
-			for _, md := range k.Modes() {
-				if md.Casual {
-					casual = append(casual, md)
-				}
-			}
-			if len(casual) > 0 {
-				m.kind, m.mode = k, casual[0]
-			}
-			return
 		}
 		return
 	}
@@ -1197,26 +1212,28 @@ func (m *Lobby) pickCreate(s string) {
 	}
 }
 
-// renderCreate is the create dialog: the games to choose from, then the
-// chosen game's modes.
+// renderCreate is the create dialog: the game (g switches when the server
+// runs several), then the game's modes.
 func (m *Lobby) renderCreate() string {
 	var b strings.Builder
 	b.WriteString("\n" + lipgloss.NewStyle().Bold(true).Foreground(colText).Render("New room") + "\n")
 	if m.kind == nil {
-		var keys []string
-		for i, k := range m.games() {
-			keys = append(keys, fmt.Sprintf("%d %s", i+1, k.Title()))
-		}
-		b.WriteString(style(colText).Render("  game: "+strings.Join(keys, " · ")) + "\n")
-		b.WriteString(style(colDim).Render("  esc cancel") + "\n")
+		b.WriteString(style(colDim).Render("  no game to play · esc cancel") + "\n")
 		return b.String()
 	}
 	priv := "public"
 	if m.private {
 		priv = "private (join code)"
 	}
-	if len(m.games()) > 1 {
-		b.WriteString(style(colText).Render("  game: "+m.kind.Title()) + "\n")
+	if gs := m.games(); len(gs) > 1 {
+		var others []string
+		for _, k := range gs {
+			if k.Name() != m.kind.Name() {
+				others = append(others, k.Title())
+			}
+		}
+		b.WriteString(style(colText).Render(fmt.Sprintf("  game: %s", m.kind.Title())) +
+			style(colDim).Render(fmt.Sprintf("   ·   g for %s", strings.Join(others, ", "))) + "\n")
 	}
 	b.WriteString(style(colText).Render(fmt.Sprintf("  mode: %s   ·   %s", m.mode.Name, priv)) + "\n")
 	var keys []string

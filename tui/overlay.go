@@ -16,7 +16,30 @@ import (
 // paintOverlay draws the centred message of the moment (countdown, pause,
 // results) over the board, restoring the board where an old one was.
 func (v *RoomView) paintOverlay(fr *game.Frame, snap *pong.Snapshot) {
+	bc, br, bw, bh := v.bd.cellRect()
+	lines := wrapOverlay(v.overlayLines(fr, snap), bw)
+	if !slices.Equal(lines, v.overlay) && len(v.overlay) > 0 {
+		// Restore the board under the old overlay.
+		c0, r0, cw, rh := v.ovRect[0], v.ovRect[1], v.ovRect[2], v.ovRect[3]
+		for r := r0; r < r0+rh; r++ {
+			for c := c0; c < c0+cw; c++ {
+				v.bd.paintCell(v.scr, c, r)
+			}
+		}
+	}
+	v.placeOverlay(fr, lines, bc, br, bw, bh)
+}
+
+// overlayLines is the message of the moment over the board: a paused
+// countdown's reason, who plays whom with the countdown, the results, a
+// point just scored (Pong), or the question waiting for the player. snap
+// is the built-in Pong board's snapshot, nil for a plug-in view.
+func (v *RoomView) overlayLines(fr *game.Frame, snap *pong.Snapshot) []string {
 	var lines []string
+	over := snap != nil && snap.Over
+	if gv := v.cfg.Game; gv != nil {
+		over = gv.Over(fr.State)
+	}
 	switch {
 	case fr.Paused:
 		// Before the countdown: a countdown waiting for a dropped player
@@ -34,9 +57,9 @@ func (v *RoomView) paintOverlay(fr *game.Frame, snap *pong.Snapshot) {
 			wid = max(wid, len([]rune(l)))
 		}
 		lines = append(lines, strings.Repeat(" ", max(wid-len(n), 0)/2)+n) // centred under the names
-	case fr.Phase == game.Finished || snap.Over:
-		lines = v.results(fr, snap)
-	case !snap.Ball.Live && snap.LastPointAgainst >= 0 && snap.Tick-snap.LastPointTick < 45:
+	case fr.Phase == game.Finished || over:
+		lines = v.results(fr, snap != nil && snap.Mode == pong.TwoVTwo)
+	case snap != nil && !snap.Ball.Live && snap.LastPointAgainst >= 0 && snap.Tick-snap.LastPointTick < 45:
 		if by := int(snap.LastPointBy); by >= 0 && seatName(fr, by) != "" {
 			lines = []string{" point: " + seatName(fr, by) + " "}
 		}
@@ -49,8 +72,13 @@ func (v *RoomView) paintOverlay(fr *game.Frame, snap *pong.Snapshot) {
 			lines = append(lines, " "+l+" ")
 		}
 	}
-	_, _, bw, _ := v.bd.cellRect()
-	lines = wrapOverlay(lines, bw)
+	return lines
+}
+
+// placeOverlay shows lines (already wrapped to the board) centred on the
+// board at bc, br, bw×bh, and draws them again every frame: the board may
+// have repainted cells under them.
+func (v *RoomView) placeOverlay(fr *game.Frame, lines []string, bc, br, bw, bh int) {
 	if slices.Equal(lines, v.overlay) {
 		// The board may have repainted cells under it (the ball moves on
 		// while a question waits for its answer): draw the same text
@@ -58,15 +86,6 @@ func (v *RoomView) paintOverlay(fr *game.Frame, snap *pong.Snapshot) {
 		// terminal, so an unchanged overlay costs no bytes.
 		v.drawOverlay(fr)
 		return
-	}
-	// Restore the board under the old overlay.
-	if len(v.overlay) > 0 {
-		c0, r0, cw, rh := v.ovRect[0], v.ovRect[1], v.ovRect[2], v.ovRect[3]
-		for r := r0; r < r0+rh; r++ {
-			for c := c0; c < c0+cw; c++ {
-				v.bd.paintCell(v.scr, c, r)
-			}
-		}
 	}
 	v.overlay = append(v.overlay[:0], lines...)
 	if len(lines) == 0 {
@@ -76,7 +95,6 @@ func (v *RoomView) paintOverlay(fr *game.Frame, snap *pong.Snapshot) {
 	for _, l := range lines {
 		wid = max(wid, len([]rune(l)))
 	}
-	bc, br, _, bh := v.bd.cellRect()
 	// Centred on the board, and never off the screen: a line that could
 	// not be wrapped to the board spills over rather than losing its first
 	// columns.
@@ -159,10 +177,14 @@ func splitItems(s string) []string {
 // else a side (or 2v2 team) a line.
 func (v *RoomView) matchup(fr *game.Frame, snap *pong.Snapshot) []string {
 	var groups []string
+	present := func(slot int) bool { return fr.Seats[slot].Taken }
+	if snap != nil {
+		present = func(slot int) bool { return snap.Paddles[slot].Present }
+	}
 	add := func(slots ...int) {
 		var names []string
 		for _, slot := range slots {
-			if slot >= len(fr.Seats) || !snap.Paddles[slot].Present {
+			if slot >= len(fr.Seats) || !present(slot) {
 				continue
 			}
 			n := seatName(fr, slot)
@@ -175,18 +197,22 @@ func (v *RoomView) matchup(fr *game.Frame, snap *pong.Snapshot) []string {
 			groups = append(groups, strings.Join(names, " + "))
 		}
 	}
-	if snap.Mode == pong.TwoVTwo {
+	if snap != nil && snap.Mode == pong.TwoVTwo {
 		add(pong.Left, pong.Right)
 		add(pong.Top, pong.Bottom)
 	} else {
-		for slot := range 4 {
+		for slot := range fr.Seats {
 			add(slot)
 		}
 	}
 	if len(groups) < 2 {
 		return nil
 	}
-	if one := " " + strings.Join(groups, " vs ") + " "; len([]rune(one)) <= min(int(v.bd.pw), v.w) {
+	width := int(v.bd.pw)
+	if v.cfg.Game != nil {
+		width = v.region[2]
+	}
+	if one := " " + strings.Join(groups, " vs ") + " "; len([]rune(one)) <= min(width, v.w) {
 		return []string{one, ""}
 	}
 	var lines []string
@@ -199,7 +225,7 @@ func (v *RoomView) matchup(fr *game.Frame, snap *pong.Snapshot) []string {
 	return append(lines, "")
 }
 
-func (v *RoomView) results(fr *game.Frame, snap *pong.Snapshot) []string {
+func (v *RoomView) results(fr *game.Frame, teams bool) []string {
 	lines := []string{" game over "}
 	var out *lobby.Outcome
 	if v.cfg.Outcome != nil {
@@ -208,7 +234,7 @@ func (v *RoomView) results(fr *game.Frame, snap *pong.Snapshot) []string {
 		}
 	}
 	if fr.Result != nil {
-		lines = append(lines, v.placeLines(fr, snap, out)...)
+		lines = append(lines, v.placeLines(fr, teams, out)...)
 	}
 	if fr.Phase == game.Finished {
 		if v.cfg.Slot < 0 {
@@ -264,7 +290,7 @@ func (v *RoomView) results(fr *game.Frame, snap *pong.Snapshot) []string {
 // of 16 characters with their rating changes still fit the 44 columns of
 // a 2v2 or free-for-all board at 80×24; in 2v2 a team line with its score
 // heads its two players.
-func (v *RoomView) placeLines(fr *game.Frame, snap *pong.Snapshot, out *lobby.Outcome) []string {
+func (v *RoomView) placeLines(fr *game.Frame, teams bool, out *lobby.Outcome) []string {
 	res := fr.Result
 	change := func(slot int) string {
 		if out == nil || slot >= len(out.Changes) || out.Changes[slot].Games <= 0 {
@@ -286,7 +312,6 @@ func (v *RoomView) placeLines(fr *game.Frame, snap *pong.Snapshot, out *lobby.Ou
 		return 0
 	}
 	var lines []string
-	teams := snap != nil && snap.Mode == pong.TwoVTwo
 	for place := 1; place <= len(res.Places); place++ {
 		first := true
 		for slot, p := range res.Places {
@@ -334,6 +359,13 @@ func (v *RoomView) paintWaiting(fr *game.Frame) {
 		}
 		for slot, s := range fr.Seats {
 			label := fmt.Sprintf("%-7s", sides[slot%4])
+			st := stSide0 + screen.Style(slot%4)
+			if gv := v.cfg.Game; gv != nil {
+				// A plug-in game's seats are numbered, in its colours,
+				// with the letter its board shows without colour.
+				mark, seatSt, _, _ := gv.Seat(fr.State, slot)
+				label, st = fmt.Sprintf("%c seat %d", mark, slot+1), seatSt
+			}
 			if teams {
 				label += teamName(slot)
 			}
@@ -355,7 +387,7 @@ func (v *RoomView) paintWaiting(fr *game.Frame) {
 			if slot == v.cfg.Slot {
 				me = " (you)"
 			}
-			lines = append(lines, waitLine{fmt.Sprintf("%s  %-16s %s%s", label, s.Player.Name, state, me), stSide0 + screen.Style(slot)})
+			lines = append(lines, waitLine{fmt.Sprintf("%s  %-16s %s%s", label, s.Player.Name, state, me), st})
 		}
 	}
 	prompt := "needs 2 players, all ready · r ready · q leave"

@@ -13,6 +13,10 @@ type keyEvent struct {
 	repeat  bool
 	poke    bool // no key: a new size or palette is waiting
 	at      time.Time
+	// A plug-in view's action (acted) or a watcher's camera key (look).
+	act   int8
+	acted bool
+	look  string
 }
 
 // control turns key presses (and releases, when the terminal reports them)

@@ -94,10 +94,10 @@ func (m *Lobby) startReplay(id uint64, data []byte, rec *store.MatchRecord) tea.
 	st := &replayState{pb: pb, speed: 1}
 	rp.show(st)
 	out := recordOutcome(r, rec)
-	var before [4]string // the ratings the players came in with
+	var before seatLabels // the ratings the players came in with
 	if out != nil {
 		for slot, c := range out.Changes {
-			if slot < 4 && c.Games > 0 {
+			if slot < maxSeats && c.Games > 0 {
 				before[slot] = rating.Display(c.Before, c.Games)
 			}
 		}
@@ -108,6 +108,7 @@ func (m *Lobby) startReplay(id uint64, data []byte, rec *store.MatchRecord) tea.
 		Width: m.w, Height: m.h, Footer: rp.footer, Chat: m.chatFeed(),
 		Ranked: out != nil, Outcome: func() *lobby.Outcome { return out },
 		OverKeys: "replay over · ←/→ seek · q quit",
+		Game:     m.d.Views.newGameView(r.Game, m.d.Profile),
 	})
 	var wg sync.WaitGroup
 	wg.Add(2)

@@ -91,6 +91,12 @@ type RoomViewConfig struct {
 	// Metrics, when set, gets every frame written, paced frames missed,
 	// and keypress-to-frame latency.
 	Metrics FrameMetrics
+	// Game, when set, is the room's plug-in view (made with the palette
+	// base viewBase); nil means the built-in Pong board. Look: the
+	// viewer's keys reach its camera (a watcher's), so the footer names
+	// them.
+	Game GameView
+	Look bool
 	// Chat, when set, is the chat pane's current snapshot. It is called
 	// every frame, so it must be cheap (an atomic load); the snapshot is
 	// never modified, and a new pointer is what tells the view to repaint
@@ -167,6 +173,11 @@ type RoomView struct {
 	ovRect   [4]int
 	colour   bool // the profile has colours (else paddles are marked)
 	w, h     int
+	// A plug-in view's board region (x, y, w, h), the size it was laid
+	// out for, and scratch for its pending actions.
+	region           [4]int
+	layoutW, layoutH int
+	acts             []int8
 
 	chatNow   *ChatLines // this frame's chat snapshot
 	chatShown *ChatLines // the snapshot the pane shows
@@ -207,7 +218,7 @@ func NewRoomView(cfg RoomViewConfig) *RoomView {
 		w:    cfg.Width, h: cfg.Height,
 		fps: cfg.FPS, // until the first second has been measured
 	}
-	v.scr = screen.New(cfg.Width, cfg.Height, gamePalette(cfg.Profile))
+	v.scr = screen.New(cfg.Width, cfg.Height, v.palette(cfg.Profile))
 	v.colour = hasColour(cfg.Profile)
 	v.tapTimer = time.NewTimer(time.Hour)
 	v.tapTimer.Stop()
@@ -215,6 +226,15 @@ func NewRoomView(cfg RoomViewConfig) *RoomView {
 }
 
 func hasColour(p colorprofile.Profile) bool { return p >= colorprofile.ANSI }
+
+// palette is the game palette for p, with a plug-in view's styles after
+// the screen's own.
+func (v *RoomView) palette(p colorprofile.Profile) *screen.Palette {
+	if v.cfg.Game == nil {
+		return gamePalette(p, nil)
+	}
+	return gamePalette(p, v.cfg.Game.Styles(p))
+}
 
 // Key hands a direction press or release to the view; it never blocks (a
 // flood beyond the buffer is dropped).
@@ -280,7 +300,10 @@ func (v *RoomView) applyChanges() {
 		v.chatShown, v.paneShown = nil, chatRect{}
 	}
 	if p := v.pal.Swap(nil); p != nil {
-		v.scr.SetPalette(gamePalette(*p))
+		if v.cfg.Game != nil {
+			v.cfg.Game.SetProfile(*p)
+		}
+		v.scr.SetPalette(v.palette(*p))
 		v.colour = hasColour(*p)
 	}
 }
@@ -315,6 +338,19 @@ func (v *RoomView) Run(ctx context.Context) {
 		case k := <-v.keys:
 			if k.poke {
 				break // a new size or palette: a full paced frame below
+			}
+			if k.acted || k.look != "" {
+				v.applyChanges()
+				v.poll()
+				if k.acted {
+					v.sendAction(k)
+				} else if v.cfg.Game != nil {
+					v.cfg.Game.Look(k.look)
+				}
+				n := v.fpsCount
+				v.draw()
+				v.fpsCount = n
+				continue
 			}
 			v.applyChanges()
 			v.poll()
@@ -463,6 +499,9 @@ func (v *RoomView) canMove(dir int8) bool {
 
 // live: the game is in play, so the player's keys move their paddle.
 func (v *RoomView) live() bool {
+	if gv := v.cfg.Game; gv != nil {
+		return v.fr != nil && v.fr.Phase == game.Playing && !v.fr.Paused && !gv.Over(v.fr.State)
+	}
 	s := v.snapshot()
 	return s != nil && v.fr.Phase == game.Playing && !v.fr.Paused && !s.Over
 }
@@ -493,7 +532,9 @@ func (v *RoomView) draw() {
 			return
 		}
 		v.frames++
-		shown := !v.keyAt.IsZero() && v.ownRect != v.keyRect // the timed key's move is on screen
+		// The timed key's move is on screen: the paddle left its pixels,
+		// or a plug-in view drew the action in the frame made for it.
+		shown := !v.keyAt.IsZero() && (v.cfg.Game != nil || v.ownRect != v.keyRect)
 		if m != nil {
 			done := time.Now()
 			m.FrameWritten(len(out), done.Sub(start))
@@ -527,6 +568,11 @@ func (v *RoomView) paint(now time.Time) {
 		v.chatNow = v.cfg.Chat()
 	}
 	fr, snap := v.fr, v.snapshot()
+	if v.cfg.Game != nil && fr != nil && fr.Phase != game.Waiting {
+		v.paintPlugin(fr)
+		v.paintChat()
+		return
+	}
 	want := modeWaiting
 	if fr != nil && snap != nil && fr.Phase != game.Waiting {
 		want = modeBoard
@@ -557,13 +603,19 @@ func (v *RoomView) paint(now time.Time) {
 }
 
 func (v *RoomView) paintSmall(fr *game.Frame, snap *pong.Snapshot) {
+	needW, needH := boardNeeds(snap)
+	v.paintTooSmall(fr, needW, needH, snap.Over)
+}
+
+// paintTooSmall says the terminal cannot show the board, which needs
+// needW×needH; over: the match has ended.
+func (v *RoomView) paintTooSmall(fr *game.Frame, needW, needH int, over bool) {
 	if v.mode != modeSmall {
 		v.clearScreen()
 		v.mode = modeSmall
 	}
-	needW, needH := boardNeeds(snap)
 	lines := []string{"Terminal too small", fmt.Sprintf("need %d×%d, have %d×%d", needW, needH, v.w, v.h), "enlarge the window, or q to leave", ""}
-	if v.cfg.Slot >= 0 && (fr.Phase == game.Countdown || fr.Phase == game.Playing) && !snap.Over {
+	if v.cfg.Slot >= 0 && (fr.Phase == game.Countdown || fr.Phase == game.Playing) && !over {
 		// The match goes on without this terminal: the player must know
 		// that points are being played, not that the game waits.
 		lines[3] = "match in progress — enlarge the terminal"
@@ -589,6 +641,10 @@ func (v *RoomView) tooSmallToPlay(fr *game.Frame) bool {
 	if fr == nil {
 		return false
 	}
+	if v.cfg.Game != nil {
+		_, _, w, h := v.pluginSize(fr)
+		return v.w < w || v.h < h+2
+	}
 	snap, _ := fr.State.(*pong.Snapshot)
 	if snap == nil {
 		return false
@@ -598,7 +654,13 @@ func (v *RoomView) tooSmallToPlay(fr *game.Frame) bool {
 }
 
 func (v *RoomView) smallWarning(fr *game.Frame) string {
-	w, h := boardNeeds(fr.State.(*pong.Snapshot))
+	var w, h int
+	if v.cfg.Game != nil {
+		_, _, mw, mh := v.pluginSize(fr)
+		w, h = mw, mh+2
+	} else {
+		w, h = boardNeeds(fr.State.(*pong.Snapshot))
+	}
 	return fmt.Sprintf("too small for the board (need %d×%d): the match will not wait", w, h)
 }
 

@@ -41,7 +41,7 @@ func (w watchFeed) Submit(game.PlayerID, game.Input) bool { return false }
 
 type liveMsg struct {
 	rooms  []*lobby.Room
-	labels map[*lobby.Room][4]string
+	labels map[*lobby.Room]seatLabels
 	ch     <-chan struct{}
 }
 
@@ -73,8 +73,8 @@ func (m *Lobby) openChooser(notice string) tea.Cmd {
 }
 
 // readLabels reads the ratings of every ranked room's players.
-func readLabels(rr ratingReader, rooms []*lobby.Room) map[*lobby.Room][4]string {
-	out := make(map[*lobby.Room][4]string, len(rooms))
+func readLabels(rr ratingReader, rooms []*lobby.Room) map[*lobby.Room]seatLabels {
+	out := make(map[*lobby.Room]seatLabels, len(rooms))
 	for _, r := range rooms {
 		if r.Ranked != "" {
 			out[r] = ratingLabels(rr, r)
@@ -95,8 +95,9 @@ func (m *Lobby) spectate(r *lobby.Room) tea.Cmd {
 	if d := r.SpectateDelay(); d > 0 {
 		title += fmt.Sprintf(" · %ds behind", int(d.Seconds()))
 	}
-	const keys = "tab/1-4 follow · 0 overview · n/p next room · q back"
+	keys := fmt.Sprintf("tab/1-%d follow · 0 overview · n/p next room · q back", min(r.Mode.Seats, 9))
 	w.view = NewRoomView(RoomViewConfig{
+		Game: m.d.Views.newGameView(r.Game.Name(), m.d.Profile), Look: true,
 		Room: watchFeed{r, feed}, Slot: -1, Title: title, Out: m.d.Out, Profile: m.d.Profile, FPS: m.d.FPS, Clocks: m.d.Clocks,
 		Width: m.w, Height: m.h, Ranked: r.Ranked != "", Outcome: r.Outcome, Watchers: r.Watchers,
 		Follow:   func() int { return int(w.follow.Load()) },
@@ -141,13 +142,19 @@ func (m *Lobby) stopWatching() tea.Cmd {
 // ratingLabels reads each player's rating in a ranked room, by the seats
 // the match gave them (known before anyone sits down). The room view
 // replaces them with each finished match's outcome, so they are read once.
-func ratingLabels(rr ratingReader, r *lobby.Room) [4]string {
-	var out [4]string
+// maxSeats is the most seats any game has (light cycles: 8).
+const maxSeats = 8
+
+// seatLabels are each seat's header text (its rating).
+type seatLabels [maxSeats]string
+
+func ratingLabels(rr ratingReader, r *lobby.Room) seatLabels {
+	var out seatLabels
 	if r.Ranked == "" || rr == nil {
 		return out
 	}
 	for id, slot := range r.Seats {
-		if slot < 0 || slot >= 4 {
+		if slot < 0 || slot >= maxSeats {
 			continue
 		}
 		if rt, _, err := rr.Rating(string(r.Ranked), string(id)); err == nil {
@@ -176,8 +183,10 @@ func (m *Lobby) watchKey(s string) tea.Cmd {
 		return tea.Sequence(m.stopWatching(), m.openChooser(""))
 	case "0":
 		w.follow.Store(-1)
-	case "1", "2", "3", "4":
-		w.follow.Store(int32(s[0] - '1'))
+	case "1", "2", "3", "4", "5", "6", "7", "8":
+		if n := int(s[0] - '1'); n < w.room.Mode.Seats {
+			w.follow.Store(int32(n))
+		}
 	case "tab":
 		fr, _ := w.room.Latest()
 		if fr == nil {
@@ -215,6 +224,10 @@ func (m *Lobby) watchKey(s string) tea.Cmd {
 		}
 		stop := m.stopWatching()
 		return tea.Sequence(stop, m.spectate(rooms[i]))
+	default:
+		if w.view.Plugin() != nil {
+			w.view.Look(s) // a plug-in view's camera keys
+		}
 	}
 	return nil
 }
@@ -252,7 +265,7 @@ func (m *Lobby) renderChooser() string {
 }
 
 // roomSummary is "alice 1520? 3 : 5 bob 1480?" or the phase and names.
-func roomSummary(r *lobby.Room, labels [4]string) string {
+func roomSummary(r *lobby.Room, labels seatLabels) string {
 	fr, _ := r.Latest()
 	if fr == nil {
 		return "starting"
@@ -264,14 +277,16 @@ func roomSummary(r *lobby.Room, labels [4]string) string {
 			continue
 		}
 		p := s.Player.Name
-		if slot < 4 && labels[slot] != "" {
+		if slot < maxSeats && labels[slot] != "" {
 			p += " " + labels[slot]
 		}
-		if snap != nil && fr.Phase != game.Waiting {
-			if snap.Mode == pong.FFA4 {
-				p += fmt.Sprintf(" ♥%d", snap.Lives[slot])
-			} else {
-				p += fmt.Sprintf(" %d", snap.Scores[slot])
+		switch sc, ok := fr.State.(game.Scorer); {
+		case fr.Phase == game.Waiting:
+		case snap != nil && snap.Mode == pong.FFA4:
+			p += fmt.Sprintf(" ♥%d", snap.Lives[slot])
+		case ok:
+			if st := sc.Standing(); slot < len(st) {
+				p += fmt.Sprintf(" %d", st[slot])
 			}
 		}
 		parts = append(parts, p)
