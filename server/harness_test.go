@@ -72,7 +72,7 @@ func startWith(t testing.TB, dir string, cfg server.Config, admins map[string]bo
 	}
 	srv, err := server.New(cfg, server.Deps{
 		Store: st, Hub: hub, Rooms: rooms, Matchmaker: svc.Matchmaker, Chat: svc.Chat, Metrics: metrics, HostKey: key.Signer, Admins: admins,
-		Views: tui.Views{"tron": func(base screen.Style, p colorprofile.Profile) tui.GameView { return tronview.NewScreen(base, p) }},
+		Views:  tui.Views{"tron": func(base screen.Style, p colorprofile.Profile) tui.GameView { return tronview.NewScreen(base, p) }},
 		Logger: slog.New(slog.NewTextHandler(logOut, nil)),
 	})
 	if err != nil {
