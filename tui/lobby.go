@@ -860,7 +860,7 @@ func (m *Lobby) join(j joinMsg) tea.Cmd {
 		Labels: func(slot int) string { return labels[slot] },
 		Room:   r, Me: m.d.Player.ID, Slot: slot, Title: title, Out: m.d.Out,
 		Profile: m.d.Profile, FPS: m.d.FPS, Clocks: m.d.Clocks, Width: m.w, Height: m.h, RTT: m.d.RTT, NoReply: m.d.NoReply, InputAt: m.d.InputAt,
-		Ranked: r.Ranked != "", Outcome: r.Outcome, Watchers: r.Watchers, Metrics: m.d.Metrics,
+		Ranked: r.Ranked != "", Outcome: r.Outcome, Watchers: r.Watchers, Metrics: m.metricsFor(r.Game.Name()),
 		Chat: m.chatFeed(), Game: m.d.Views.newGameView(r.Game.Name(), m.d.Profile),
 	})
 	in := &inRoom{room: r, id: r.ID(), team: team, slot: slot, view: view, cancel: cancel, done: make(chan struct{})}
@@ -1149,6 +1149,15 @@ func roomState(r *lobby.Room) string {
 		}
 	}
 	return fmt.Sprintf("%-12s %d/%d  %s", state, taken, len(fr.Seats), strings.Join(names, ", "))
+}
+
+// metricsFor is the frame telemetry for a room of game name: labelled by
+// game when the server's telemetry can.
+func (m *Lobby) metricsFor(name string) FrameMetrics {
+	if gm, ok := m.d.Metrics.(GameMetrics); ok {
+		return gm.ForGame(name)
+	}
+	return m.d.Metrics
 }
 
 // games is the server's catalogue.

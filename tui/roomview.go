@@ -32,6 +32,12 @@ type FrameMetrics interface {
 	InputToFrame(d time.Duration)
 }
 
+// GameMetrics is frame telemetry that labels what it counts by game: a
+// room screen reports to ForGame of its room's game (game.Kind.Name).
+type GameMetrics interface {
+	ForGame(name string) FrameMetrics
+}
+
 // RoomHandle is what the view needs of a room. The view polls LatestAt
 // once per frame it draws rather than waking for every room tick: a room
 // ticks at 60 Hz and a view draws at 30, and a goroutine wake-up per tick

@@ -105,7 +105,7 @@ func (m *Lobby) spectate(r *lobby.Room) tea.Cmd {
 		Footer:   func() (string, string) { return title, keys },
 		OverKeys: "match over · n next room · q back",
 		WaitText: "waiting for the match to start · n next room · q back",
-		Metrics:  m.d.Metrics,
+		Metrics:  m.metricsFor(r.Game.Name()),
 		Chat:     m.chatFeed(),
 	})
 	goGuarded(m.d.OnPanic, func() {
