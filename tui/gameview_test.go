@@ -1,0 +1,125 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/game/tron"
+	tronview "github.com/termarena/termarena/game/tron/view"
+)
+
+// A light-cycle frame: riders in slots 0-2, stepped into play.
+func tronFrame(t *testing.T, ticks int) (*tron.Game, *game.Frame) {
+	t.Helper()
+	g := tron.New(tron.DefaultConfig(tron.Casual), 7)
+	for slot := range 3 {
+		if err := g.Join(slot); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range ticks {
+		g.Step(nil)
+	}
+	seats := make([]game.Seat, 8)
+	for slot, name := range []string{"ann", "ben", "cy"} {
+		seats[slot] = game.Seat{Player: game.Player{ID: game.PlayerID(name), Name: name}, Taken: true, Connected: true}
+	}
+	return g, &game.Frame{Room: "r1", TickRate: 60, Tick: uint64(ticks), Phase: game.Playing, Seats: seats, Acks: make([]uint32, 8), State: g.Snapshot()}
+}
+
+func tronRoomView(fr *game.Frame, slot, w, h int, p colorprofile.Profile, clock *time.Time) (*RoomView, *vtWriter, *fakeRoom) {
+	out, room := newVT(w, h), newFakeRoom(fr)
+	v := NewRoomView(RoomViewConfig{Room: room, Me: "ann", Slot: slot, Title: "r1 · tron · casual", Out: out,
+		Profile: p, Width: w, Height: h, Now: func() time.Time { return *clock },
+		Game: tronview.NewScreen(viewBase, p)})
+	v.frAt = *clock
+	v.setFrame(fr, *clock)
+	return v, out, room
+}
+
+// The room screen hosts the light-cycle view: the header names every
+// rider with their score and the round, the footer the riding keys; at
+// 200×50 the arena shows whole, at 80×24 the camera follows; without
+// colour each rider's letter stands before their name.
+func TestRoomScreenHostsALightCycleView(t *testing.T) {
+	_, fr := tronFrame(t, 30)
+	clock := time.Unix(1000, 0)
+	for _, c := range []struct {
+		w, h  int
+		p     colorprofile.Profile
+		want  []string
+		whole bool
+	}{
+		{80, 24, colorprofile.ANSI256, []string{"▸ann 0", "ben 0", "cy 0", "arrows/WASD turn · q leave"}, false},
+		{200, 50, colorprofile.TrueColor, []string{"▸ann 0", "round 1 · first to 3 · 3 riding", "arrows/WASD turn · q leave"}, true},
+		{80, 24, colorprofile.Ascii, []string{"▸A:ann 0", "B:ben 0", "C:cy 0"}, false},
+	} {
+		v, out, _ := tronRoomView(fr, 0, c.w, c.h, c.p, &clock)
+		v.draw()
+		scr := out.screen()
+		for _, w := range c.want {
+			if !strings.Contains(scr, w) {
+				t.Fatalf("%dx%d %v: screen lacks %q:\n%s", c.w, c.h, c.p, w, scr)
+			}
+		}
+		if whole := strings.Contains(scr, "┌") && strings.Contains(scr, "┘"); whole != c.whole {
+			t.Fatalf("%dx%d: whole arena shown = %v, want %v:\n%s", c.w, c.h, whole, c.whole, scr)
+		}
+	}
+}
+
+// A turn is submitted with its sequence number and drawn in the frame made
+// for the key, before the room confirms it; the confirmation clears it.
+func TestLightCycleTurnIsDrawnBeforeTheRoomTakesIt(t *testing.T) {
+	g, fr := tronFrame(t, 1)
+	clock := time.Unix(1000, 0)
+	v, out, room := tronRoomView(fr, 0, 200, 50, colorprofile.TrueColor, &clock)
+	v.draw()
+	before := out.screen()
+	s := g.Snapshot().(*tron.Snapshot)
+	turn := tron.Left
+	if h := s.Cycles[0].Heading; h == tron.Left || h == tron.Right {
+		turn = tron.Up
+	}
+	v.sendAction(keyEvent{act: turn, acted: true, at: clock})
+	v.draw()
+	if len(room.inputs) != 1 || room.inputs[0].Action != turn || room.inputs[0].Seq != 1 || room.inputs[0].Slot != 0 {
+		t.Fatalf("submitted %+v", room.inputs)
+	}
+	if out.screen() == before {
+		t.Fatal("the turn was not drawn before the room took it")
+	}
+	if len(v.pending) != 1 {
+		t.Fatalf("pending %v", v.pending)
+	}
+	next := *fr
+	next.Acks = append([]uint32(nil), fr.Acks...)
+	next.Acks[0] = 1
+	v.setFrame(&next, clock)
+	if len(v.pending) != 0 {
+		t.Fatalf("acknowledged turn still pending: %v", v.pending)
+	}
+}
+
+// A terminal too small for even a following camera says so, and the
+// board comes back when it is enlarged.
+func TestLightCycleTooSmallAndBack(t *testing.T) {
+	_, fr := tronFrame(t, 30)
+	clock := time.Unix(1000, 0)
+	v, out, _ := tronRoomView(fr, 0, 30, 10, colorprofile.ANSI256, &clock)
+	v.draw()
+	if scr := out.screen(); !strings.Contains(scr, "Terminal too small") || !strings.Contains(scr, "need 40×12") {
+		t.Fatalf("30×10:\n%s", scr)
+	}
+	out.vt.Resize(80, 24)
+	v.Resize(80, 24)
+	v.applyChanges()
+	v.draw()
+	if scr := out.screen(); strings.Contains(scr, "too small") || !strings.Contains(scr, "▸ann 0") {
+		t.Fatalf("back at 80×24:\n%s", scr)
+	}
+}
