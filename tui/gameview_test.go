@@ -79,6 +79,7 @@ func TestLightCycleTurnIsDrawnBeforeTheRoomTakesIt(t *testing.T) {
 	clock := time.Unix(1000, 0)
 	v, out, room := tronRoomView(fr, 0, 200, 50, colorprofile.TrueColor, &clock)
 	v.draw()
+	v.draw() // the header's frame rate has settled
 	before := out.screen()
 	s := g.Snapshot().(*tron.Snapshot)
 	turn := tron.Left
