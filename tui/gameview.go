@@ -142,8 +142,10 @@ func (v *RoomView) pluginSize(fr *game.Frame) (ww, wh, mw, mh int) {
 }
 
 // layoutPlugin places the board region and the chat pane: the pane beside
-// a board shown whole, else under a board cut to what is left, else none;
-// false when not even the least region fits.
+// the board when the terminal is wide enough; else under a board shown
+// whole if it still fits; no pane rather than cut a board that fits whole
+// (typing then takes the footer); under a following camera's smaller
+// board otherwise. False when not even the least region fits.
 func (v *RoomView) layoutPlugin(fr *game.Frame) bool {
 	ww, wh, mw, mh := v.pluginSize(fr)
 	rows := v.h - 2 // the header and the footer
@@ -152,30 +154,29 @@ func (v *RoomView) layoutPlugin(fr *game.Frame) bool {
 		return false
 	}
 	bw, bh := min(ww, v.w), min(wh, rows)
+	whole := v.w >= ww && rows >= wh
 	if v.cfg.Chat != nil {
 		switch {
 		case v.w-ww-1 >= chatSideMin:
 			pw := min(chatSideMax, v.w-ww-1)
 			v.pane = chatRect{v.w - pw, 1, pw, rows}
-			bw = v.w - pw - 1
-		case rows-chatBottomMin >= mh && rows-chatBottomMin < wh:
+		case whole && rows-wh >= chatBottomMin:
+			k := min(chatBottomMax, rows-wh)
+			v.pane = chatRect{0, 1 + rows - k, v.w, k}
+		case whole:
+		case rows-chatBottomMin >= mh:
 			k := min(chatBottomMax, rows-mh)
 			v.pane = chatRect{0, 1 + rows - k, v.w, k}
 			bh = rows - k
-		case rows-wh >= chatBottomMin:
-			k := min(chatBottomMax, rows-wh)
-			v.pane = chatRect{0, 1 + rows - k, v.w, k}
 		}
 	}
-	bw, bh = min(bw, ww), min(bh, wh)
-	if bw < v.w-v.pane.w && v.pane.w != v.w {
-		v.region = [4]int{(v.w - v.pane.w - bw) / 2, 1, bw, bh}
-		if v.pane.w == 0 {
-			v.region[0] = (v.w - bw) / 2
-		}
-	} else {
-		v.region = [4]int{0, 1, min(bw, v.w), bh}
+	// Centred in the columns the pane leaves.
+	free := v.w
+	if v.pane.h == rows && v.pane.w > 0 {
+		free = v.w - v.pane.w - 1
 	}
+	bw = min(bw, free)
+	v.region = [4]int{(free - bw) / 2, 1, bw, bh}
 	return true
 }
 
@@ -257,7 +258,11 @@ func (v *RoomView) paintPluginHUD(fr *game.Frame) {
 	}
 	status := gv.Status(fr.State)
 	figs := v.figures()
-	key := fmt.Sprint(parts, status, figs, v.w, v.footerLine(fr))
+	var typing string
+	if cl := v.chatNow; cl != nil && cl.typing {
+		typing = cl.prompt
+	}
+	key := fmt.Sprint(parts, status, figs, v.w, v.footerLine(fr), typing)
 	if key == v.hud {
 		return
 	}
@@ -274,8 +279,14 @@ func (v *RoomView) paintPluginHUD(fr *game.Frame) {
 		v.scr.Text(x, 0, status, stDim)
 	}
 	v.scr.Text(max(v.w-len([]rune(figs))-1, 0), 0, figs, stDim)
-	foot := v.footerLine(fr)
 	v.scr.Fill(0, v.h-1, v.w, 1, ' ', stDefault)
+	if cl := v.chatNow; cl != nil && cl.typing && v.pane.h == 0 {
+		// No room for the pane: the input line takes the footer, so the
+		// player still sees what they type.
+		v.chatTail(0, v.h-1, v.w, cl.prompt, stBold)
+		return
+	}
+	foot := v.footerLine(fr)
 	v.scr.Text(max((v.w-len([]rune(foot)))/2, 0), v.h-1, foot, stDim)
 }
 
