@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"io"
 	"time"
 
@@ -102,6 +103,9 @@ func openWith(path string, opts Options, steps []migration) (*Store, error) {
 	if err != nil {
 		if errors.Is(err, bbolt.ErrTimeout) {
 			return nil, fmt.Errorf("store: open %s: lock not acquired within %s: %w", path, timeout, ErrInUse)
+		}
+		if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+			return nil, fmt.Errorf("store: %w", err) // it names the path already
 		}
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}

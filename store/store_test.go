@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -243,5 +244,20 @@ func TestBackup(t *testing.T) {
 	}
 	if v, err := restored.SchemaVersion(); err != nil || v != latestVersion() {
 		t.Errorf("restored SchemaVersion = %d, %v", v, err)
+	}
+}
+
+// A data file that cannot be opened is named once in the error, as the
+// operating system names it.
+func TestOpenErrorNamesThePathOnce(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(file, "termarena.db") // under a file: not a directory
+	_, err := Open(path, Options{})
+	if err == nil || strings.Count(err.Error(), path) != 1 || !strings.HasPrefix(err.Error(), "store: open ") {
+		t.Fatalf("error %v", err)
 	}
 }
