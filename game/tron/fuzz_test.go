@@ -8,9 +8,9 @@ import (
 )
 
 // FuzzStep drives two games with the same random joins, leaves and inputs
-// (any action byte, any claimed slot) and checks after every call that
-// nothing panicked, both games agree (determinism), and the state keeps
-// its invariants.
+// (any action byte, any claimed slot, lags that roll back) and checks after
+// every call that nothing panicked, both games agree (determinism), and
+// the state keeps its invariants.
 func FuzzStep(f *testing.F) {
 	f.Add([]byte{4, 7, 0, 1, 2, 3, 0x40, 0x41, 0x80, 0x91, 0xa2, 0xff, 0x60, 0xc0})
 	f.Add([]byte{8, 1, 0, 1, 2, 3, 4, 5, 6, 7, 0xff, 0xff, 0xff, 0x23, 0xff, 0xff})
@@ -43,7 +43,13 @@ func FuzzStep(f *testing.F) {
 					b.Step(nil)
 				}
 			default:
-				buf = append(buf[:0], game.Input{Slot: slot, Action: int8(op>>3&3) + int8(op>>5) - 2})
+				// The lag, derived from the op, runs from 0 to past a 150 ms cap
+				// and now and then beyond the history, so turns roll back.
+				lag := uint16(op*37) % 13
+				if op%29 == 0 {
+					lag = 1000
+				}
+				buf = append(buf[:0], game.Input{Slot: slot, Action: int8(op>>3&3) + int8(op>>5) - 2, Lag: lag})
 				a.Step(buf)
 				b.Step(buf)
 			}
@@ -65,6 +71,9 @@ func checkInvariants(t *testing.T, g *Game) {
 		if int(v) > cfg.Players || g.riders&(1<<(v-1)) == 0 {
 			t.Fatalf("cell %d owned by %d, riders %#b", i, v, g.riders)
 		}
+	}
+	if g.resimEnds != 0 {
+		t.Fatalf("a rollback's re-simulation ended a round %d times", g.resimEnds)
 	}
 	alive := 0
 	for i := range cfg.Players {
@@ -89,7 +98,7 @@ func checkInvariants(t *testing.T, g *Game) {
 			t.Fatalf("slot %d heading %d", i, c.heading)
 		}
 	}
-	if n := bits.OnesCount8(g.riders); !g.over && g.pauseIn == 0 && n >= 2 && alive < 2 {
+	if n := bits.OnesCount8(g.riders); !g.over && g.pauseIn == 0 && g.endIn == 0 && n >= 2 && alive < 2 {
 		t.Fatalf("%d riders, %d alive, and the round goes on", n, alive)
 	}
 	res, over := g.Result()

@@ -3,7 +3,12 @@ package tron
 import "github.com/termarena/termarena/game/sim"
 
 // Hash implements game.Game: the config, the RNG, the tick, the round's
-// phase, every cycle and every cell. Any field added to Game must be
+// phase, every cycle and every cell; and, once a turn of the match has
+// carried a lag, the rollback state (rollback.go): the round-end wait, the
+// history's start, each seat's last turn and the inputs of the ticks a
+// late turn may still roll back over (they are re-applied then). Until
+// then the hash is what it was before rollback existed, so replays
+// recorded without lag still verify. Any field added to Game must be
 // added here.
 func (g *Game) Hash() uint64 {
 	f := sim.NewHash()
@@ -45,5 +50,29 @@ func (g *Game) Hash() uint64 {
 	f.Flag(g.over)
 	f.Flag(g.forfeit)
 	f.U8(g.winners)
+	if g.maxLag > 0 {
+		g.hashRollback(&f)
+	}
 	return f.Sum()
+}
+
+func (g *Game) hashRollback(f *sim.Hash) {
+	f.I32(g.endIn)
+	f.U8(g.endWinners)
+	f.U32(uint32(g.maxLag))
+	f.U64(g.from)
+	for i := range g.cfg.Players {
+		f.U64(g.cycles[i].lastAt)
+	}
+	if g.pauseIn == 0 && !g.over {
+		for k := g.oldest(g.tick + 1); k <= g.tick; k++ {
+			e := g.entry(k)
+			f.U32(uint32(len(e.ins)))
+			for _, in := range e.ins {
+				f.U8(uint8(in.slot))
+				f.I8(in.action)
+				f.U32(uint32(in.lag))
+			}
+		}
+	}
 }

@@ -58,6 +58,7 @@ func arrange(t testing.TB, g *Game, ps ...pos) {
 		g.grid[p.y*g.cfg.Width+p.x] = byte(p.slot + 1)
 		g.riders |= 1 << p.slot
 	}
+	g.boundary() // no rollback reaches back before the arrangement
 }
 
 // trail marks cells as slot's trail.

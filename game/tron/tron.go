@@ -32,6 +32,45 @@
 //   - A player who joins mid-match (casual rooms) rides from the next
 //     round, so nobody appears in front of a moving cycle.
 //
+// Lag compensation. The room tells Step how old the sender's view was
+// (game.Input.Lag, at most RoomConfig.LagCompensation: 150 ms, 9 ticks, by
+// default). A turn is applied at the tick its player saw: with Lag L it
+// takes effect L ticks back, by rolling the simulation back to that tick
+// and re-simulating the ticks since with the inputs applied at each
+// (rollback.go). Lag is all the compensation uses and replays record it,
+// so a replay performs the same rollbacks and stays exact. The rules:
+//   - Only a turn (Up, Down, Left, Right) of a seat riding in the current
+//     round is placed in the past; everything else is as without lag.
+//   - A turn never takes effect before the round's first tick, the match's
+//     first tick, the tick after a Join or a Leave (they change the state
+//     outside Step, so the history restarts after them), or the oldest tick
+//     the history holds (one second's worth at Config.TickRate); it takes
+//     effect at the earliest tick it may instead. So a rollback never
+//     crosses a round boundary or the match start, and never reaches
+//     further back than the room's cap.
+//   - A seat's turns keep their order: a turn never takes effect before the
+//     seat's previous turn did, so a client cannot reorder its own keys by
+//     claiming an older view.
+//   - What happened within the window is decided again by the
+//     re-simulation, and nothing before it. A rider that crashed within the
+//     window rides on if the late turn avoids the crash; one that crashed
+//     before it stays crashed. A late turn that takes its rider across
+//     another's path crashes the other only if they got there within the
+//     window (and may spare one who had crashed into the trail the turn
+//     moved). So nobody's fate is changed by an action older than the cap.
+//   - A move that decides the round (at most one rider left) does not end
+//     it at once: the round ends maxLag ticks later, maxLag being the
+//     largest lag a turn of this match has carried (so at most the cap, and
+//     0 with compensation off: then play is exactly as it was without
+//     compensation), and everything holds still meanwhile, as Pong's ball
+//     waits at a lagging player's paddle. A late turn arriving then can
+//     still undo the deciding crash. Once the round has ended its result is
+//     final: no rollback reaches into it.
+//   - Known limit: the wait is learnt from the lags seen, so if the very
+//     first lagged turn of a match is the one that would have undone a
+//     round-ending crash, the round has already ended and the crash stands.
+//     A crash that does not end the round is undone either way.
+//
 // The state is integers only and changes only in Step, Join and Leave, with
 // a SplitMix64 RNG held in the state, so (Config, seed, inputs) replays a
 // match exactly and Hash verifies it. Rules import no terminal code.
@@ -66,6 +105,9 @@ type cycle struct {
 	// survival counts the ticks the cycle was riding while cycles moved,
 	// over every round: the tie-break after round wins.
 	survival uint32
+	// lastAt is the tick the seat's latest turn took effect at: a later
+	// turn never takes effect before it (see rollback.go).
+	lastAt uint64
 }
 
 // Game is one match. It implements game.Game; like every game it is driven
@@ -74,6 +116,30 @@ type Game struct {
 	cfg    Config
 	shared *Config // handed to every Snapshot; never written after New
 
+	// state is everything Step changes but the grid; a rollback restores
+	// it whole from the history.
+	state
+
+	// grid is owner+1 per cell, row-major, 0 empty. snapGrid is the copy
+	// the last Snapshot shares; it is replaced, never written, once the
+	// grid changes (dirty).
+	grid     []byte
+	snapGrid []byte
+	dirty    bool
+
+	// hist is the recent ticks a late turn rolls back over (rollback.go);
+	// cur is Step's buffer for the inputs that take effect now.
+	hist []entry
+	cur  []rin
+	// resimEnds counts round ends and resets met while re-simulating,
+	// which the rollback rules make impossible; tests check it stays 0.
+	// It is a diagnostic, not state.
+	resimEnds int
+	resim     bool
+}
+
+// state is the simulation state apart from the arena's cells.
+type state struct {
 	rng     sim.RNG
 	tick    uint64
 	started bool
@@ -85,14 +151,19 @@ type Game struct {
 	// (pauseIn > 0 means the round is over).
 	moveIn, holdIn, pauseIn int32
 	roundWinners            uint8 // who won the round that just ended
+	// endIn > 0: a move decided the round (endWinners win it), and the
+	// round ends when it runs out; everything holds still meanwhile so a
+	// late turn can still undo the deciding crash (rollback.go).
+	endIn      int32
+	endWinners uint8
+	// maxLag is the largest lag (game.Input.Lag, at most the history) a
+	// turn of this match has carried: how long a decided round waits.
+	maxLag uint16
+	// from is the first tick a rollback may restore (the tick after the
+	// last round boundary, join or leave).
+	from uint64
 
 	cycles [MaxPlayers]cycle
-	// grid is owner+1 per cell, row-major, 0 empty. snapGrid is the copy
-	// the last Snapshot shares; it is replaced, never written, once the
-	// grid changes (dirty).
-	grid     []byte
-	snapGrid []byte
-	dirty    bool
 
 	over    bool
 	forfeit bool
@@ -113,11 +184,14 @@ func New(cfg Config, seed uint64) *Game {
 	g := &Game{
 		cfg:    cfg,
 		shared: &shared,
-		rng:    sim.NewRNG(seed),
-		round:  1,
-		moveIn: int32(cfg.MoveEvery),
-		grid:   make([]byte, cfg.Width*cfg.Height),
-		dirty:  true,
+		state: state{
+			rng:    sim.NewRNG(seed),
+			round:  1,
+			moveIn: int32(cfg.MoveEvery),
+		},
+		grid:  make([]byte, cfg.Width*cfg.Height),
+		dirty: true,
+		hist:  make([]entry, historyLen(cfg)),
 	}
 	return g
 }
@@ -148,6 +222,7 @@ func (g *Game) Join(slot int) error {
 		r := g.rng // previewed: the first tick draws the same layout for real
 		g.placeRiders(&r)
 	}
+	g.boundary()
 	return nil
 }
 
@@ -167,6 +242,12 @@ func (g *Game) Leave(slot int) {
 		g.placeRiders(&r)
 		return
 	}
+	if g.endIn > 0 {
+		// The round was decided before the leave: it ends as decided.
+		g.endIn = 0
+		g.endRound(g.endWinners)
+	}
+	g.boundary()
 	if c.pending {
 		*c = cycle{} // never rode: as if they never came
 	} else {
@@ -187,7 +268,7 @@ func (g *Game) Leave(slot int) {
 		return
 	}
 	if g.pauseIn == 0 {
-		g.checkRound(0)
+		g.checkRound(0, false)
 	}
 }
 
@@ -195,7 +276,9 @@ func (g *Game) Leave(slot int) {
 // turn (Steer) for a riding cycle before anything moves, so a turn sent for
 // a move tick is taken in that move. Inputs for a seat not riding, and all
 // inputs during the freeze after a round, are ignored; during the hold at
-// the start of a round they queue, so a rider can pick a first turn.
+// the start of a round they queue, so a rider can pick a first turn. A turn
+// with a Lag takes effect that many ticks back, within the round, by
+// rolling back and re-simulating (rollback.go).
 func (g *Game) Step(inputs []game.Input) {
 	if g.over {
 		return
@@ -203,20 +286,44 @@ func (g *Game) Step(inputs []game.Input) {
 	if !g.started {
 		g.started = true
 		g.placeRiders(&g.rng)
+		g.boundary()
 	}
-	g.tick++
 	if g.pauseIn > 0 {
+		g.tick++
 		g.pauseIn--
 		if g.pauseIn == 0 {
 			g.nextRound()
 		}
 		return
 	}
-	for _, in := range inputs {
-		if in.Slot >= 0 && in.Slot < g.cfg.Players && g.cycles[in.Slot].alive {
-			c := &g.cycles[in.Slot]
-			c.queue = Steer(c.heading, c.queue, in.Action)
+	g.place(inputs)
+	e := g.entry(g.tick + 1)
+	e.ins = append(e.ins[:0], g.cur...)
+	g.advance(e.ins)
+}
+
+// advance runs one tick of a round in play with the inputs that take
+// effect at it, and records the tick in the history: the state before it
+// and the cells its move fills. Step calls it for the present tick and a
+// rollback for each tick it re-simulates.
+func (g *Game) advance(ins []rin) {
+	e := g.entry(g.tick + 1)
+	e.before, e.nw = g.state, 0
+	g.tick++
+	for _, in := range ins {
+		c := &g.cycles[in.slot]
+		c.lastAt = g.tick
+		g.maxLag = max(g.maxLag, in.lag)
+		if c.alive {
+			c.queue = Steer(c.heading, c.queue, in.action)
 		}
+	}
+	if g.endIn > 0 {
+		g.endIn--
+		if g.endIn == 0 {
+			g.endRound(g.endWinners)
+		}
+		return
 	}
 	if g.holdIn > 0 {
 		g.holdIn--
@@ -243,14 +350,14 @@ func (g *Game) Step(inputs []game.Input) {
 		return
 	}
 	g.moveIn = int32(g.cfg.MoveEvery)
-	g.move()
+	g.move(e)
 }
 
 // move advances every riding cycle one cell. Every crash is decided against
 // the arena as it stood before the move, so the outcome does not depend on
 // slot order: a cycle moving into a trail, a wall, or a head (heads are
 // trail) crashes, and so do cycles moving into the same cell.
-func (g *Game) move() {
+func (g *Game) move(e *entry) {
 	w, h := g.cfg.Width, g.cfg.Height
 	var next [MaxPlayers]int32 // cell index, -1 for a wall
 	var crashed uint8
@@ -293,18 +400,22 @@ func (g *Game) move() {
 			continue
 		}
 		g.grid[next[i]] = byte(i + 1)
+		e.writes[e.nw] = uint16(next[i])
+		e.nw++
 		c.x, c.y = int16(int(next[i])%w), int16(int(next[i])/w)
 	}
 	g.dirty = true
-	g.checkRound(crashed)
+	g.checkRound(crashed, true)
 }
 
 // checkRound ends the round once it is decided. With two or more riders
 // that is when at most one rides on: the survivor wins, or, if the last
 // ones crashed together (crashed, this move), each of them does. A lone
 // rider (a room started with one player) rides until it crashes and wins
-// nothing.
-func (g *Game) checkRound(crashed uint8) {
+// nothing. A round decided by a move (wait) ends maxLag ticks later, with
+// everything holding still until then, so that a late turn can still undo
+// the deciding crash; with no lag in the match it ends at once.
+func (g *Game) checkRound(crashed uint8, wait bool) {
 	var alive uint8
 	for i := range g.cfg.Players {
 		if g.cycles[i].alive {
@@ -312,19 +423,30 @@ func (g *Game) checkRound(crashed uint8) {
 		}
 	}
 	n := bits.OnesCount8(g.riders)
+	var w uint8
 	switch {
 	case n >= 2 && bits.OnesCount8(alive) <= 1:
-		w := alive
+		w = alive
 		if w == 0 {
 			w = crashed & g.riders
 		}
-		g.endRound(w)
 	case n == 1 && alive == 0:
-		g.endRound(0)
+	default:
+		return
 	}
+	if wait && g.maxLag > 0 {
+		g.endIn, g.endWinners = int32(g.maxLag), w
+		return
+	}
+	g.endRound(w)
 }
 
 func (g *Game) endRound(winners uint8) {
+	if g.resim {
+		g.resimEnds++
+	}
+	g.boundary()
+	g.endIn, g.endWinners = 0, 0
 	g.roundWinners = winners
 	done := false
 	for i := range g.cfg.Players {
@@ -347,6 +469,10 @@ func (g *Game) endRound(winners uint8) {
 // nextRound clears the arena and lays out everyone seated, newcomers
 // included, at new starts.
 func (g *Game) nextRound() {
+	if g.resim {
+		g.resimEnds++
+	}
+	g.boundary()
 	g.round++
 	g.roundWinners = 0
 	for i := range g.cfg.Players {
@@ -406,7 +532,7 @@ func (g *Game) placeRiders(r *sim.RNG) {
 // riders share a place, ranked densely.
 func (g *Game) finish(forfeit bool) {
 	g.over, g.forfeit = true, forfeit
-	g.pauseIn, g.holdIn = 0, 0
+	g.pauseIn, g.holdIn, g.endIn = 0, 0, 0
 	better := func(a, b *cycle) bool {
 		if a.left != b.left {
 			return !a.left
