@@ -109,6 +109,19 @@ func (g *Game) place(inputs []game.Input) {
 	}
 }
 
+// learnLag raises maxLag from the turns of seated players that arrive
+// while a round is over: they are ignored, but their lag is the lag the
+// next round's decisive crash must wait for. (During a round, turns raise
+// it as they take effect, so that it is part of the history.)
+func (g *Game) learnLag(inputs []game.Input) {
+	n := uint16(min(len(g.hist), 1<<16-1))
+	for _, in := range inputs {
+		if in.Slot >= 0 && in.Slot < g.cfg.Players && g.cycles[in.Slot].seated && validDir(in.Action) {
+			g.maxLag = max(g.maxLag, min(in.Lag, n))
+		}
+	}
+}
+
 // rollback restores the state from before tick first and re-simulates up
 // to the present tick with the inputs the history holds for each tick.
 func (g *Game) rollback(first uint64) {

@@ -181,13 +181,21 @@ func TestDecidedRoundWaitsForLateTurn(t *testing.T) {
 		t.Fatal("a late turn reached into a round that had ended")
 	}
 
-	// No lag seen yet: no wait.
-	g = mk()
+	// No lag seen yet: no wait. The late turn arrives while the round is
+	// over, is ignored, and teaches the match its lag for the next round.
+	cfg := testConfig(2)
+	cfg.PauseTicks = 5
+	g = newGame(t, cfg, 0, 1)
+	arrange(t, g, pos{0, 17, 8, Right}, pos{1, 2, 2, Down})
 	for range 3 {
 		g.Step(nil)
 	}
-	if g.cycles[1].wins != 1 {
+	if g.cycles[1].wins != 1 || g.pauseIn == 0 {
 		t.Fatalf("with no lag in the match the round should end at the crash: wins %d endIn %d", g.cycles[1].wins, g.endIn)
+	}
+	g.Step([]game.Input{lagged(0, Up, 2)})
+	if g.cycles[0].alive || g.maxLag != 2 {
+		t.Fatalf("turn in the pause: alive %v, maxLag %d; want ignored, and the lag learnt", g.cycles[0].alive, g.maxLag)
 	}
 }
 

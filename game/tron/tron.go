@@ -66,10 +66,12 @@
 //     waits at a lagging player's paddle. A late turn arriving then can
 //     still undo the deciding crash. Once the round has ended its result is
 //     final: no rollback reaches into it.
-//   - Known limit: the wait is learnt from the lags seen, so if the very
-//     first lagged turn of a match is the one that would have undone a
-//     round-ending crash, the round has already ended and the crash stands.
-//     A crash that does not end the round is undone either way.
+//   - Known limit: the wait is learnt from the lags of the turns that
+//     arrive (while a round is over too, when they are otherwise ignored),
+//     so until the match's first lagged turn has arrived a decided round
+//     ends at once: if that turn is the one that would have undone a
+//     round-ending crash, the crash stands. A crash that does not end the
+//     round is undone either way.
 //
 // The state is integers only and changes only in Step, Join and Leave, with
 // a SplitMix64 RNG held in the state, so (Config, seed, inputs) replays a
@@ -289,6 +291,7 @@ func (g *Game) Step(inputs []game.Input) {
 		g.boundary()
 	}
 	if g.pauseIn > 0 {
+		g.learnLag(inputs)
 		g.tick++
 		g.pauseIn--
 		if g.pauseIn == 0 {
