@@ -1,6 +1,7 @@
 package tron
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/termarena/termarena/game"
@@ -126,4 +127,51 @@ func BenchmarkSnapshotEncode(b *testing.B) {
 	}
 	b.ReportMetric(float64(total)/float64(len(snaps)), "avg-B")
 	b.ReportMetric(float64(largest), "max-B")
+}
+
+// BenchmarkStepRollback is one Step of an 8-rider match that rolls back
+// lag ticks and re-simulates them: every op brings a turn with that Lag.
+// The riders ride side by side across the default arena, and the turn is
+// the rider's own heading, so the re-simulation redoes the same moves and
+// the match stays mid-round; every 300 ops the arena is laid out afresh
+// (untimed). lag=9 is the server's default cap (150 ms at 60 Hz), lag=60
+// the most a room passes (one second).
+func BenchmarkStepRollback(b *testing.B) {
+	cfg := DefaultConfig(Casual)
+	cfg.RoundsToWin = 1 << 20
+	fresh := func(lag int) *Game {
+		g := newBench(cfg)
+		ps := make([]pos, cfg.Players)
+		for i := range ps {
+			ps[i] = pos{i, 0, 4 + 8*i, Right}
+		}
+		arrange(b, g, ps...)
+		for range lag {
+			g.Step(nil)
+		}
+		return g
+	}
+	for _, lag := range []uint16{9, 60} {
+		b.Run(fmt.Sprintf("lag=%d", lag), func(b *testing.B) {
+			g := fresh(int(lag))
+			in := []game.Input{{Lag: lag, Action: Right}}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				if i%300 == 0 && i > 0 {
+					b.StopTimer()
+					g = fresh(int(lag))
+					b.StartTimer()
+				}
+				in[0].Slot = i % cfg.Players
+				g.Step(in)
+			}
+			b.StopTimer()
+			for s := range cfg.Players {
+				if !g.cycles[s].alive {
+					b.Fatalf("slot %d crashed: the benchmark left mid-round play", s)
+				}
+			}
+		})
+	}
 }
