@@ -133,6 +133,19 @@ func (s *Services) PlayersInMatches() int {
 // Rooms counts live rooms.
 func (s *Services) RoomCount() int { return s.Rooms.Count() }
 
+// RoomsByGame counts live rooms by game (game.Kind.Name): every game of
+// the catalogue, at 0 when it has no room.
+func (s *Services) RoomsByGame() map[string]int {
+	out := map[string]int{}
+	for _, k := range s.Rooms.Games() {
+		out[k.Name()] = 0
+	}
+	for _, r := range s.Rooms.All() {
+		out[r.Game.Name()]++
+	}
+	return out
+}
+
 // TickStats collects every live room's tick statistics, and one entry
 // for all the rooms that have ended, so totals never go down.
 func (s *Services) TickStats() []game.TickStats {

@@ -12,6 +12,7 @@ import (
 	"math"
 	"net/http"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -28,6 +29,9 @@ type Sources interface {
 	PlayersOnline() int
 	PlayersInMatches() int
 	RoomCount() int
+	// RoomsByGame counts live rooms by game (game.Kind.Name), every game
+	// of the catalogue included, those with no rooms at 0.
+	RoomsByGame() map[string]int
 	TickStats() []game.TickStats
 }
 
@@ -50,6 +54,16 @@ type Metrics struct {
 	writeStall    prometheus.Histogram
 	logins        prometheus.Counter
 
+	// The same frame series labelled by game, for room screens that
+	// report through ForGame.
+	gameWritten *prometheus.CounterVec
+	gameSkipped *prometheus.CounterVec
+	gameBytes   *prometheus.HistogramVec
+	gameInput   *prometheus.HistogramVec
+	gameStall   *prometheus.HistogramVec
+	gamesMu     sync.RWMutex
+	games       map[string]*GameFrames
+
 	// Plain counters mirror the Prometheus ones for the JSON snapshot and
 	// per-second rates.
 	nWritten, nSkipped, nLogins, nBytes atomic.Uint64
@@ -59,6 +73,7 @@ type Metrics struct {
 type rateMark struct {
 	at                       time.Time
 	written, skipped, logins uint64
+	games                    map[string][2]uint64 // written, skipped
 }
 
 // New registers every metric in a fresh registry.
@@ -70,7 +85,15 @@ func New(src Sources) *Metrics {
 	m.inputToFrame = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "termarena_input_to_frame_seconds", Help: "From a keypress read from the session to the first frame reflecting it written.", Buckets: latencyBuckets})
 	m.writeStall = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "termarena_frame_write_seconds", Help: "Time a frame write took (long ones are a stalled client).", Buckets: stallBuckets})
 	m.logins = prometheus.NewCounter(prometheus.CounterOpts{Name: "termarena_logins_total", Help: "Sessions started."})
+	byGame := []string{"game"}
+	m.gameWritten = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "termarena_game_frames_written_total", Help: "Game frames written to sessions, by game (included in termarena_frames_written_total)."}, byGame)
+	m.gameSkipped = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "termarena_game_frames_skipped_total", Help: "Paced game frames a session could not take on time, by game."}, byGame)
+	m.gameBytes = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "termarena_game_frame_bytes", Help: "Bytes per game frame written, by game.", Buckets: frameBytesBuckets}, byGame)
+	m.gameInput = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "termarena_game_input_to_frame_seconds", Help: "From a keypress read from the session to the first frame reflecting it written, by game.", Buckets: latencyBuckets}, byGame)
+	m.gameStall = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "termarena_game_frame_write_seconds", Help: "Time a frame write took, by game.", Buckets: stallBuckets}, byGame)
+	m.games = map[string]*GameFrames{}
 	m.reg.MustRegister(m.framesWritten, m.framesSkipped, m.frameBytes, m.inputToFrame, m.writeStall, m.logins,
+		m.gameWritten, m.gameSkipped, m.gameBytes, m.gameInput, m.gameStall,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		&liveCollector{m: m})
 	m.rateAt.Store(&rateMark{at: time.Now()})
@@ -115,6 +138,89 @@ func (m *Metrics) InputToFrame(d time.Duration) {
 	m.inputToFrame.Observe(d.Seconds())
 }
 
+// FrameSink is what a room screen reports its frames to: the methods of
+// tui.FrameMetrics. It is an alias of an unnamed interface type, so that
+// ForGame's signature is identical to tui.GameMetrics' once tui's
+// FrameMetrics is one too (an interface method's result type must be
+// identical, not merely implement the same methods); meanwhile the server
+// adapts it (telemetry does not import tui).
+type FrameSink = interface {
+	FrameWritten(bytes int, took time.Duration)
+	FramesSkipped(n int)
+	InputToFrame(d time.Duration)
+}
+
+// ForGame is the frame telemetry of one game (game.Kind.Name): what it
+// records counts in the unlabelled totals and in the series labelled
+// game=name. The labelled children are resolved once per game and cached,
+// so a room screen calls this once and then records frames without
+// allocating. A nil *Metrics gives a sink that records nothing.
+func (m *Metrics) ForGame(name string) FrameSink {
+	return m.gameFrames(name)
+}
+
+func (m *Metrics) gameFrames(name string) *GameFrames {
+	if m == nil {
+		return nil
+	}
+	m.gamesMu.RLock()
+	g := m.games[name]
+	m.gamesMu.RUnlock()
+	if g != nil {
+		return g
+	}
+	m.gamesMu.Lock()
+	defer m.gamesMu.Unlock()
+	if g = m.games[name]; g == nil {
+		g = &GameFrames{m: m,
+			written: m.gameWritten.WithLabelValues(name), skipped: m.gameSkipped.WithLabelValues(name),
+			bytes: m.gameBytes.WithLabelValues(name), input: m.gameInput.WithLabelValues(name), stall: m.gameStall.WithLabelValues(name)}
+		m.games[name] = g
+	}
+	return g
+}
+
+// GameFrames is one game's frame telemetry (see ForGame).
+type GameFrames struct {
+	m                   *Metrics
+	written, skipped    prometheus.Counter
+	bytes, input, stall prometheus.Observer
+	nWritten, nSkipped  atomic.Uint64
+	nBytes              atomic.Uint64
+}
+
+// FrameWritten records one frame of this game, in the totals too.
+func (g *GameFrames) FrameWritten(bytes int, took time.Duration) {
+	if g == nil {
+		return
+	}
+	g.m.FrameWritten(bytes, took)
+	g.written.Inc()
+	g.nWritten.Add(1)
+	g.nBytes.Add(uint64(bytes))
+	g.bytes.Observe(float64(bytes))
+	g.stall.Observe(took.Seconds())
+}
+
+// FramesSkipped records paced frames of this game a session missed.
+func (g *GameFrames) FramesSkipped(n int) {
+	if g == nil || n <= 0 {
+		return
+	}
+	g.m.FramesSkipped(n)
+	g.skipped.Add(float64(n))
+	g.nSkipped.Add(uint64(n))
+}
+
+// InputToFrame records a keypress-to-frame latency in this game.
+func (g *GameFrames) InputToFrame(d time.Duration) {
+	if g == nil {
+		return
+	}
+	g.m.InputToFrame(d)
+	g.input.Observe(d.Seconds())
+}
+
 // Login records a session start.
 func (m *Metrics) Login() {
 	if m == nil {
@@ -133,13 +239,14 @@ var (
 	descOnline    = prometheus.NewDesc("termarena_players_online", "Distinct players online.", nil, nil)
 	descInMatch   = prometheus.NewDesc("termarena_players_in_matches", "Players seated in a room that is counting down or playing.", nil, nil)
 	descRooms     = prometheus.NewDesc("termarena_rooms", "Live rooms.", nil, nil)
+	descGameRooms = prometheus.NewDesc("termarena_game_rooms", "Live rooms by game.", []string{"game"}, nil)
 	descTickRate  = prometheus.NewDesc("termarena_tick_rate", "Mean measured ticks per second over playing rooms.", nil, nil)
 	descLateness  = prometheus.NewDesc("termarena_tick_lateness_seconds", "How late room ticks started against their schedule.", nil, nil)
 	descDropTicks = prometheus.NewDesc("termarena_ticks_dropped_total", "Overdue ticks rooms dropped after a stall (rooms alive now).", nil, nil)
 )
 
 func (c *liveCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descSessions, descOnline, descInMatch, descRooms, descTickRate, descLateness, descDropTicks} {
+	for _, d := range []*prometheus.Desc{descSessions, descOnline, descInMatch, descRooms, descGameRooms, descTickRate, descLateness, descDropTicks} {
 		ch <- d
 	}
 }
@@ -150,6 +257,9 @@ func (c *liveCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(descOnline, prometheus.GaugeValue, float64(src.PlayersOnline()))
 	ch <- prometheus.MustNewConstMetric(descInMatch, prometheus.GaugeValue, float64(src.PlayersInMatches()))
 	ch <- prometheus.MustNewConstMetric(descRooms, prometheus.GaugeValue, float64(src.RoomCount()))
+	for name, n := range src.RoomsByGame() {
+		ch <- prometheus.MustNewConstMetric(descGameRooms, prometheus.GaugeValue, float64(n), name)
+	}
 	t := aggregate(src.TickStats())
 	ch <- prometheus.MustNewConstMetric(descTickRate, prometheus.GaugeValue, t.rate)
 	ch <- prometheus.MustNewConstMetric(descDropTicks, prometheus.CounterValue, float64(t.dropped))
@@ -214,6 +324,20 @@ type Stats struct {
 	HeapBytes        uint64  `json:"heap_bytes"`
 	RSSBytes         uint64  `json:"rss_bytes"`
 	Goroutines       int     `json:"goroutines"`
+	// Games breaks rooms and frames down by game: every game of the
+	// catalogue, and any game whose room screens reported frames.
+	Games map[string]GameStats `json:"games,omitempty"`
+}
+
+// GameStats is one game's share of Stats. Frames count only room screens
+// that report by game (ForGame).
+type GameStats struct {
+	Rooms            int     `json:"rooms"`
+	FramesWritten    uint64  `json:"frames_written"`
+	FramesSkipped    uint64  `json:"frames_skipped"`
+	FramesPerSecond  float64 `json:"frames_per_second"`
+	SkippedPerSecond float64 `json:"frames_skipped_per_second"`
+	MeanFrameBytes   float64 `json:"mean_frame_bytes"`
 }
 
 // Snapshot reads every figure now. Rates are over the time since the
@@ -222,7 +346,23 @@ type Stats struct {
 func (m *Metrics) Snapshot() Stats {
 	now := time.Now()
 	w, sk, lg := m.nWritten.Load(), m.nSkipped.Load(), m.nLogins.Load()
-	prev := m.rateAt.Swap(&rateMark{at: now, written: w, skipped: sk, logins: lg})
+	games := map[string]GameStats{}
+	for name, n := range m.src.RoomsByGame() {
+		games[name] = GameStats{Rooms: n}
+	}
+	marks := map[string][2]uint64{}
+	m.gamesMu.RLock()
+	for name, g := range m.games {
+		gs := games[name]
+		gs.FramesWritten, gs.FramesSkipped = g.nWritten.Load(), g.nSkipped.Load()
+		if gs.FramesWritten > 0 {
+			gs.MeanFrameBytes = float64(g.nBytes.Load()) / float64(gs.FramesWritten)
+		}
+		games[name] = gs
+		marks[name] = [2]uint64{gs.FramesWritten, gs.FramesSkipped}
+	}
+	m.gamesMu.RUnlock()
+	prev := m.rateAt.Swap(&rateMark{at: now, written: w, skipped: sk, logins: lg, games: marks})
 	dt := now.Sub(prev.at).Seconds()
 	t := aggregate(m.src.TickStats())
 	var ms runtime.MemStats
@@ -240,6 +380,15 @@ func (m *Metrics) Snapshot() Stats {
 		s.FramesPerSecond = float64(w-prev.written) / dt
 		s.SkippedPerSecond = float64(sk-prev.skipped) / dt
 		s.LoginsPerSecond = float64(lg-prev.logins) / dt
+		for name, gs := range games {
+			p := prev.games[name]
+			gs.FramesPerSecond = float64(gs.FramesWritten-p[0]) / dt
+			gs.SkippedPerSecond = float64(gs.FramesSkipped-p[1]) / dt
+			games[name] = gs
+		}
+	}
+	if len(games) > 0 {
+		s.Games = games
 	}
 	return s
 }

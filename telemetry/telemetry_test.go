@@ -19,6 +19,9 @@ func (f fakeSources) PlayersOnline() int          { return 5 }
 func (f fakeSources) PlayersInMatches() int       { return 4 }
 func (f fakeSources) RoomCount() int              { return 2 }
 func (f fakeSources) TickStats() []game.TickStats { return f.stats }
+func (f fakeSources) RoomsByGame() map[string]int {
+	return map[string]int{"pong": 2, "tron": 0}
+}
 
 func gather(t *testing.T, m *Metrics, name string) *dto.MetricFamily {
 	t.Helper()
@@ -120,6 +123,91 @@ func TestSnapshotRatesAndExposition(t *testing.T) {
 	nilM.InputToFrame(0)
 	nilM.Login()
 	nilM.FramesSkipped(1)
+}
+
+func TestFramesAndRoomsByGame(t *testing.T) {
+	m := New(fakeSources{})
+	m.Snapshot()
+	pong, tron := m.ForGame("pong"), m.ForGame("tron")
+	if m.ForGame("tron") != tron {
+		t.Fatal("ForGame does not cache its game's sink")
+	}
+	for range 3 {
+		pong.FrameWritten(50, time.Millisecond)
+	}
+	tron.FrameWritten(200, 2*time.Millisecond)
+	tron.FramesSkipped(4)
+	tron.InputToFrame(3 * time.Millisecond)
+	m.FrameWritten(10, 0) // a screen that does not report by game
+
+	rec := httptest.NewRecorder()
+	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	body, _ := io.ReadAll(rec.Body)
+	for _, line := range []string{
+		`termarena_frames_written_total 5`,
+		`termarena_frames_skipped_total 4`,
+		`termarena_frame_bytes_sum 360`,
+		`termarena_input_to_frame_seconds_count 1`,
+		`termarena_rooms 2`,
+		`termarena_game_frames_written_total{game="pong"} 3`,
+		`termarena_game_frames_written_total{game="tron"} 1`,
+		`termarena_game_frames_skipped_total{game="tron"} 4`,
+		`termarena_game_frame_bytes_sum{game="pong"} 150`,
+		`termarena_game_frame_bytes_bucket{game="tron",le="256"} 1`,
+		`termarena_game_frame_write_seconds_count{game="pong"} 3`,
+		`termarena_game_input_to_frame_seconds_count{game="tron"} 1`,
+		`termarena_game_rooms{game="pong"} 2`,
+		`termarena_game_rooms{game="tron"} 0`,
+	} {
+		if !strings.Contains(string(body), line+"\n") {
+			t.Errorf("exposition lacks %q", line)
+		}
+	}
+	if strings.Contains(string(body), `termarena_game_input_to_frame_seconds_count{game="pong"} 1`) {
+		t.Error("tron's keypress counted for pong")
+	}
+
+	s := m.Snapshot()
+	if s.FramesWritten != 5 || s.FramesSkipped != 4 {
+		t.Fatalf("totals %+v", s)
+	}
+	p, tr := s.Games["pong"], s.Games["tron"]
+	if p.Rooms != 2 || p.FramesWritten != 3 || p.MeanFrameBytes != 50 || p.FramesPerSecond <= 0 {
+		t.Errorf("pong %+v", p)
+	}
+	if tr.Rooms != 0 || tr.FramesWritten != 1 || tr.FramesSkipped != 4 || tr.MeanFrameBytes != 200 || tr.SkippedPerSecond <= 0 {
+		t.Errorf("tron %+v", tr)
+	}
+	if s2 := m.Snapshot(); s2.Games["pong"].FramesPerSecond != 0 {
+		t.Errorf("pong rate since the last snapshot %v, want 0", s2.Games["pong"].FramesPerSecond)
+	}
+
+	var nilM *Metrics
+	sink := nilM.ForGame("tron")
+	sink.FrameWritten(1, 0)
+	sink.FramesSkipped(1)
+	sink.InputToFrame(0)
+}
+
+func TestGameFramesDoNotAllocate(t *testing.T) {
+	m := New(fakeSources{})
+	m.ForGame("tron")
+	if n := testing.AllocsPerRun(100, func() {
+		g := m.ForGame("tron")
+		g.FrameWritten(200, time.Millisecond)
+		g.FramesSkipped(1)
+		g.InputToFrame(time.Millisecond)
+	}); n != 0 {
+		t.Fatalf("%v allocations per frame", n)
+	}
+}
+
+func BenchmarkGameFrameWritten(b *testing.B) {
+	g := New(fakeSources{}).ForGame("tron")
+	b.ReportAllocs()
+	for range b.N {
+		g.FrameWritten(57, 13*time.Microsecond)
+	}
 }
 
 func BenchmarkFrameWritten(b *testing.B) {
