@@ -24,10 +24,12 @@ type bot struct {
 	name   string
 	signer gossh.Signer
 	verify bool
-	// In rooms mode bots come in pairs: the creator sends the room id on
-	// pair, the joiner waits for it. Nil in queue mode.
+	// In rooms mode bots come in groups of --room-size: the creator sends
+	// the room id on pair once for every other member, each joiner waits
+	// for it. Nil in queue mode.
 	pair    chan string
 	creator bool
+	joiners int // the creator's: how many wait on pair
 
 	bytes      atomic.Uint64
 	frames     atomic.Uint64
@@ -35,6 +37,9 @@ type bot struct {
 	phase      atomic.Int32
 	horizontal atomic.Bool
 	ready      atomic.Int32
+	seated     atomic.Int32 // waiting room: seats taken
+	roomMode   atomic.Pointer[string]
+	steer      atomic.Int32 // light cycles: the turn to press (dirUp…), 0 none
 	playSince  atomic.Int64 // UnixNano when the board appeared; 0 when not on it
 	liveFrom   atomic.Int64 // UnixNano from which the ball is in play; 0 while an overlay shows
 	chase      atomic.Int32 // direction toward the ball: -1, 0, +1, or 2 when unknown
@@ -154,7 +159,7 @@ func (b *bot) run(ctx context.Context, r *runner, local net.IP) error {
 	case r.baseline:
 		cmd = "baseline"
 	case cfg.mode == modeQueue:
-		cmd = "play pong-1v1"
+		cmd = "play " + cfg.queue
 	case !b.creator:
 		select {
 		case id := <-b.pair:
@@ -180,7 +185,7 @@ func (b *bot) run(ctx context.Context, r *runner, local net.IP) error {
 	readerDone := make(chan struct{})
 	go func() {
 		defer close(readerDone)
-		b.read(s.out, cfg, r.start, r.baseline)
+		b.read(s.out, cfg, r.start, r.baseline, r.seed)
 		if ctx.Err() == nil {
 			b.dropped.Store(true)
 		}
@@ -199,22 +204,37 @@ func (b *bot) run(ctx context.Context, r *runner, local net.IP) error {
 
 // read consumes everything the server sends, with one buffer for the
 // session's lifetime, and publishes counts and screen changes.
-func (b *bot) read(out io.Reader, cfg *config, start time.Time, baseline bool) {
+func (b *bot) read(out io.Reader, cfg *config, start time.Time, baseline bool, seed uint64) {
 	buf := make([]byte, 16<<10)
 	tr := newTracker(cfg.cols, cfg.rows)
 	tr.anyFrameIsPlay = baseline
+	if cfg.game == gameTron && !baseline {
+		// A random turn now and then: keysPerSec/2 a second at 20 moves
+		// a second, on top of the turns away from trails.
+		tr.withTron(rand.New(rand.NewPCG(seed^0x7472, uint64(b.id))), min(cfg.keysPerSec/40, 1))
+	}
 	var v *verifier
 	var nextCheck time.Time
 	if b.verify {
 		v = newVerifier(cfg.cols, cfg.rows, b.name)
+		v.tron = cfg.game == gameTron
 	}
 	for {
 		n, err := out.Read(buf)
 		if n > 0 {
 			chunk := buf[:n]
 			b.bytes.Add(uint64(n))
+			was := tr.phase
 			if tr.Write(chunk) {
 				b.publish(tr)
+			}
+			if v != nil && v.tron && tr.phase == phasePlay && was != phasePlay {
+				// Light cycles: the first check a second into the match.
+				// At the start of a queued match Bubble Tea's last menu
+				// write can blank the screen until the game screen
+				// notices (Foreign) and repaints; seen once in a dozen
+				// checks at 0.2 s, a flash of one frame.
+				nextCheck = time.Now().Add(time.Second)
 			}
 			b.frames.Store(tr.frames)
 			b.frameBytes.Store(tr.frameBytes)
@@ -249,6 +269,17 @@ func (b *bot) read(out io.Reader, cfg *config, start time.Time, baseline bool) {
 func (b *bot) publish(tr *tracker) {
 	b.horizontal.Store(tr.horizontal)
 	b.ready.Store(int32(tr.ready))
+	b.seated.Store(int32(tr.seated))
+	if c := tr.cyc; c != nil && c.steerNew {
+		c.steerNew = false
+		b.steer.Store(int32(c.steer))
+	}
+	if tr.roomMode != "" {
+		if old := b.roomMode.Load(); old == nil || *old != tr.roomMode {
+			m := tr.roomMode
+			b.roomMode.Store(&m)
+		}
+	}
 	if tr.roomID != "" {
 		if old := b.roomID.Load(); old == nil || *old != tr.roomID {
 			id := tr.roomID
@@ -293,12 +324,17 @@ func (b *bot) setPhase(p phase) {
 func (b *bot) drive(ctx context.Context, in io.Writer, rng *rand.Rand, cfg *config, readerDone <-chan struct{}) {
 	keys := keyboard{ctx: ctx, in: in}
 	if b.pair != nil && b.creator {
-		if !b.createRoom(&keys, readerDone) {
+		if !b.createRoom(&keys, readerDone, cfg.roomMode, cfg.gamePresses) {
 			return
 		}
 	}
-	var readyAt, finishedAt, answeredAt time.Time
+	var readyAt, finishedAt, answeredAt, waitingSince time.Time
 	for keys.ok() {
+		if p := phase(b.phase.Load()); p != phaseWaiting {
+			waitingSince = time.Time{}
+		} else if waitingSince.IsZero() {
+			waitingSince = time.Now()
+		}
 		switch phase(b.phase.Load()) {
 		case phasePlay:
 			finishedAt = time.Time{}
@@ -307,12 +343,29 @@ func (b *bot) drive(ctx context.Context, in io.Writer, rng *rand.Rand, cfg *conf
 				return
 			default:
 			}
+			if cfg.game == gameTron {
+				// The reader decides the turns as frames come.
+				if d := b.steer.Swap(0); d != 0 {
+					keys.press(dirKey[d])
+				}
+				select {
+				case <-ctx.Done():
+				case <-readerDone:
+					return
+				case <-b.changed:
+				case <-time.After(100 * time.Millisecond):
+				}
+				continue
+			}
 			typeBurst(&keys, rng, cfg.keysPerSec, b.horizontal.Load(), &b.chase)
 			continue
 		case phaseWaiting:
 			// r toggles: press only while the screen says "not ready",
 			// and give the server a moment to redraw before pressing again.
-			if b.ready.Load() < 0 && time.Since(readyAt) > 2*time.Second {
+			// A room of more than two waits until it is full (or 10 s)
+			// so that a match does not start with the first two.
+			full := cfg.roomSize <= 2 || int(b.seated.Load()) >= cfg.roomSize || time.Since(waitingSince) > 10*time.Second
+			if full && b.ready.Load() < 0 && time.Since(readyAt) > 2*time.Second {
 				readyAt = time.Now()
 				keys.press("r")
 			}
@@ -342,9 +395,11 @@ func (b *bot) drive(ctx context.Context, in io.Writer, rng *rand.Rand, cfg *conf
 	}
 }
 
-// createRoom creates a casual 1v1 room from the lobby and hands its id to
-// the partner. It reports false if that did not happen before ctx ended.
-func (b *bot) createRoom(keys *keyboard, readerDone <-chan struct{}) bool {
+// createRoom creates a casual room of the game from the lobby (g switches
+// the create dialog's game: pressed until the room's title names the
+// wanted mode) and hands its id to the other members of the group. It
+// reports false if that did not happen before ctx ended.
+func (b *bot) createRoom(keys *keyboard, readerDone <-chan struct{}, want string, games int) bool {
 	// The lobby reads keys once its program runs; its first output says
 	// it does. Key presses are retried a few times in case one arrived
 	// before the lobby was listening.
@@ -354,16 +409,30 @@ func (b *bot) createRoom(keys *keyboard, readerDone <-chan struct{}) bool {
 		}
 		keys.sleep(100 * time.Millisecond)
 	}
+	skip := "" // a room of another game, left
 	for attempt := 0; attempt < 5 && keys.ok(); attempt++ {
 		keys.sleep(300 * time.Millisecond)
 		keys.press("c")
+		for range games {
+			keys.sleep(150 * time.Millisecond)
+			keys.press("g")
+		}
 		keys.sleep(300 * time.Millisecond)
 		keys.press("\r")
 		for range 30 {
-			if id := b.roomID.Load(); id != nil {
-				select {
-				case b.pair <- *id:
-				default:
+			if id := b.roomID.Load(); id != nil && *id != skip {
+				if m := b.roomMode.Load(); want != "" && (m == nil || *m != want) {
+					// Another game's room: leave it, switch once more.
+					skip = *id
+					keys.press("q")
+					games++
+					break
+				}
+				for range b.joiners {
+					select {
+					case b.pair <- *id:
+					default:
+					}
 				}
 				return true
 			}

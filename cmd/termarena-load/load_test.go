@@ -15,13 +15,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/colorprofile"
+
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/game/pong"
+	"github.com/termarena/termarena/game/tron"
+	tronview "github.com/termarena/termarena/game/tron/view"
 	"github.com/termarena/termarena/hostkeys"
 	"github.com/termarena/termarena/lobby"
+	"github.com/termarena/termarena/screen"
 	"github.com/termarena/termarena/server"
 	"github.com/termarena/termarena/store"
 	"github.com/termarena/termarena/telemetry"
+	"github.com/termarena/termarena/tui"
 )
 
 // TestMain lets the test binary stand in for the tool when the baseline
@@ -55,7 +61,7 @@ func startServerWith(t *testing.T, maxConnsPerIP int) (string, *telemetry.Metric
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := lobby.Start(st, lobby.Config{Rooms: lobby.RoomsConfig{Games: game.Catalog{pong.Kind{}}, Room: game.RoomConfig{Countdown: 500 * time.Millisecond}}}, nil)
+	svc, err := lobby.Start(st, lobby.Config{Rooms: lobby.RoomsConfig{Games: game.Catalog{pong.Kind{}, tron.Kind{}}, Room: game.RoomConfig{Countdown: 500 * time.Millisecond}}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,6 +70,7 @@ func startServerWith(t *testing.T, maxConnsPerIP int) (string, *telemetry.Metric
 	metrics := telemetry.New(svc)
 	srv, err := server.New(cfg, server.Deps{
 		Store: st, Hub: svc.Hub, Rooms: svc.Rooms, Matchmaker: svc.Matchmaker, Chat: svc.Chat,
+		Views:   tui.Views{"tron": func(b screen.Style, p colorprofile.Profile) tui.GameView { return tronview.NewScreen(b, p) }},
 		Metrics: metrics, HostKey: key.Signer, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
 	if err != nil {

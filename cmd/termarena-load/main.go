@@ -53,6 +53,30 @@
 // `pidstat -p PID 1`, or read fields 14 and 15 of /proc/PID/stat before and
 // after (clock ticks, 100 per second).
 //
+// # Light cycles
+//
+// --game tron plays light cycles instead: in --mode queue a bot runs
+// `play tron-ffa` (the queue seats four); in --mode rooms bots come in
+// groups of --room-size (default 8): the first creates a casual tron room
+// in the lobby (c, g until the room is a tron one, enter), the others
+// join it, and all press r once the waiting room is full (or after 10 s).
+// The tracker then also keeps each cell's colours (SGR), so a bot finds
+// its own head (its rider's head colour: its seat from the waiting room,
+// the header's ▸ name, or the head a following camera keeps at the centre
+// of the board) and its heading (away from its own trail), turns away
+// from a trail or wall two cells ahead toward the side with more room,
+// and otherwise turns at random now and then (--keys-per-sec ÷ 2 turns a
+// second on average). A bot is live while its head is on the board (and
+// the header's match line, when it has room, says "riding"), from 1.05 s
+// after it appears (a round holds still for a second). The board changes
+// once a move, 20 times a second, so --target-fps defaults to 20. The
+// verifier then requires a HUD naming two riders with scores and the match
+// line "round N · first to M" (which gives way to the names when they fill
+// the header), the footer's "arrows/WASD turn" and "q leave", and block
+// glyphs only in the riders' colours, with a rider's head or the arena's
+// border on the board. For --compare, match the baseline's byte rate with
+// --baseline-bytes and --baseline-fps 20.
+//
 // # Login storm
 //
 // --mode storm measures logins rather than play: each of --players
@@ -213,6 +237,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -260,12 +285,22 @@ type config struct {
 	stormFresh    bool
 	stormKeys     int
 	serveBaseline string // hidden: run as the baseline server subprocess
+
+	// What --game decides.
+	game        string
+	roomSize    int    // rooms mode: bots per room
+	queue       string // queue mode: the ranked mode to play
+	roomMode    string // rooms mode: the casual mode's name in the room title ("" = any)
+	gamePresses int    // rooms mode: g presses in the create dialog to reach the game
 }
 
 const (
 	modeQueue = "queue"
 	modeRooms = "rooms"
 	modeStorm = "storm"
+
+	gamePong = "pong"
+	gameTron = "tron"
 )
 
 func parseFlags(args []string, errOut io.Writer) (*config, error) {
@@ -289,7 +324,9 @@ func parseFlags(args []string, errOut io.Writer) (*config, error) {
 	fs.IntVar(&c.baselineBytes, "baseline-bytes", 57, "baseline frame size in bytes, ESC 7 and ESC 8 included")
 	fs.IntVar(&c.baselineFPS, "baseline-fps", 30, "baseline frames per second per session")
 	fs.StringVar(&c.baselineCPUs, "baseline-cpus", "", "CPU list to pin the baseline server to with taskset (e.g. 0, as the real server is); default: the tool's own")
-	fs.IntVar(&c.targetFPS, "target-fps", 30, "the frame rate sessions should receive (the server's --fps)")
+	fs.IntVar(&c.targetFPS, "target-fps", 0, "the frame rate sessions should receive (0 = the game's: 30 for pong, the server's --fps; 20 for tron, whose board changes once a move, 20 moves a second)")
+	fs.StringVar(&c.game, "game", gamePong, "pong (queue: pong-1v1; rooms: casual 1v1 pairs) or tron (light cycles; queue: tron-ffa; rooms: casual tron rooms of --room-size)")
+	fs.IntVar(&c.roomSize, "room-size", 0, "rooms mode: bots per room (0 = the game's: 2 for pong, 8 for tron)")
 	fs.IntVar(&c.serverPID, "server-pid", 0, "PID of the termarena server, to report its CPU from /proc/PID/stat")
 	fs.StringVar(&c.namePrefix, "name-prefix", "", "bot name prefix (default: lt + 4 random characters, new every run)")
 	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write the tool's own CPU profile to this file (is the tool the bottleneck?)")
@@ -346,6 +383,24 @@ func parseFlags(args []string, errOut io.Writer) (*config, error) {
 	}
 	if c.mode != modeQueue && c.mode != modeRooms && c.mode != modeStorm {
 		errs = append(errs, fmt.Errorf("--mode %q: want queue, rooms or storm", c.mode))
+	}
+	switch c.game {
+	case gamePong:
+		c.queue, c.gamePresses = "pong-1v1", 0
+		c.roomSize = cmp.Or(c.roomSize, 2)
+		c.targetFPS = cmp.Or(c.targetFPS, 30)
+		if c.roomSize != 2 {
+			errs = append(errs, errors.New("--room-size: pong rooms are 1v1 pairs (2)"))
+		}
+	case gameTron:
+		c.queue, c.roomMode, c.gamePresses = "tron-ffa", "tron", 1
+		c.roomSize = cmp.Or(c.roomSize, 8)
+		c.targetFPS = cmp.Or(c.targetFPS, 20)
+		if c.roomSize < 2 || c.roomSize > 8 {
+			errs = append(errs, errors.New("--room-size: light-cycle rooms seat 2–8"))
+		}
+	default:
+		errs = append(errs, fmt.Errorf("--game %q: want pong or tron", c.game))
 	}
 	if c.stormFresh && c.mode != modeStorm {
 		errs = append(errs, errors.New("--storm-fresh needs --mode storm"))

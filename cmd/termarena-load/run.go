@@ -98,10 +98,11 @@ func (r *runner) run(parent context.Context, lines io.Writer) (*result, error) {
 			return nil, err
 		}
 		if c.mode == modeRooms && !r.baseline {
-			if i%2 == 0 {
-				b.creator, b.pair = true, make(chan string, 1)
+			if first := i - i%c.roomSize; i == first {
+				n := min(c.roomSize, c.players-i) - 1
+				b.creator, b.pair, b.joiners = true, make(chan string, max(n, 1)), n
 			} else {
-				b.pair = r.bots[i-1].pair
+				b.pair = r.bots[first].pair
 			}
 		}
 		r.bots[i] = b

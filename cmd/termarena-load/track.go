@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -50,7 +51,7 @@ type tracker struct {
 	st         int
 	x, y       int // cursor inside a frame; off-grid values draw nothing
 
-	params [2]int
+	params [16]int
 	np     int // parameters seen so far, capped
 	utf    [utf8.UTFMax]byte
 	un     int // bytes of a partial UTF-8 rune in utf
@@ -89,11 +90,18 @@ type tracker struct {
 	live       bool   // on the board with no overlay
 	horizontal bool   // the footer says a/d: a top or bottom seat
 	roomID     string // "rN" from a waiting room's title
+	roomMode   string // the mode in that title ("1v1", "tron")
 	ready      int    // waiting room: -1 not ready, +1 ready, 0 unknown
+	seated     int    // waiting room: seats taken
+	seat       int    // waiting room: this player's seat, 0-based; -1 unknown
+
+	// Light cycles (--game tron): the cells' colours and what the bot
+	// reads from them; nil unless enabled with withTron.
+	cyc *cycles
 }
 
 func newTracker(cols, rows int) *tracker {
-	t := &tracker{cols: cols, rows: rows, grid: make([]rune, cols*rows)}
+	t := &tracker{cols: cols, rows: rows, grid: make([]rune, cols*rows), seat: -1}
 	t.clear()
 	return t
 }
@@ -101,6 +109,9 @@ func newTracker(cols, rows int) *tracker {
 func (t *tracker) clear() {
 	for i := range t.grid {
 		t.grid[i] = ' '
+	}
+	if t.cyc != nil {
+		t.cyc.clear()
 	}
 	t.dirty, t.footerDirty = true, true
 	t.boardOK, t.textCells = false, 0
@@ -163,7 +174,7 @@ func (t *tracker) Write(p []byte) (changed bool) {
 			t.frameBytes++
 			switch b {
 			case '[':
-				t.st, t.np, t.params = sFrameCSI, 0, [2]int{}
+				t.st, t.np, t.params = sFrameCSI, 0, [16]int{}
 			case '8':
 				t.frames++
 				t.st = sGround
@@ -198,7 +209,15 @@ func (t *tracker) Write(p []byte) (changed bool) {
 
 func (t *tracker) put(r rune) {
 	if t.x >= 0 && t.x < t.cols && t.y >= 0 && t.y < t.rows {
-		if i := t.y*t.cols + t.x; t.grid[i] != r {
+		i := t.y*t.cols + t.x
+		if c := t.cyc; c != nil && (c.fg[i] != c.penFG || c.bg[i] != c.penBG) {
+			c.fg[i], c.bg[i] = c.penFG, c.penBG
+			t.dirty = true
+			if t.y == 0 {
+				c.hudDirty = true
+			}
+		}
+		if t.grid[i] != r {
 			if t.boardOK {
 				t.track(t.grid[i], r)
 			}
@@ -206,6 +225,9 @@ func (t *tracker) put(r rune) {
 			t.dirty = true
 			if t.y == t.rows-1 {
 				t.footerDirty = true
+			}
+			if t.y == 0 && t.cyc != nil {
+				t.cyc.hudDirty = true
 			}
 		}
 	}
@@ -227,6 +249,10 @@ func (t *tracker) csi(final byte) {
 		if p0 == 2 {
 			t.clear()
 		}
+	case 'm':
+		if t.cyc != nil {
+			t.cyc.sgr(t.params[:min(t.np+1, len(t.params))])
+		}
 	}
 }
 
@@ -235,10 +261,15 @@ const (
 	footerMoveV   = "w/s ↑/↓ move"
 	footerMoveH   = "a/d ←/→ move"
 	footerRematch = "r rematch"
+	footerTurn    = "arrows/WASD turn" // light cycles (game/tron/view.KeyHelp)
 	waitingHelp   = "needs 2 players"
 )
 
-var roomTitleRE = regexp.MustCompile(`\b(r[0-9]+) · [a-z0-9]+ · casual`)
+var (
+	roomTitleRE = regexp.MustCompile(`\b(r[0-9]+) · ([a-z0-9-]+) · casual`)
+	// seatRE is a plug-in game's waiting-room seat ("A seat 3  ann …").
+	seatRE = regexp.MustCompile(`\bseat ([0-9]+)\b`)
+)
 
 // track keeps the board counts current as the cell at the cursor changes
 // from old to r.
@@ -318,11 +349,13 @@ func (t *tracker) endFrame() bool {
 	}
 	t.dirty = false
 	old, oldLive := t.phase, t.live
-	oldID, oldReady := t.roomID, t.ready
+	oldID, oldReady, oldSeated := t.roomID, t.ready, t.seated
 	if t.footerDirty || t.phase != phasePlay {
 		t.footerDirty = false
 		foot := t.row(t.rows - 1)
 		switch {
+		case t.cyc != nil && strings.Contains(foot, footerTurn):
+			t.phase, t.horizontal = phasePlay, false
 		case strings.Contains(foot, footerMoveV):
 			t.phase, t.horizontal = phasePlay, false
 		case strings.Contains(foot, footerMoveH):
@@ -334,6 +367,12 @@ func (t *tracker) endFrame() bool {
 			t.readWaiting()
 		}
 	}
+	if t.cyc != nil {
+		// Light cycles: no Pong board; live is riding, read from the
+		// HUD and the bot's own head.
+		t.live = t.cyc.endFrame(t)
+		return t.phase != old || t.live != oldLive || t.roomID != oldID || t.ready != oldReady || t.seated != oldSeated || t.cyc.steerNew
+	}
 	if t.phase != phasePlay {
 		t.boardOK = false
 	} else if !t.boardOK {
@@ -343,7 +382,7 @@ func (t *tracker) endFrame() bool {
 		t.countdown = t.digits == t.textCells || t.digitRow()
 	}
 	t.live = t.phase == phasePlay && t.boardOK && t.textCells == 0
-	return t.phase != old || t.live != oldLive || t.roomID != oldID || t.ready != oldReady
+	return t.phase != old || t.live != oldLive || t.roomID != oldID || t.ready != oldReady || t.seated != oldSeated
 }
 
 // findBoard locates the board once it is drawn: its outer columns are the
@@ -418,20 +457,28 @@ func (t *tracker) findBoard() {
 // because waiting screens change a few times per room, not per frame.
 func (t *tracker) readWaiting() {
 	var help, you bool
-	t.ready = 0
+	t.ready, t.seated = 0, 0
 	for y := range t.rows {
 		line := t.row(y)
 		if strings.Contains(line, waitingHelp) {
 			help = true
 		}
 		if m := roomTitleRE.FindStringSubmatch(line); m != nil {
-			t.roomID = m[1]
+			t.roomID, t.roomMode = m[1], m[2]
+		}
+		if strings.Contains(line, "not ready") || strings.Contains(line, "ready ✓") || strings.Contains(line, "disconnected") {
+			t.seated++
 		}
 		if strings.Contains(line, "(you)") {
 			you = true
 			t.ready = -1
 			if strings.Contains(line, "ready ✓") {
 				t.ready = 1
+			}
+			if m := seatRE.FindStringSubmatch(line); m != nil {
+				if n, err := strconv.Atoi(m[1]); err == nil {
+					t.seat = n - 1
+				}
 			}
 		}
 	}

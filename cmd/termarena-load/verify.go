@@ -17,6 +17,7 @@ type verifier struct {
 	vt      vt10x.Terminal
 	pending []byte // a UTF-8 rune split across reads, held back
 	own     string // the bot's player name, marked ▸ in its HUD
+	tron    bool   // light cycles rather than Pong
 }
 
 func newVerifier(cols, rows int, own string) *verifier {
@@ -70,6 +71,9 @@ func (v *verifier) check() (bool, string) {
 		return b.String()
 	}
 	hud, foot := line(0), line(rows-1)
+	if v.tron {
+		return v.checkTron(hud, foot, line)
+	}
 	names := map[string]bool{}
 	me := false
 	for _, m := range hudEntryRE.FindAllStringSubmatch(hud, -1) {
@@ -148,3 +152,58 @@ func (v *verifier) check() (bool, string) {
 // Screen returns what the emulator shows, for failure reports. (String
 // takes the emulator's lock itself.)
 func (v *verifier) Screen() string { return v.vt.String() }
+
+// tronStatusRE is the light-cycle HUD's match line ("round 2 · first to 3").
+var tronStatusRE = regexp.MustCompile(`round [0-9]+ · first to [0-9]+`)
+
+// checkTron reports whether the emulated screen is a valid light-cycle
+// frame: a HUD naming two riders with scores and the match line (which
+// gives way to the names when they fill the header: 80 columns hold four);
+// the footer's turn keys and "q leave"; and a board between them whose
+// block glyphs (riders' trails and heads) are all in the riders' colours,
+// with either a rider's head or the arena's border (┌┐└┘─│) on it — a
+// following camera shows the border only near it. Called with the
+// emulator locked.
+func (v *verifier) checkTron(hud, foot string, line func(int) string) (bool, string) {
+	cols, rows := v.vt.Size()
+	switch {
+	case len(hudEntryRE.FindAllString(hud, -1)) < 2:
+		return false, fmt.Sprintf("HUD does not name two riders with scores: %q", strings.TrimSpace(hud))
+	case !tronStatusRE.MatchString(hud) && len([]rune(strings.TrimRight(hud, " "))) < cols*3/4:
+		// The match line gives way to the names only when they fill
+		// the header.
+		return false, fmt.Sprintf("HUD has no match line (round N · first to M) and room for it: %q", strings.TrimSpace(hud))
+	case !strings.Contains(foot, footerTurn):
+		return false, fmt.Sprintf("footer has no turn keys: %q", strings.TrimSpace(foot))
+	case !strings.Contains(foot, "q leave"):
+		return false, fmt.Sprintf("footer does not say how to leave: %q", strings.TrimSpace(foot))
+	}
+	rider := func(c vt10x.Color) bool {
+		return slotOf(&headColour256, int16(c)) >= 0 || slotOf(&trailColour256, int16(c)) >= 0
+	}
+	heads, border, blocks := 0, 0, 0
+	for y := 1; y < rows-1; y++ {
+		if strings.HasPrefix(line(y), "─ chat") {
+			break // the chat pane under the board
+		}
+		for x := range cols {
+			g := v.vt.Cell(x, y)
+			switch g.Char {
+			case '┌', '┐', '└', '┘', '│', '─':
+				border++
+			case '█', '▀', '▄':
+				blocks++
+				if g.FG > 255 || !rider(g.FG) {
+					return false, fmt.Sprintf("block at %d,%d in colour %d, not a rider's", x, y, g.FG)
+				}
+				if slotOf(&headColour256, int16(g.FG)) >= 0 || (g.BG < 256 && slotOf(&headColour256, int16(g.BG)) >= 0) {
+					heads++
+				}
+			}
+		}
+	}
+	if heads == 0 && border == 0 {
+		return false, fmt.Sprintf("board shows neither a rider's head nor the arena's border (%d trail cells)", blocks)
+	}
+	return true, ""
+}
