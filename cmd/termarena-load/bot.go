@@ -40,6 +40,8 @@ type bot struct {
 	seated     atomic.Int32 // waiting room: seats taken
 	roomMode   atomic.Pointer[string]
 	steer      atomic.Int32 // light cycles: the turn to press (dirUp…), 0 none
+	lastFrame  atomic.Int64 // light cycles: UnixNano of the last frame received
+	frozen     atomic.Bool  // light cycles: live was cut by a pause without frames
 	playSince  atomic.Int64 // UnixNano when the board appeared; 0 when not on it
 	liveFrom   atomic.Int64 // UnixNano from which the ball is in play; 0 while an overlay shows
 	chase      atomic.Int32 // direction toward the ball: -1, 0, +1, or 2 when unknown
@@ -224,9 +226,19 @@ func (b *bot) read(out io.Reader, cfg *config, start time.Time, baseline bool, s
 		if n > 0 {
 			chunk := buf[:n]
 			b.bytes.Add(uint64(n))
-			was := tr.phase
+			was, frames := tr.phase, tr.frames
 			if tr.Write(chunk) {
 				b.publish(tr)
+			}
+			if tr.cyc != nil && tr.frames != frames {
+				now := time.Now()
+				b.lastFrame.Store(now.UnixNano())
+				if tr.live && b.frozen.Load() {
+					// The first frame after a round's pause: the next
+					// round holds still for a second first.
+					b.frozen.Store(false)
+					b.liveFrom.Store(now.Add(1050 * time.Millisecond).UnixNano())
+				}
 			}
 			if v != nil && v.tron && tr.phase == phasePlay && was != phasePlay {
 				// Light cycles: the first check a second into the match.
@@ -344,6 +356,15 @@ func (b *bot) drive(ctx context.Context, in io.Writer, rng *rand.Rand, cfg *conf
 			default:
 			}
 			if cfg.game == gameTron {
+				// A round ends frozen (1.5 s, then 1 s holding still)
+				// without a frame; the match line that says so gives way
+				// to the names at 80 columns. Half a second without a
+				// frame ends a live stretch: the rider that survived
+				// the round is not owed frames for it.
+				if b.liveFrom.Load() != 0 && time.Since(time.Unix(0, b.lastFrame.Load())) > 500*time.Millisecond {
+					b.liveFrom.Store(0)
+					b.frozen.Store(true)
+				}
 				// The reader decides the turns as frames come.
 				if d := b.steer.Swap(0); d != 0 {
 					keys.press(dirKey[d])

@@ -68,7 +68,11 @@
 // and otherwise turns at random now and then (--keys-per-sec ÷ 2 turns a
 // second on average). A bot is live while its head is on the board (and
 // the header's match line, when it has room, says "riding"), from 1.05 s
-// after it appears (a round holds still for a second). The board changes
+// after it appears (a round holds still for a second), and not from half
+// a second without a frame (a round's end freezes the board for 2.5 s,
+// which the survivor would otherwise count as missed frames; so a stall
+// longer than that is left out too: read the server's frames skipped and
+// fps p1 next to "on schedule") until the next frame and 1.05 s. The board changes
 // once a move, 20 times a second, so --target-fps defaults to 20. The
 // verifier then requires a HUD naming two riders with scores and the match
 // line "round N · first to M" (which gives way to the names when they fill
