@@ -361,7 +361,8 @@ func (b *bot) drive(ctx context.Context, in io.Writer, rng *rand.Rand, cfg *conf
 				// to the names at 80 columns. Half a second without a
 				// frame ends a live stretch: the rider that survived
 				// the round is not owed frames for it.
-				if b.liveFrom.Load() != 0 && time.Since(time.Unix(0, b.lastFrame.Load())) > 500*time.Millisecond {
+				// (Baseline bots have no light-cycle screen: lastFrame 0.)
+				if last := b.lastFrame.Load(); last != 0 && b.liveFrom.Load() != 0 && time.Since(time.Unix(0, last)) > 500*time.Millisecond {
 					b.liveFrom.Store(0)
 					b.frozen.Store(true)
 				}

@@ -161,9 +161,9 @@ var tronStatusRE = regexp.MustCompile(`round [0-9]+ · first to [0-9]+`)
 // gives way to the names when they fill the header: 80 columns hold four);
 // the footer's turn keys and "q leave"; and a board between them whose
 // block glyphs (riders' trails and heads) are all in the riders' colours,
-// with either a rider's head or the arena's border (┌┐└┘─│) on it — a
-// following camera shows the border only near it. Called with the
-// emulator locked.
+// and something on it: a head, a trail or the arena's border (┌┐└┘─│; a
+// following camera shows it only near it; a rider that crashed sees
+// trails only). Called with the emulator locked.
 func (v *verifier) checkTron(hud, foot string, line func(int) string) (bool, string) {
 	cols, rows := v.vt.Size()
 	switch {
@@ -202,8 +202,8 @@ func (v *verifier) checkTron(hud, foot string, line func(int) string) (bool, str
 			}
 		}
 	}
-	if heads == 0 && border == 0 {
-		return false, fmt.Sprintf("board shows neither a rider's head nor the arena's border (%d trail cells)", blocks)
+	if heads+border+blocks == 0 {
+		return false, "board shows no rider, trail or border"
 	}
 	return true, ""
 }
