@@ -3,6 +3,7 @@ package server
 import (
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/lobby"
+	"github.com/termarena/termarena/telemetry"
 	"github.com/termarena/termarena/tui"
 	"strconv"
 	"strings"
@@ -80,8 +81,14 @@ func (srv *Server) frameMetrics() tui.FrameMetrics {
 	if srv.deps.Metrics == nil {
 		return nil
 	}
-	return srv.deps.Metrics
+	return gameMetrics{srv.deps.Metrics}
 }
+
+// gameMetrics lets room screens report by game: telemetry's ForGame
+// returns its own sink type, which tui.GameMetrics' signature cannot name.
+type gameMetrics struct{ *telemetry.Metrics }
+
+func (g gameMetrics) ForGame(name string) tui.FrameMetrics { return g.Metrics.ForGame(name) }
 
 // sessionFPS is the game frame rate for one session: the player may ask
 // for their own with `ssh -o SetEnv=TERMARENA_FPS=60` (10–60, anything

@@ -37,6 +37,7 @@ type harness struct {
 	Rooms   *lobby.Rooms
 	HostKey hostkeys.Key
 	Svc     *lobby.Services
+	Metrics *telemetry.Metrics
 	served  chan error
 	stopped bool
 }
@@ -85,7 +86,7 @@ func startWith(t testing.TB, dir string, cfg server.Config, admins map[string]bo
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &harness{t: t, Addr: ln.Addr().String(), Dir: dir, Srv: srv, Store: st, Hub: hub, Rooms: rooms, Svc: svc, HostKey: key, served: make(chan error, 1)}
+	h := &harness{t: t, Addr: ln.Addr().String(), Dir: dir, Srv: srv, Store: st, Hub: hub, Rooms: rooms, Svc: svc, Metrics: metrics, HostKey: key, served: make(chan error, 1)}
 	go func() { h.served <- srv.Serve(ln) }()
 	t.Cleanup(h.Stop)
 	return h

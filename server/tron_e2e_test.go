@@ -86,6 +86,11 @@ func TestLightCyclesThreeRidersAndAWatcher(t *testing.T) {
 		return ok && (s.Cycles[0].Heading == tron.Left || s.Round > 1)
 	})
 
+	// The frames are counted as light-cycle frames, and the room as one.
+	if g := h.Metrics.Snapshot().Games["tron"]; g.Rooms != 1 || g.FramesWritten == 0 || h.Metrics.Snapshot().Games["pong"].FramesWritten != 0 {
+		t.Fatalf("telemetry by game: %+v", h.Metrics.Snapshot().Games)
+	}
+
 	w := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("wat", sshtest.NewKey(t))), 80, 24, "spectate r1")
 	// The overview: the arena scaled down to fit, border and all.
 	w.WaitFor(wait, "1 watching", "┌", "┘", "tab/1-8 follow", "f/arrows camera")
