@@ -262,20 +262,35 @@ func (v *RoomView) paintPluginHUD(fr *game.Frame) {
 	if cl := v.chatNow; cl != nil && cl.typing {
 		typing = cl.prompt
 	}
-	key := fmt.Sprint(parts, status, figs, v.w, v.footerLine(fr), typing)
+	// The match line goes in the header after the names when it fits
+	// there (eight names at 80 columns leave no room), else in the footer.
+	room := v.w - len([]rune(figs)) - 2
+	x := 1
+	shown := 0
+	for _, p := range parts {
+		if x+len([]rune(p.text)) > room {
+			break
+		}
+		x += len([]rune(p.text))
+		shown++
+	}
+	inHeader := status != "" && x+len([]rune(status)) < room
+	footStatus := ""
+	if !inHeader {
+		footStatus = status
+	}
+	foot := v.footerLine(fr, footStatus)
+	key := fmt.Sprint(parts, status, figs, v.w, foot, typing)
 	if key == v.hud {
 		return
 	}
 	v.hud = key
 	v.scr.Fill(0, 0, v.w, 1, ' ', stDefault)
-	x := 1
-	for _, p := range parts {
-		if x+len([]rune(p.text)) > v.w-len([]rune(figs))-2 {
-			break
-		}
+	x = 1
+	for _, p := range parts[:shown] {
 		x += v.scr.Text(x, 0, p.text, p.st)
 	}
-	if status != "" && x+len([]rune(status)) < v.w-len([]rune(figs))-2 {
+	if inHeader {
 		v.scr.Text(x, 0, status, stDim)
 	}
 	v.scr.Text(max(v.w-len([]rune(figs))-1, 0), 0, figs, stDim)
@@ -286,7 +301,6 @@ func (v *RoomView) paintPluginHUD(fr *game.Frame) {
 		v.chatTail(0, v.h-1, v.w, cl.prompt, stBold)
 		return
 	}
-	foot := v.footerLine(fr)
 	v.scr.Text(max((v.w-len([]rune(foot)))/2, 0), v.h-1, foot, stDim)
 }
 
@@ -319,9 +333,10 @@ func (v *RoomView) figures() string {
 	return strings.Join(append(figs, fmt.Sprintf("%dfps", v.fps)), " · ")
 }
 
-// footerLine is the plug-in screen's footer: the status (or the title)
-// and the keys, keeping the keys whole.
-func (v *RoomView) footerLine(fr *game.Frame) string {
+// footerLine is the plug-in screen's footer: the match line when the
+// header had no room for it, the status (or the title) and the keys,
+// keeping the keys whole.
+func (v *RoomView) footerLine(fr *game.Frame, match string) string {
 	gv := v.cfg.Game
 	finished := fr.Phase == game.Finished
 	keys := gv.KeyHelp() + " · q leave"
@@ -342,5 +357,5 @@ func (v *RoomView) footerLine(fr *game.Frame) string {
 	if cl := v.chatNow; cl != nil {
 		mark = cl.marker
 	}
-	return fitFooter(v.w, "", status, keys, mark, v.cfg.Footer == nil)
+	return fitFooter(v.w, match, status, keys, mark, v.cfg.Footer == nil)
 }

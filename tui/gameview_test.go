@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -122,5 +123,32 @@ func TestLightCycleTooSmallAndBack(t *testing.T) {
 	v.draw()
 	if scr := out.screen(); strings.Contains(scr, "too small") || !strings.Contains(scr, "▸ann 0") {
 		t.Fatalf("back at 80×24:\n%s", scr)
+	}
+}
+
+// Eight riders' names fill the header at 80 columns: the match line moves
+// to the footer, next to the keys, rather than going unseen.
+func TestMatchLineMovesToTheFooterWhenTheHeaderIsFull(t *testing.T) {
+	g := tron.New(tron.DefaultConfig(tron.Casual), 7)
+	seats := make([]game.Seat, 8)
+	for slot := range 8 {
+		if err := g.Join(slot); err != nil {
+			t.Fatal(err)
+		}
+		name := fmt.Sprintf("rider-%d-long", slot)
+		seats[slot] = game.Seat{Player: game.Player{ID: game.PlayerID(name), Name: name}, Taken: true, Connected: true}
+	}
+	g.Step(nil)
+	fr := &game.Frame{Room: "r1", TickRate: 60, Tick: 1, Phase: game.Playing, Seats: seats, Acks: make([]uint32, 8), State: g.Snapshot()}
+	clock := time.Unix(1000, 0)
+	v, out, _ := tronRoomView(fr, 0, 80, 24, colorprofile.ANSI256, &clock)
+	v.draw()
+	scr := out.screen()
+	lines := strings.Split(scr, "\n")
+	if !strings.Contains(lines[len(lines)-1], "round 1 · first to 3") && !strings.Contains(lines[len(lines)-2], "round 1 · first to 3") {
+		t.Fatalf("the match line is not in the footer:\n%s", scr)
+	}
+	if !strings.Contains(scr, "q leave") {
+		t.Fatalf("the footer lost its keys:\n%s", scr)
 	}
 }
