@@ -5,16 +5,21 @@
 # Two namespaces joined by a veth pair: the server and ben live in one,
 # ann in the other. Ann and ben play a ranked pong-1v1 in tmux; the script
 # sets ann's link down (no FIN, no RST: what a Wi-Fi drop looks like to the
-# server), measures how long the server takes to put the grace notice on
-# ben's screen, brings the link back within the grace and reconnects ann,
-# then cuts it again for longer than the grace. It prints what each screen
-# shows at every step.
+# server) and measures how long the server takes to put the grace notice on
+# ben's screen. 1: the link comes back within the grace, ann reconnects
+# with the same key, takes her seat back and the match plays to its end:
+# it is rated once, as a finished match, not a forfeit. 2: a new match, and
+# the link stays down past the grace: ann forfeits. It prints what each
+# screen shows at every step, the times to detect and the ratings, and
+# exits non-zero when a check fails (a grace notice later than 12 s
+# counts as one).
 #
 #   sudo scripts/netns-drop.sh [path/to/termarena]   (default: go build)
 #
 # Environment: PREFIX names the namespaces, interfaces and tmux sessions
 # (default tadrop), PORT the server's port (default 2222), KEEP=1 leaves
-# everything running at the end for a look around.
+# everything running at the end for a look around. The ssh commands use
+# -F /dev/null: a ~/.ssh/config of yours plays no part.
 set -euo pipefail
 
 PREFIX=${PREFIX:-tadrop}
@@ -67,7 +72,7 @@ ssh-keygen -q -t ed25519 -N '' -f "$work/ben"
 sshcmd() { # ns who command…
 	local ns=$1 who=$2
 	shift 2
-	echo "ip netns exec $ns ssh -tt -p $PORT -i $work/$who -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR $who@$SRV_IP $*"
+	echo "ip netns exec $ns ssh -F /dev/null -tt -p $PORT -i $work/$who -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR $who@$SRV_IP $*"
 }
 screen() { tmux capture-pane -p -t "$PREFIX-$1" | sed '/^ *$/d'; }
 show() { echo "--- $1's screen:"; screen "$1"; }
@@ -83,12 +88,39 @@ waitfor() {
 }
 link() { ip -n "$CLI_NS" link set "$CLI_IF" "$1"; }
 
-tmux new -d -s "$PREFIX-ann" -x 80 -y 24 "$(sshcmd "$CLI_NS" ann play pong-1v1)"
-waitfor ann "Looking for" 15 >/dev/null
-tmux new -d -s "$PREFIX-ben" -x 80 -y 24 "$(sshcmd "$SRV_NS" ben play pong-1v1)"
-waitfor ann "w/s" 15 >/dev/null
-waitfor ben "w/s" 15 >/dev/null
-sleep 4 # the countdown, then play
+failed=0
+check() { # what ok?
+	if [ "$2" = ok ]; then echo "ok: $1"; else echo "FAILED: $1"; failed=1; fi
+}
+sshsrv() { # who command… (from the server's namespace, no terminal)
+	local who=$1
+	shift
+	ip netns exec "$SRV_NS" ssh -F /dev/null -p $PORT -i "$work/$who" -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR "$who@$SRV_IP" "$@"
+}
+# field who key: the numbers a key has in who's profile (--json), one a line.
+field() { sshsrv ben profile "$1" --json | { grep -o "\"$2\": *[0-9a-z]*" || true; } | sed 's/.*: *//'; }
+ratings() {
+	echo "--- ratings:"
+	sshsrv ben leaderboard --mode pong-1v1
+}
+detect() { # prints the seconds until the grace notice, fails past 12 s
+	local took
+	took=$(waitfor ben "ann disconnected" 60)
+	echo "$took"
+	awk -v t="$took" 'BEGIN { exit !(t <= 12) }'
+}
+newmatch() {
+	tmux kill-session -t "$PREFIX-ann" 2>/dev/null || true
+	tmux kill-session -t "$PREFIX-ben" 2>/dev/null || true
+	tmux new -d -s "$PREFIX-ann" -x 80 -y 24 "$(sshcmd "$CLI_NS" ann play pong-1v1)"
+	waitfor ann "Looking for" 15 >/dev/null
+	tmux new -d -s "$PREFIX-ben" -x 80 -y 24 "$(sshcmd "$SRV_NS" ben play pong-1v1)"
+	waitfor ann "w/s" 15 >/dev/null
+	waitfor ben "w/s" 15 >/dev/null
+	sleep 4 # the countdown, then play
+}
+
+newmatch
 echo "== a ranked match is on"
 show ann
 show ben
@@ -96,25 +128,36 @@ show ben
 echo
 echo "== 1. ann's link goes down (no FIN, no RST); back within the grace"
 link down
-took=$(waitfor ben "ann disconnected" 60)
-echo "time to detect: ${took}s (grace notice on ben's screen)"
+took=$(detect) && check "grace notice on ben's screen ${took}s after the link went down (at most 12 s)" ok ||
+	check "grace notice on ben's screen ${took}s after the link went down (at most 12 s)" no
 show ben
 show ann
 sleep 3
 link up
 tmux kill-session -t "$PREFIX-ann"
 tmux new -d -s "$PREFIX-ann" -x 80 -y 24 "$(sshcmd "$CLI_NS" ann)"
-waitfor ann "▸ann" 20 >/dev/null
-echo "ann reconnected (same key):"
+waitfor ann "▸ann" 20 >/dev/null && check "ann reconnected with the same key into her seat" ok || check "ann back in her seat" no
 show ann
+for _ in $(seq 50); do screen ben | grep -q "ann disconnected" || break; sleep 0.2; done
+screen ben | grep -q "ann disconnected" && check "the grace notice cleared on ben's screen" no || check "the grace notice cleared on ben's screen" ok
 show ben
+echo "... nobody plays: the match runs to its end"
+waitfor ben "game over" 180 >/dev/null && check "the match played to its end" ok || check "the match played to its end" no
+show ben
+sleep 1
+ga=$(field ann games | head -1) gb=$(field ben games | head -1)
+left=$(field ann left | grep -c true || true)
+[ "$ga" = 1 ] && [ "$gb" = 1 ] && check "rated once: ann $ga game, ben $gb game" ok || check "rated once: ann ${ga:-none} games, ben ${gb:-none} games" no
+[ "$left" = 0 ] && check "a finished match, nobody recorded as having left: the blip cost nobody rating" ok || check "ann recorded as having left the match" no
+ratings
 
 echo
-echo "== 2. ann's link goes down for longer than the grace (${GRACE}s)"
+echo "== 2. a new match; ann's link goes down for longer than the grace (${GRACE}s)"
+newmatch
 link down
-took2=$(waitfor ben "ann disconnected" 60)
-echo "time to detect: ${took2}s"
-waitfor ben "game over" $((GRACE + 20)) >/dev/null
+took2=$(detect) && check "grace notice on ben's screen ${took2}s after the link went down (at most 12 s)" ok ||
+	check "grace notice on ben's screen ${took2}s after the link went down (at most 12 s)" no
+waitfor ben "game over" $((GRACE + 20)) >/dev/null && check "after the grace the match ends" ok || check "after the grace the match ends" no
 echo "after the grace:"
 show ben
 link up
@@ -123,9 +166,14 @@ tmux new -d -s "$PREFIX-ann" -x 80 -y 24 "$(sshcmd "$CLI_NS" ann)"
 waitfor ann "Welcome" 20 >/dev/null
 echo "ann reconnected after the grace:"
 show ann
-echo "--- ratings:"
-ip netns exec "$SRV_NS" ssh -p $PORT -i "$work/ben" -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR ben@$SRV_IP leaderboard --mode pong-1v1
+sleep 1
+ga=$(field ann games | head -1)
+left=$(field ann left | grep -c true || true)
+[ "$ga" = 2 ] && [ "$left" = 1 ] && check "the second match counts as ann's forfeit (games $ga, left once)" ok || check "the second match as a forfeit: games ${ga:-none}, left ${left:-0} times" no
+ratings
 echo "--- server log (drops):"
 grep -i "dropping connection" "$work/server.log" || true
 echo
 echo "time to detect: ${took}s and ${took2}s (client timeout 10s, keepalive every 2s)"
+[ $failed = 0 ] && echo "netns-drop.sh: all checks passed" || echo "netns-drop.sh: some checks FAILED"
+exit $failed
