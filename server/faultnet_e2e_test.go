@@ -7,6 +7,7 @@ import (
 	"os"
 	"regexp"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"testing"
@@ -315,36 +316,39 @@ func TestBlackholedSessionsEnd(t *testing.T) {
 	var heap0 runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&heap0)
-	link := newFaultyLink(t, h.Addr)
-	n := blackholedSessions()
-	var clients []*gossh.Client
-	for i := range n {
-		c := sshtest.Dial(t, link.Addr(), sshtest.Config(fmt.Sprintf("p%d", i), sshtest.NewKey(t)))
-		clients = append(clients, c)
-		switch i % 3 {
-		case 0, 1:
-			sshtest.Open(t, c, 80, 24, "").WaitFor(2*wait, "Welcome, p")
-		case 2:
-			if r := sshtest.RunOn(t, c, "whoami"); r.Code != 0 {
-				t.Fatalf("whoami: %+v", r)
+	// The clients live in a subtest: its cleanups (the terminals, the
+	// proxy) have run, and let go of everything on the client side, by
+	// the time the heap is measured.
+	t.Run("blackholed", func(t *testing.T) {
+		link := newFaultyLink(t, h.Addr)
+		n := blackholedSessions()
+		var clients []*gossh.Client
+		for i := range n {
+			c := sshtest.Dial(t, link.Addr(), sshtest.Config(fmt.Sprintf("p%d", i), sshtest.NewKey(t)))
+			clients = append(clients, c)
+			switch i % 3 {
+			case 0, 1:
+				sshtest.Open(t, c, 80, 24, "").WaitFor(2*wait, "Welcome, p")
+			case 2:
+				if r := sshtest.RunOn(t, c, "whoami"); r.Code != 0 {
+					t.Fatalf("whoami: %+v", r)
+				}
 			}
 		}
-	}
-	// One more that logs in and opens nothing.
-	clients = append(clients, sshtest.Dial(t, link.Addr(), sshtest.Config("idle", sshtest.NewKey(t))))
-	link.blackhole()
-	cut := time.Now()
-	serving := func() int {
-		buf := make([]byte, 8<<20)
-		return strings.Count(string(buf[:runtime.Stack(buf, true)]), "charm.land/ssh.(*Server).handleConn(")
-	}
-	waitUntil(t, "every blackholed connection to be dropped", 6*wait, func() bool { return serving() == 0 })
-	t.Logf("%d blackholed connections dropped %v after the cut (client timeout %v)", len(clients), time.Since(cut).Round(100*time.Millisecond), cfg.ClientTimeout)
-
-	for _, c := range clients {
-		c.Close()
-	}
-	link.p.Stop()
+		// One more that logs in and opens nothing.
+		clients = append(clients, sshtest.Dial(t, link.Addr(), sshtest.Config("idle", sshtest.NewKey(t))))
+		link.blackhole()
+		cut := time.Now()
+		serving := func() int {
+			buf := make([]byte, 8<<20)
+			return strings.Count(string(buf[:runtime.Stack(buf, true)]), "charm.land/ssh.(*Server).handleConn(")
+		}
+		waitUntil(t, "every blackholed connection to be dropped", 6*wait, func() bool { return serving() == 0 })
+		t.Logf("%d blackholed connections dropped %v after the cut (client timeout %v)", len(clients), time.Since(cut).Round(100*time.Millisecond), cfg.ClientTimeout)
+		for _, c := range clients {
+			c.Close()
+		}
+	})
 	deadline := time.Now().Add(2 * wait)
 	for runtime.NumGoroutine() > base+2 {
 		if time.Now().After(deadline) {
@@ -357,6 +361,11 @@ func TestBlackholedSessionsEnd(t *testing.T) {
 	runtime.GC()
 	runtime.ReadMemStats(&heap1)
 	t.Logf("goroutines %d (baseline %d); live heap %d KB before, %d KB after", runtime.NumGoroutine(), base, heap0.HeapAlloc>>10, heap1.HeapAlloc>>10)
+	if p := os.Getenv("TERMARENA_HEAP_PROFILE"); p != "" { // where the rest of the heap is held: go tool pprof -top
+		f, _ := os.Create(p)
+		_ = pprof.WriteHeapProfile(f)
+		f.Close()
+	}
 }
 
 // A client whose answers stop reaching the server while the game still
