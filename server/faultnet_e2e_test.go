@@ -282,7 +282,10 @@ func TestBlackholedWatcherAndStarvedPlayerSlowNobody(t *testing.T) {
 	<-sampled
 	t.Logf("ann's screen: %.1f bytes per tick before, %.1f with a blackholed watcher and a 2 KB/s opponent; room %.1f ticks/s, longest still %v; ann's screen longest still in play %v, HUD fps %v",
 		before, during, rate, tickGap.Round(time.Millisecond), screenGap.Round(time.Millisecond), fps)
-	if during < before/2 {
+	// Bytes per tick move with what the ball does (7.6 to 16 seen on a
+	// healthy link): only a gross fall counts; the stand-stills are the
+	// sharp check.
+	if during < before/3 {
 		t.Fatalf("ann's screen slowed down: %.1f bytes per tick, %.1f before", during, before)
 	}
 	if tickGap > time.Second || screenGap > time.Second {
