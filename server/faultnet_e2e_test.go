@@ -112,11 +112,11 @@ var longMatch = lobby.RoomsConfig{
 // counts once, as a match and not a forfeit.
 func TestBlackholedRankedPlayerKeepsTheSeat(t *testing.T) {
 	rc := longMatch
-	rc.Pong = func(m pong.Mode) pong.Config {
+	rc.Games = game.Catalog{pong.Kind{Configure: func(m pong.Mode) pong.Config {
 		c := pong.DefaultConfig(m)
 		c.PointsToWin = 5 // nobody defends: over in about 15 s of play
 		return c
-	}
+	}}}
 	h := startWith(t, t.TempDir(), faultConfig(), nil, rc)
 	link := newFaultyLink(t, h.Addr)
 	annKey, _, ben, room := startRanked1v1(t, h, link.Addr(), h.Addr)

@@ -178,7 +178,7 @@ func lagMatch(t *testing.T, comp, screenLag, jitter time.Duration, n int) (catch
 	t.Helper()
 	rc := lobby.RoomsConfig{
 		Room: game.RoomConfig{Countdown: time.Second, LagCompensation: comp},
-		Pong: func(m pong.Mode) pong.Config {
+		Games: game.Catalog{pong.Kind{Configure: func(m pong.Mode) pong.Config {
 			c := pong.DefaultConfig(m)
 			c.PointsToWin = 1 << 20
 			// Half the width: the ball comes back twice as often, at the
@@ -189,7 +189,7 @@ func lagMatch(t *testing.T, comp, screenLag, jitter time.Duration, n int) (catch
 			c.SpeedUpPerHit = 0
 			c.ServeDelayTicks = 20
 			return c
-		},
+		}}},
 	}
 	h := startWith(t, t.TempDir(), faultConfig(), nil, rc)
 	link := newFaultyLink(t, h.Addr)
@@ -347,12 +347,12 @@ func TestLaggyLinkInputsCarryTheLag(t *testing.T) {
 		t.Run(fmt.Sprint("compensation ", comp), func(t *testing.T) {
 			rc := lobby.RoomsConfig{
 				Room: game.RoomConfig{Countdown: time.Second, LagCompensation: comp},
-				Pong: func(m pong.Mode) pong.Config {
+				Games: game.Catalog{pong.Kind{Configure: func(m pong.Mode) pong.Config {
 					c := pong.DefaultConfig(m)
 					c.PointsToWin = 2
 					c.ServeDelayTicks = 20 // the first serve at tick 20
 					return c
-				},
+				}}},
 			}
 			h := startWith(t, t.TempDir(), faultConfig(), nil, rc)
 			link := newFaultyLink(t, h.Addr)
