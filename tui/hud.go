@@ -24,6 +24,7 @@ type hudKey struct {
 	mode      pong.Mode
 	finished  bool
 	alone     bool // too few players seated for a rematch
+	anyLeft   bool // a player of the match left it (no ranked rematch)
 	hits      [4]int32
 	rttMS     int64
 	noReplyS  int64 // seconds without an answer, from staleAfter; 0 = answering
@@ -58,6 +59,9 @@ func (v *RoomView) paintHUD(fr *game.Frame, snap *pong.Snapshot) {
 		}
 	}
 	k.alone = seated < game.DefaultMinPlayers
+	for slot := range fr.Forfeited {
+		k.anyLeft = k.anyLeft || leftMatch(fr, slot)
+	}
 	for slot := range min(len(fr.Seats), 4) {
 		k.labels[slot] = v.label(fr, slot)
 		k.names[slot] = seatName(fr, slot)
@@ -136,7 +140,8 @@ func (v *RoomView) paintHUD(fr *game.Frame, snap *pong.Snapshot) {
 
 	foot := "q leave"
 	switch {
-	case k.finished && k.alone && v.cfg.Ranked:
+	case k.finished && v.cfg.Ranked && (k.alone || k.anyLeft):
+		// A ranked rematch needs every player the queue seated.
 		foot = "n queue · q leave"
 	case k.finished && k.alone:
 		foot = "waiting for players · q leave"

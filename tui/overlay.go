@@ -278,6 +278,10 @@ func (v *RoomView) results(fr *game.Frame, teams bool) []string {
 				keys = " n back to queue · q leave "
 			}
 		}
+		if v.cfg.Ranked && len(gone) > 0 {
+			// A ranked rematch needs every player the queue seated.
+			keys = " n back to queue · q leave "
+		}
 		if len(gone) > 0 {
 			lines = append(lines, "", " "+strings.Join(gone, ", ")+" left ")
 		}

@@ -89,3 +89,33 @@ func TestCountdownPausedShowsTheGraceNotice(t *testing.T) {
 		t.Fatalf("no grace notice in a paused countdown:\n%s", scr)
 	}
 }
+
+// A ranked free-for-all whose player walked out: the three who stayed are
+// not offered a rematch that cannot start (a ranked rematch needs every
+// player the queue seated), only the way back to the queue.
+func TestRankedResultsWithALeaverOfferNoRematch(t *testing.T) {
+	g := pong.New(pong.DefaultConfig(pong.FFA4), 3)
+	var seats []game.Seat
+	for slot, name := range []string{"ann", "ben", "cy", "dee"} {
+		if err := g.Join(slot); err != nil {
+			t.Fatal(err)
+		}
+		seats = append(seats, game.Seat{Player: game.Player{ID: game.PlayerID(name), Name: name}, Taken: true, Connected: true})
+	}
+	g.Step(nil)
+	snap := *g.Snapshot().(*pong.Snapshot)
+	snap.Over = true
+	fr := &game.Frame{Room: "r1", TickRate: 60, Phase: game.Finished, Seats: seats, Acks: make([]uint32, 4), State: &snap,
+		Roster:    []game.Player{seats[0].Player, seats[1].Player, seats[2].Player, seats[3].Player},
+		Forfeited: []bool{false, false, false, true},
+		Result:    &game.Result{Placements: []int{0, 1, 2, 3}, Places: []int{1, 2, 3, 4}, Scores: []int{5, 3, 1, 0}, Forfeit: true}}
+	fr.Seats[3] = game.Seat{}
+	scr := drawOnce(t, fr, "ann", 0, 80, 24, true)
+	if strings.Contains(scr, "rematch") || !strings.Contains(scr, "n back to queue · q leave") || !strings.Contains(scr, "n queue · q leave") {
+		t.Fatalf("ranked results with a leaver:\n%s", scr)
+	}
+	// Casual: the three who stayed may play again.
+	if scr := drawOnce(t, fr, "ann", 0, 80, 24, false); !strings.Contains(scr, "r rematch") {
+		t.Fatalf("casual results with a leaver:\n%s", scr)
+	}
+}
