@@ -340,7 +340,14 @@ func (v *RoomView) footerLine(fr *game.Frame, match string) string {
 	gv := v.cfg.Game
 	finished := fr.Phase == game.Finished
 	keys := gv.KeyHelp() + " · q leave"
+	anyLeft := false
+	for slot := range fr.Forfeited {
+		anyLeft = anyLeft || leftMatch(fr, slot)
+	}
 	switch {
+	case finished && v.cfg.Ranked && anyLeft:
+		// A ranked rematch needs every player the queue seated.
+		keys = "n queue · q leave"
 	case finished && v.cfg.Ranked:
 		keys = "r rematch · n queue · q leave"
 	case finished:
