@@ -312,19 +312,7 @@ func (d *decoder) logs(r *Replay) {
 			}
 		}
 	}
-	if n := d.count("seat events", 2); n > 0 {
-		r.SeatEvents = make([]SeatEvent, 0, n)
-		var tick uint64
-		for range n {
-			tick += d.uvarintMax("seat event tick delta", MaxTicks)
-			p := d.byte("seat event")
-			r.SeatEvents = append(r.SeatEvents, SeatEvent{Tick: tick, Slot: p & 15, Kind: SeatEventKind(p >> 4)})
-			if d.err != nil || tick > MaxTicks {
-				d.fail("seat event at tick %d", tick)
-				break
-			}
-		}
-	}
+	d.seatEvents(r, 4)
 }
 
 // legacyConfig reads the Pong config formats 1 and 2 held inline and
@@ -378,17 +366,25 @@ func (d *decoder) legacyLogs(r *Replay, version int) {
 			}
 		}
 	}
-	if n := d.count("seat events", 2); n > 0 {
-		r.SeatEvents = make([]SeatEvent, 0, n)
-		var tick uint64
-		for range n {
-			tick += d.uvarintMax("seat event tick delta", MaxTicks)
-			p := d.byte("seat event")
-			r.SeatEvents = append(r.SeatEvents, SeatEvent{Tick: tick, Slot: p & 3, Kind: SeatEventKind(p >> 2)})
-			if d.err != nil || tick > MaxTicks {
-				d.fail("seat event at tick %d", tick)
-				break
-			}
+	d.seatEvents(r, 2)
+}
+
+// seatEvents reads the seat events: a tick delta, then a byte of the kind
+// above slotBits bits of slot (4 in format 3, 2 before).
+func (d *decoder) seatEvents(r *Replay, slotBits uint) {
+	n := d.count("seat events", 2)
+	if n == 0 {
+		return
+	}
+	r.SeatEvents = make([]SeatEvent, 0, n)
+	var tick uint64
+	for range n {
+		tick += d.uvarintMax("seat event tick delta", MaxTicks)
+		p := d.byte("seat event")
+		r.SeatEvents = append(r.SeatEvents, SeatEvent{Tick: tick, Slot: p & (1<<slotBits - 1), Kind: SeatEventKind(p >> slotBits)})
+		if d.err != nil || tick > MaxTicks {
+			d.fail("seat event at tick %d", tick)
+			break
 		}
 	}
 }
