@@ -2,11 +2,14 @@ package tui
 
 import (
 	"context"
+	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/game/pong"
 	"github.com/termarena/termarena/lobby"
+	"github.com/termarena/termarena/store"
 )
 
 // A join the room cannot take is explained in words, never with the
@@ -99,5 +102,51 @@ func TestJoinOwnRankedRoomByID(t *testing.T) {
 	alice.join(joinMsg{ref: r.ID(), side: -1})
 	if alice.in == nil || alice.in.slot != 0 || alice.notice != "" {
 		t.Fatalf("alice's second terminal: in %v, notice %q", alice.in != nil, alice.notice)
+	}
+}
+
+// A player whose ranked seat is waiting for them (another terminal
+// dropped; the grace runs) and who asks for the queue is taken back to
+// that match instead of being queued while it forfeits.
+func TestQueueingWhileASeatWaitsRejoinsTheMatch(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	st, err := store.Open(filepath.Join(t.TempDir(), "t.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	rooms := lobby.NewRooms(ctx, lobby.RoomsConfig{Games: game.Catalog{pong.Kind{}}, Room: game.RoomConfig{Grace: time.Minute}})
+	mm, err := lobby.NewMatchmaker(rooms, &lobby.Cooldowns{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := rooms.CreateRanked(lobby.Match{Mode: lobby.RankedMode("pong-1v1"), Players: []lobby.Entry{{ID: "alice", Name: "alice"}, {ID: "bob", Name: "bob"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []game.PlayerID{"alice", "bob"} {
+		if _, err := r.Join(ctx, game.Player{ID: id, Name: string(id)}, -1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := r.Disconnect(ctx, "alice"); err != nil {
+		t.Fatal(err)
+	}
+	waitHolding := time.Now().Add(5 * time.Second)
+	for {
+		if _, ok := rooms.Holding("alice"); ok {
+			break
+		}
+		if time.Now().After(waitHolding) {
+			t.Fatal("alice's seat never waited for her")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	alice := NewLobby(LobbyDeps{Ctx: ctx, Player: game.Player{ID: "alice", Name: "alice"}, Online: lobby.NewHub(), Rooms: rooms,
+		Matchmaker: mm, Store: st, Out: newVT(80, 24)})
+	alice.queueFor(lobby.RankedMode("pong-1v1"))
+	if alice.in == nil || alice.in.room != r || alice.queue != nil {
+		t.Fatalf("queueing with a seat waiting: in room %v, queued %v, notice %q", alice.in != nil, alice.queue != nil, alice.notice)
 	}
 }

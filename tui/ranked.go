@@ -54,6 +54,14 @@ func (m *Lobby) queueFor(mode lobby.RankedMode) tea.Cmd {
 		m.notice = guestRanked
 		return nil
 	}
+	// A seat still held in a running match (its grace counting down after
+	// another terminal dropped, say) comes first: queueing anew would leave
+	// that match to forfeit behind the player's back.
+	if m.d.Rooms != nil {
+		if held, ok := m.d.Rooms.Holding(m.d.Player.ID); ok {
+			return m.join(joinMsg{room: held, side: -1})
+		}
+	}
 	r, _, err := m.d.Store.Rating(string(mode), string(m.d.Player.ID))
 	if err != nil {
 		m.notice = "Could not read your rating; please try again."
