@@ -23,7 +23,9 @@ import (
 // A game's view lives in the game's folder and satisfies this interface
 // with the screen, colour profile and standard types only, so it needs
 // nothing of this package; main hands the views to the server by game
-// name (Views). Every method is called from the view's own goroutine.
+// name (Views). Every method but Action is called from the room view's
+// own goroutine; Action is called from the session's key handling and
+// must depend on nothing but its argument.
 type GameView interface {
 	// Styles are the view's style specs for profile p: the room view
 	// places them in the session's palette after its own, at the base the
@@ -101,7 +103,7 @@ func (v *RoomView) Look(key string) {
 }
 
 // Plugin is the room's plug-in view, nil when the built-in board draws it.
-// Only the session's key handling reads it, for Action, which is pure.
+// The session's key handling may call its Action (pure) and nothing else.
 func (v *RoomView) Plugin() GameView { return v.cfg.Game }
 
 // sendAction submits a plug-in game's action at once: an action is an
