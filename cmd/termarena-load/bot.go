@@ -240,12 +240,15 @@ func (b *bot) read(out io.Reader, cfg *config, start time.Time, baseline bool, s
 					b.liveFrom.Store(now.Add(1050 * time.Millisecond).UnixNano())
 				}
 			}
-			if v != nil && v.tron && tr.phase == phasePlay && was != phasePlay {
-				// Light cycles: the first check a second into the match.
-				// At the start of a queued match Bubble Tea's last menu
-				// write can blank the screen until the game screen
-				// notices (Foreign) and repaints; seen once in a dozen
-				// checks at 0.2 s, a flash of one frame.
+			if v != nil && tr.phase == phasePlay && was != phasePlay {
+				// The first check a second into the match, for either
+				// game. At the start of a queued match Bubble Tea's last
+				// menu write can land after the game screen's first
+				// frames and show until the game screen notices it
+				// (Foreign) and repaints at its next beat: a flash of at
+				// most one frame, caught by checks at 0.2-0.5 s now and
+				// then (light cycles once in a dozen; Pong's
+				// TestQueueModeAgainstRealServer twice in about ten runs).
 				nextCheck = time.Now().Add(time.Second)
 			}
 			b.frames.Store(tr.frames)
