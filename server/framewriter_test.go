@@ -36,3 +36,30 @@ func TestGameFramesOnlyOnTheScreenTheyWereDrawnFor(t *testing.T) {
 		t.Errorf("the player's terminal got %q, want %q", got, want)
 	}
 }
+
+// A running game view is woken by each of Bubble Tea's writes, so it
+// repaints over them at once; a view that has stopped is not, and a
+// stopped view's removal leaves a newer view's registration alone.
+func TestBubbleTeaWritesWakeTheGameView(t *testing.T) {
+	l := &lockedWriter{w: &bytes.Buffer{}}
+	var first, second int
+	removeFirst := l.OnForeign(func() { first++ })
+	_, _ = l.Write([]byte("menu"))
+	if first != 1 {
+		t.Fatalf("woken %d times by one write", first)
+	}
+	if err := l.WriteFrame([]byte("frame")); err == nil && first != 1 {
+		t.Fatal("a game frame woke the view")
+	}
+	removeSecond := l.OnForeign(func() { second++ })
+	removeFirst() // the old view ends after the new one started
+	_, _ = l.Write([]byte("menu"))
+	if first != 1 || second != 1 {
+		t.Fatalf("after replacing: first %d, second %d", first, second)
+	}
+	removeSecond()
+	_, _ = l.Write([]byte("menu"))
+	if second != 1 {
+		t.Fatalf("woken after removal: %d", second)
+	}
+}

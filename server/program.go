@@ -191,6 +191,19 @@ type lockedWriter struct {
 	// blocked is when the write in progress started (unix nanoseconds;
 	// 0 = none): a write blocked for the client timeout drops the client.
 	blocked atomic.Int64
+	// onForeign, while a game view runs, wakes it after Bubble Tea writes,
+	// so it repaints at once rather than at its next beat: the menu's last
+	// frame can land after the game's first.
+	onForeign atomic.Pointer[func()]
+}
+
+// OnForeign registers f (nil: none) to be called after each of Bubble
+// Tea's writes; it must not block. It returns a function that removes f
+// unless another has replaced it since.
+func (l *lockedWriter) OnForeign(f func()) (remove func()) {
+	p := &f
+	l.onForeign.Store(p)
+	return func() { l.onForeign.CompareAndSwap(p, nil) }
 }
 
 // writing marks a write in progress for connWatch; call the result when
@@ -223,6 +236,9 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	defer l.writing()()
 	if _, err := (crlfWriter{l.w}).Write(p); err != nil {
 		return 0, err
+	}
+	if f := l.onForeign.Load(); f != nil && *f != nil {
+		(*f)()
 	}
 	return len(p), nil
 }

@@ -1,8 +1,11 @@
 package tui
 
 import (
+	"context"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -150,5 +153,54 @@ func TestMatchLineMovesToTheFooterWhenTheHeaderIsFull(t *testing.T) {
 	}
 	if !strings.Contains(scr, "q leave") {
 		t.Fatalf("the footer lost its keys:\n%s", scr)
+	}
+}
+
+// notifyingVT is a terminal whose writer tells the view of other writes.
+type notifyingVT struct {
+	*vtWriter
+	mu  sync.Mutex
+	fns []*func()
+}
+
+func (n *notifyingVT) OnForeign(f func()) func() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	p := &f
+	n.fns = append(n.fns, p)
+	return func() {
+		n.mu.Lock()
+		defer n.mu.Unlock()
+		n.fns = slices.DeleteFunc(n.fns, func(q *func()) bool { return q == p })
+	}
+}
+
+func (n *notifyingVT) registered() int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return len(n.fns)
+}
+
+// The room view asks to be woken by other writes while it runs, and only
+// then.
+func TestRoomViewListensForForeignWritesWhileItRuns(t *testing.T) {
+	_, fr := tronFrame(t, 1)
+	out := &notifyingVT{vtWriter: newVT(80, 24)}
+	v := NewRoomView(RoomViewConfig{Room: newFakeRoom(fr), Me: "ann", Slot: 0, Out: out, Width: 80, Height: 24,
+		Game: tronview.NewScreen(viewBase, colorprofile.ANSI256)})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); v.Run(ctx) }()
+	deadline := time.Now().Add(5 * time.Second)
+	for out.registered() != 1 {
+		if time.Now().After(deadline) {
+			t.Fatal("the running view never registered")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	<-done
+	if n := out.registered(); n != 0 {
+		t.Fatalf("%d registrations left after the view ended", n)
 	}
 }

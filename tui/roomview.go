@@ -24,6 +24,13 @@ type FrameWriter interface {
 	Foreign() uint64
 }
 
+// ForeignNotifier is a FrameWriter that can tell the view when someone
+// else (Bubble Tea) wrote, so the view repaints at once instead of at its
+// next beat. OnForeign's f must not block; the returned func unregisters.
+type ForeignNotifier interface {
+	OnForeign(f func()) (remove func())
+}
+
 // FrameMetrics receives the view's frame telemetry; *telemetry.Metrics
 // implements it. Every call is cheap and allocation-free.
 type FrameMetrics interface {
@@ -325,6 +332,11 @@ func (v *RoomView) Run(ctx context.Context) {
 	}
 	clk, release := clocks.Acquire(v.cfg.FPS)
 	defer release()
+	if n, ok := v.cfg.Out.(ForeignNotifier); ok {
+		// A write by Bubble Tea (the menu's last frame landing after the
+		// game's first) is repainted over at once, not a beat later.
+		defer n.OnForeign(v.poke)()
+	}
 	beat, beats := clk.Next()
 	v.fpsAt = v.cfg.Now()
 	defer v.tapTimer.Stop()
