@@ -22,6 +22,7 @@ import (
 	"github.com/termarena/termarena/buildinfo"
 	"github.com/termarena/termarena/chat"
 	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/games"
 	"github.com/termarena/termarena/hostkeys"
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/server"
@@ -255,7 +256,7 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 			return fmt.Errorf("--chat-filter: %w", err)
 		}
 	}
-	svc, err := lobby.Start(st, lobby.Config{Rooms: lobby.RoomsConfig{Games: catalog(), SpectateDelay: delay, Room: game.RoomConfig{LagCompensation: c.lagComp}}, Chat: chat.Config{Filter: filter}}, log)
+	svc, err := lobby.Start(st, lobby.Config{Rooms: lobby.RoomsConfig{Games: games.Catalog(), SpectateDelay: delay, Room: game.RoomConfig{LagCompensation: c.lagComp}}, Chat: chat.Config{Filter: filter}}, log)
 	if err != nil {
 		return err
 	}
@@ -263,7 +264,7 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 	svc.PruneReplays(st, lobby.Retention{KeepPerPlayer: c.keepReplays, KeepFor: time.Duration(c.keepDays) * 24 * time.Hour}, log)
 	hub := svc.Hub
 	metrics := telemetry.New(svc)
-	srv, err := server.New(c.srv, server.Deps{Store: st, Hub: hub, Rooms: svc.Rooms, Matchmaker: svc.Matchmaker, Chat: svc.Chat, Views: views(), Metrics: metrics,
+	srv, err := server.New(c.srv, server.Deps{Store: st, Hub: hub, Rooms: svc.Rooms, Matchmaker: svc.Matchmaker, Chat: svc.Chat, Views: games.Views(), Metrics: metrics,
 		HostKey: key.Signer, Admins: admins, Logger: log})
 	if err != nil {
 		return err

@@ -12,18 +12,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/colorprofile"
-
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/game/pong"
-	tronview "github.com/termarena/termarena/game/tron/view"
+	"github.com/termarena/termarena/games"
 	"github.com/termarena/termarena/hostkeys"
 	"github.com/termarena/termarena/lobby"
-	"github.com/termarena/termarena/screen"
 	"github.com/termarena/termarena/server"
 	"github.com/termarena/termarena/store"
 	"github.com/termarena/termarena/telemetry"
-	"github.com/termarena/termarena/tui"
 )
 
 // harness is a real termarena server on 127.0.0.1:0 with a real data dir.
@@ -73,7 +69,7 @@ func startWith(t testing.TB, dir string, cfg server.Config, admins map[string]bo
 	}
 	srv, err := server.New(cfg, server.Deps{
 		Store: st, Hub: hub, Rooms: rooms, Matchmaker: svc.Matchmaker, Chat: svc.Chat, Metrics: metrics, HostKey: key.Signer, Admins: admins,
-		Views:  tui.Views{"tron": func(base screen.Style, p colorprofile.Profile) tui.GameView { return tronview.NewScreen(base, p) }},
+		Views:  games.Views(),
 		Logger: slog.New(slog.NewTextHandler(logOut, nil)),
 	})
 	if err != nil {

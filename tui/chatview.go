@@ -3,6 +3,7 @@ package tui
 import (
 	"unicode"
 
+	"github.com/termarena/termarena/gameview"
 	"github.com/termarena/termarena/screen"
 )
 
@@ -34,29 +35,39 @@ func (v *RoomView) clearScreen() {
 	v.chatShown, v.paneShown = nil, chatRect{}
 }
 
-// layoutBoard lays out a bw×bh-unit board and the chat pane: beside the
-// board when the board at 1:1 leaves chatSideMin columns, else below it
-// when it leaves chatBottomMin rows, else no pane. It reports false when
-// even the board alone does not fit.
-func (v *RoomView) layoutBoard(bw, bh int32) bool {
+// layoutScaled lays out a board that scales (gameview.Scaled) and the
+// chat pane: beside the board when the board at 1:1 (wholeW × wholeH
+// cells) leaves chatSideMin columns, else below it when it leaves
+// chatBottomMin rows, else no pane. The board's region is what the pane
+// leaves; its cells within it are v.board. It reports false when even the
+// board alone does not fit.
+func (v *RoomView) layoutScaled(sv gameview.Scaled, snap any, wholeW, wholeH int) bool {
 	v.pane = chatRect{}
 	rows := v.h - 2 // the HUD and the footer
+	fit := func(cols, rows int) bool {
+		x, y, w, h, ok := sv.Fit(snap, cols, rows)
+		if ok {
+			v.region = [4]int{0, 1, cols, rows}
+			v.board = [4]int{x, 1 + y, w, h}
+		}
+		return ok
+	}
 	if v.cfg.Chat != nil {
-		if pw := min(chatSideMax, v.w-int(bw)-1); pw >= chatSideMin {
+		if pw := min(chatSideMax, v.w-wholeW-1); pw >= chatSideMin {
 			cols := v.w - pw - 1
-			if v.bd.layout(cols, rows, 1, bw, bh) {
+			if fit(cols, rows) {
 				v.pane = chatRect{cols + 1, 1, pw, rows}
 				return true
 			}
 		}
-		if k := min(chatBottomMax, rows-int(bh+1)/2); k >= chatBottomMin {
-			if v.bd.layout(v.w, rows-k, 1, bw, bh) {
-				v.pane = chatRect{v.bd.col0, 1 + rows - k, int(v.bd.pw), k}
+		if k := min(chatBottomMax, rows-wholeH); k >= chatBottomMin {
+			if fit(v.w, rows-k) {
+				v.pane = chatRect{v.board[0], 1 + rows - k, v.board[2], k}
 				return true
 			}
 		}
 	}
-	return v.bd.layout(v.w, rows, 1, bw, bh)
+	return fit(v.w, rows)
 }
 
 // waitingPane places the pane under the waiting screen's n lines: a full

@@ -9,78 +9,33 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/gameview"
 	"github.com/termarena/termarena/screen"
 )
 
-// GameView is a game's own half of the room screen (a plug-in view): it
-// paints its board for one viewer into a region of the session's grid,
-// with its own prediction and camera, turns keys into the game's actions,
-// and describes seats and the match for the header. The room view keeps
-// the rest: pacing and writing frames, the header, footer, chat pane,
-// prompts, the waiting, countdown, results and too-small screens, and
-// sending inputs to the room with their sequence numbers.
-//
-// A game's view lives in the game's folder and satisfies this interface
-// with the screen, colour profile and standard types only, so it needs
-// nothing of this package; main hands the views to the server by game
-// name (Views). Every method but Action is called from the room view's
-// own goroutine; Action is called from the session's key handling and
-// must depend on nothing but its argument.
-type GameView interface {
-	// Styles are the view's style specs for profile p: the room view
-	// places them in the session's palette after its own, at the base the
-	// view was made with (ViewMaker).
-	Styles(p colorprofile.Profile) []screen.Spec
-	SetProfile(p colorprofile.Profile)
-	// Size is the board region (columns, rows) that shows snap's whole
-	// board, and the least region the game can be played in.
-	Size(snap any) (wholeW, wholeH, minW, minH int)
-	// Paint draws snap into the region x, y, w, h for seat (-1: a
-	// watcher), drawing the seat's actions the room has not confirmed yet
-	// (oldest first) at once. Cells outside the region are left alone.
-	Paint(scr *screen.Screen, x, y, w, h int, snap any, seat int, pending []int8)
-	// Invalidate: something else drew over the region; repaint it whole.
-	Invalidate()
-	// Action is the game action a player's key means (ok false: not the
-	// game's key).
-	Action(key string) (action int8, ok bool)
-	// Look takes a watcher's camera key; Follow is the slot the watcher
-	// follows (-1: none), told every frame.
-	Look(key string) bool
-	Follow(slot int)
-	// Seat describes slot for the header: its mark on a board without
-	// colour, its name's style, its score and whether it is out for now.
-	Seat(snap any, slot int) (mark rune, st screen.Style, score int, out bool)
-	// Status is the match line ("round 2 · first to 3 · 4 riding").
-	Status(snap any) string
-	// Over reports whether snap's match has ended.
-	Over(snap any) bool
-	// KeyHelp is the players' key line, LookHelp the watchers'.
-	KeyHelp() string
-	LookHelp() string
-}
+// ViewMaker makes a game's view for one session (gameview.Maker).
+type ViewMaker = gameview.Maker
 
-// ViewMaker makes a game's view for one session: its styles start at base
-// in the session's palette, for colour profile p.
-type ViewMaker func(base screen.Style, p colorprofile.Profile) GameView
-
-// Views are the plug-in views by game name (game.Kind.Name). A game
-// without one is drawn by the room view's built-in Pong board.
+// Views are the games' own room-screen views by game name
+// (game.Kind.Name); main hands them to the server. A room screen hosts the
+// view of its room's game: it paints the board, and the room screen
+// everything around it (gameview's package comment says who does what).
 type Views map[string]ViewMaker
 
-// viewBase is where a plug-in view's styles start in the game palette.
+// viewBase is where a game view's styles start in the game palette.
 const viewBase = numStyles
 
 // newGameView makes the view of the game named name, or nil.
-func (vs Views) newGameView(name string, p colorprofile.Profile) GameView {
+func (vs Views) newGameView(name string, p colorprofile.Profile) gameview.View {
 	if mk := vs[name]; mk != nil {
 		return mk(viewBase, p)
 	}
 	return nil
 }
 
-// Act hands a game action from a player's key to a plug-in view's room
-// screen; it never blocks (a flood beyond the buffer is dropped).
+// Act hands a game action from a player's key to the room screen of a
+// game whose actions are events (not Steered); it never blocks (a flood
+// beyond the buffer is dropped).
 func (v *RoomView) Act(action int8) {
 	at := v.cfg.Now()
 	if f := v.cfg.InputAt; f != nil {
@@ -94,7 +49,7 @@ func (v *RoomView) Act(action int8) {
 	}
 }
 
-// Look hands a watcher's key to a plug-in view's camera; it never blocks.
+// Look hands a watcher's key to the game view's camera; it never blocks.
 func (v *RoomView) Look(key string) {
 	select {
 	case v.keys <- keyEvent{look: key}:
@@ -102,11 +57,21 @@ func (v *RoomView) Look(key string) {
 	}
 }
 
-// Plugin is the room's plug-in view, nil when the built-in board draws it.
-// The session's key handling may call its Action (pure) and nothing else.
-func (v *RoomView) Plugin() GameView { return v.cfg.Game }
+// Plugin is the room's game view (nil: the game has none, and only the
+// waiting screen is drawn). The session's key handling may call its
+// Action and KeyHelp (pure) and nothing else.
+func (v *RoomView) Plugin() gameview.View { return v.cfg.Game }
 
-// sendAction submits a plug-in game's action at once: an action is an
+// Steered reports whether the game's actions are held directions (keys go
+// to Key) rather than events (keys go to Act).
+func (v *RoomView) Steered() bool { return v.steered() != nil }
+
+func (v *RoomView) steered() gameview.Steered {
+	st, _ := v.cfg.Game.(gameview.Steered)
+	return st
+}
+
+// sendAction submits an event game's action at once: an action is an
 // event (a turn), so none is merged or held back, and the view draws it
 // before the room confirms it.
 func (v *RoomView) sendAction(k keyEvent) {
@@ -128,19 +93,46 @@ func (v *RoomView) sendAction(k keyEvent) {
 	}
 }
 
-// pendingActions are the player's unconfirmed actions, oldest first, in
-// the view's scratch slice.
-func (v *RoomView) pendingActions() []int8 {
+// viewer is who the board is painted for at now, with the player's
+// unconfirmed inputs, in the view's scratch slice.
+func (v *RoomView) viewer(now time.Time) gameview.Viewer {
+	vw := gameview.Viewer{Seat: v.cfg.Slot, Now: now, FrameAt: v.frAt, Live: v.live()}
+	if v.fr != nil {
+		vw.TickRate = v.fr.TickRate
+	}
 	v.acts = v.acts[:0]
 	for _, p := range v.pending {
-		v.acts = append(v.acts, p.dir)
+		v.acts = append(v.acts, gameview.Pending{Action: p.dir, At: p.at})
 	}
-	return v.acts
+	vw.Pending = v.acts
+	if c := v.ctl; c.dir != c.sentDir && c.dir != 0 {
+		vw.Held, vw.HeldAt = c.dir, c.lastPress
+	}
+	if t := v.tap; t.clamp {
+		vw.Tap, vw.TapDir, vw.TapTo = true, t.dir, t.to
+	}
+	return vw
 }
 
-// pluginSize is the plug-in board's whole and least regions for fr.
+// pluginSize is the board's whole and least regions for fr.
 func (v *RoomView) pluginSize(fr *game.Frame) (ww, wh, mw, mh int) {
 	return v.cfg.Game.Size(fr.State)
+}
+
+// layout places the board region and the chat pane for fr's board: a
+// board that scales fills what the pane leaves; a camera's board is shown
+// whole where it fits (layoutPlugin). False when not even the least
+// region fits.
+func (v *RoomView) layout(fr *game.Frame) bool {
+	if sv, ok := v.cfg.Game.(gameview.Scaled); ok {
+		ww, wh, _, _ := v.pluginSize(fr)
+		return v.layoutScaled(sv, fr.State, ww, wh)
+	}
+	if !v.layoutPlugin(fr) {
+		return false
+	}
+	v.board = v.region
+	return true
 }
 
 // layoutPlugin places the board region and the chat pane: the pane beside
@@ -182,12 +174,13 @@ func (v *RoomView) layoutPlugin(fr *game.Frame) bool {
 	return true
 }
 
-// paintPlugin draws a plug-in game's screen: the board through its view,
-// then the header, the footer and the overlay around and over it.
-func (v *RoomView) paintPlugin(fr *game.Frame) {
+// paintBoard draws the game's screen: the board through its view, then
+// the overlay over it and the header and footer around it.
+func (v *RoomView) paintBoard(fr *game.Frame, now time.Time) {
 	gv := v.cfg.Game
 	if v.mode != modeBoard || v.layoutW != v.w || v.layoutH != v.h {
-		if !v.layoutPlugin(fr) {
+		if !v.layout(fr) {
+			v.pane = chatRect{}
 			v.paintSmallPlugin(fr)
 			return
 		}
@@ -203,24 +196,29 @@ func (v *RoomView) paintPlugin(fr *game.Frame) {
 	}
 	v.follow = follow
 	gv.Follow(follow)
-	r := v.region
-	lines := wrapOverlay(v.overlayLines(fr, nil), r[2])
-	if !slices.Equal(lines, v.overlay) {
+	r, b := v.region, v.board
+	lines := wrapOverlay(v.overlayLines(fr), b[2])
+	if !slices.Equal(lines, v.overlay) && len(v.overlay) > 0 {
 		gv.Invalidate() // the old overlay's cells go back to the board
 	}
-	gv.Paint(v.scr, r[0], r[1], r[2], r[3], fr.State, v.cfg.Slot, v.pendingActions())
-	v.placeOverlay(fr, lines, r[0], r[1], r[2], r[3])
+	gv.Paint(v.scr, r[0], r[1], r[2], r[3], fr.State, v.viewer(now))
+	v.placeOverlay(fr, lines, b[0], b[1], b[2], b[3])
+	if sb, ok := gv.(gameview.Scoreboard); ok {
+		v.paintHUD(fr, sb)
+		return
+	}
 	v.paintPluginHUD(fr)
 }
 
-// paintSmallPlugin is the too-small screen for a plug-in board.
+// paintSmallPlugin is the too-small screen for the game's board.
 func (v *RoomView) paintSmallPlugin(fr *game.Frame) {
 	_, _, mw, mh := v.pluginSize(fr)
 	v.paintTooSmall(fr, mw, mh+2, v.cfg.Game.Over(fr.State))
 }
 
-// paintPluginHUD draws the header (each seat's mark, name, rating and
-// score, then the match line; the figures on the right) and the footer.
+// paintPluginHUD draws the header of a game without a scoreboard (each
+// seat's mark, name, rating and score, then the match line; the figures
+// on the right) and the footer.
 func (v *RoomView) paintPluginHUD(fr *game.Frame) {
 	gv := v.cfg.Game
 	var b strings.Builder
@@ -335,13 +333,13 @@ func (v *RoomView) figures() string {
 	return strings.Join(append(figs, fmt.Sprintf("%dfps", v.fps)), " · ")
 }
 
-// footerLine is the plug-in screen's footer: the match line when the
+// footerLine is the footer under a header without a scoreboard: the match line when the
 // header had no room for it, the status (or the title) and the keys,
 // keeping the keys whole.
 func (v *RoomView) footerLine(fr *game.Frame, match string) string {
 	gv := v.cfg.Game
 	finished := fr.Phase == game.Finished
-	keys := gv.KeyHelp() + " · q leave"
+	keys := gv.KeyHelp(v.cfg.Slot) + " · q leave"
 	anyLeft := false
 	for slot := range fr.Forfeited {
 		anyLeft = anyLeft || leftMatch(fr, slot)

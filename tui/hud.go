@@ -2,44 +2,63 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/termarena/termarena/game"
-	"github.com/termarena/termarena/game/pong"
+	"github.com/termarena/termarena/gameview"
 	"github.com/termarena/termarena/rating"
 	"github.com/termarena/termarena/screen"
 )
 
-// hudKey is everything the HUD and footer show. Comparing it is free, so
-// the strings are only rebuilt (and allocated) when one of these changes.
+// hudKey is everything a scoreboard's header and footer show. Comparing
+// it is cheap, so the strings are only rebuilt (and allocated) when one of
+// these changes. A scoreboard shows the first scoreSeats seats.
 type hudKey struct {
-	names     [4]string
-	taken     [4]bool
-	connected [4]bool
-	left      [4]bool // the player who played the seat left the match
-	out       [4]bool
-	score     [4]int32
-	lives     [4]int32
-	mode      pong.Mode
+	names     [scoreSeats]string
+	taken     [scoreSeats]bool
+	connected [scoreSeats]bool
+	left      [scoreSeats]bool   // the player who played the seat left the match
+	score     [scoreSeats]string // the game's ScoreText
+	team      [scoreSeats]int8   // the seat's team, -1 for none
+	teams     int                // how many teams the mode has (0: none)
+	keys      string             // the player's game keys
 	finished  bool
-	alone     bool // too few players seated for a rematch
-	anyLeft   bool // a player of the match left it (no ranked rematch)
-	hits      [4]int32
+	alone     bool   // too few players seated for a rematch
+	anyLeft   bool   // a player of the match left it (no ranked rematch)
+	followed  string // the followed player's match so far (FollowText)
 	rttMS     int64
 	noReplyS  int64 // seconds without an answer, from staleAfter; 0 = answering
 	fps       int
 	w, h      int
 	watchers  int
 	follow    int
-	labels    [4]string
+	labels    [scoreSeats]string
 	footer    [2]string // the Footer's status and keys
 	chat      string    // the chat marker, or the input line when typing without a pane
 	typing    bool
 }
 
-func (v *RoomView) paintHUD(fr *game.Frame, snap *pong.Snapshot) {
-	k := hudKey{mode: snap.Mode, finished: fr.Phase == game.Finished, fps: v.fps, w: v.w, h: v.h, rttMS: -1, follow: v.follow, hits: snap.Hits}
+// scoreSeats is how many seats a scoreboard's header shows.
+const scoreSeats = 4
+
+// paintHUD draws the header of a game with a scoreboard (each seat's name,
+// rating and score, by team when the mode has teams; the figures on the
+// right) and the footer.
+func (v *RoomView) paintHUD(fr *game.Frame, sb gameview.Scoreboard) {
+	k := hudKey{finished: fr.Phase == game.Finished, fps: v.fps, w: v.w, h: v.h, rttMS: -1, follow: v.follow,
+		keys: v.cfg.Game.KeyHelp(v.cfg.Slot)}
+	teams := sb.Teams(fr.State)
+	k.teams = len(teams)
+	for slot := range scoreSeats {
+		k.team[slot] = -1
+		for t, members := range teams {
+			if slices.Contains(members, slot) {
+				k.team[slot] = int8(t)
+			}
+		}
+	}
 	if v.cfg.Watchers != nil {
 		k.watchers = v.cfg.Watchers()
 	}
@@ -62,20 +81,18 @@ func (v *RoomView) paintHUD(fr *game.Frame, snap *pong.Snapshot) {
 	for slot := range fr.Forfeited {
 		k.anyLeft = k.anyLeft || leftMatch(fr, slot)
 	}
-	for slot := range min(len(fr.Seats), 4) {
+	for slot := range min(len(fr.Seats), scoreSeats) {
 		k.labels[slot] = v.label(fr, slot)
 		k.names[slot] = seatName(fr, slot)
 		k.taken[slot] = fr.Seats[slot].Taken
 		k.connected[slot] = fr.Seats[slot].Connected
 		k.left[slot] = !k.taken[slot] && leftMatch(fr, slot)
-		if scoredBy(fr, slot) {
-			k.out[slot] = snap.Paddles[slot].Out
-			k.score[slot] = snap.Scores[slot]
-			k.lives[slot] = snap.Lives[slot]
-		} else if snap.Config != nil {
-			// Someone took the seat after the match: its points were not theirs.
-			k.lives[slot] = int32(snap.Config.Lives)
-		}
+		// Someone who took the seat after the match did not score its
+		// points.
+		k.score[slot] = sb.ScoreText(fr.State, slot, !scoredBy(fr, slot))
+	}
+	if f := k.follow; f >= 0 && f < scoreSeats {
+		k.followed = sb.FollowText(fr.State, f, !scoredBy(fr, f))
 	}
 	if v.cfg.RTT != nil {
 		if d := v.cfg.RTT(); d > 0 {
@@ -149,24 +166,18 @@ func (v *RoomView) paintHUD(fr *game.Frame, snap *pong.Snapshot) {
 		foot = "r rematch · n queue · q leave"
 	case k.finished:
 		foot = "r rematch · q leave"
-	case v.cfg.Slot == pong.Left || v.cfg.Slot == pong.Right:
-		foot = "w/s ↑/↓ move · q leave"
 	default:
-		foot = "a/d ←/→ move · q leave"
+		foot = k.keys + " · q leave"
 	}
 	status, keys := v.cfg.Title, foot
 	if v.cfg.Footer != nil {
 		status, keys = k.footer[0], k.footer[1]
 	}
 	follow := ""
-	if k.follow >= 0 && k.follow < 4 && k.names[k.follow] != "" {
+	if k.follow >= 0 && k.follow < scoreSeats && k.names[k.follow] != "" {
 		// Follow mode: the followed player's match so far.
-		score := fmt.Sprintf("%d points", k.score[k.follow])
-		if k.mode == pong.FFA4 {
-			score = fmt.Sprintf("%d lives", k.lives[k.follow])
-		}
 		who := strings.TrimSpace(k.names[k.follow] + " " + k.labels[k.follow])
-		follow = fmt.Sprintf("following %s · %s · %d hits", who, score, k.hits[k.follow])
+		follow = fmt.Sprintf("following %s · %s", who, k.followed)
 	}
 	mark := ""
 	if !k.typing {
@@ -242,8 +253,8 @@ func partsWidth(ps []hudPart) int {
 	return n
 }
 
-// hudParts is the header's left side: each side's name, rating and score;
-// in 2v2 the two teams with their team score.
+// hudParts is the header's left side: each seat's name, rating and score
+// in its style; with teams, each team with its score.
 func (v *RoomView) hudParts(k *hudKey, labels bool, nameMax int) []hudPart {
 	var ps []hudPart
 	seat := func(slot int) string {
@@ -269,40 +280,38 @@ func (v *RoomView) hudParts(k *hudKey, labels bool, nameMax int) []hudPart {
 		}
 		return ""
 	}
-	if k.mode == pong.TwoVTwo {
-		for team, slots := range [2][2]int{{pong.Left, pong.Right}, {pong.Top, pong.Bottom}} {
-			shown := false
-			for _, slot := range slots {
-				if k.names[slot] == "" {
+	style := func(slot int) screen.Style {
+		_, st, _, _ := v.cfg.Game.Seat(v.fr.State, slot)
+		return st
+	}
+	if k.teams > 0 {
+		for team := range k.teams {
+			first := -1
+			for slot := range scoreSeats {
+				if int(k.team[slot]) != team || k.names[slot] == "" {
 					continue
 				}
-				if !shown {
-					ps = append(ps, hudPart{teamName(slot)[5:] + ": ", stDim})
-					shown = true
+				if first < 0 {
+					ps = append(ps, hudPart{string(rune('A'+team)) + ": ", stDim})
+					first = slot
 				}
-				ps = append(ps, hudPart{seat(slot) + state(slot) + " ", stSide0 + screen.Style(slot)})
+				ps = append(ps, hudPart{seat(slot) + state(slot) + " ", style(slot)})
 			}
-			if shown {
-				ps = append(ps, hudPart{fmt.Sprintf("%d", k.score[slots[0]]), stBold})
-				if team == 0 {
+			if first >= 0 {
+				// Teammates share their team's score.
+				ps = append(ps, hudPart{strings.TrimSpace(k.score[first]), stBold})
+				if team < k.teams-1 {
 					ps = append(ps, hudPart{"   ", stDefault})
 				}
 			}
 		}
 		return ps
 	}
-	for slot := range 4 {
+	for slot := range scoreSeats {
 		if k.names[slot] == "" {
 			continue
 		}
-		score := fmt.Sprintf(" %d", k.score[slot])
-		if k.mode == pong.FFA4 {
-			score = fmt.Sprintf(" ♥%d", k.lives[slot])
-			if k.out[slot] {
-				score = " out"
-			}
-		}
-		ps = append(ps, hudPart{seat(slot) + score + state(slot) + "  ", stSide0 + screen.Style(slot)})
+		ps = append(ps, hudPart{seat(slot) + k.score[slot] + state(slot) + "  ", style(slot)})
 	}
 	return ps
 }

@@ -14,7 +14,7 @@ import (
 
 	"github.com/termarena/termarena/chat"
 	"github.com/termarena/termarena/game"
-	"github.com/termarena/termarena/game/pong"
+	"github.com/termarena/termarena/gameview"
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/pace"
 	"github.com/termarena/termarena/store"
@@ -142,6 +142,7 @@ type Lobby struct {
 
 	live       []*lobby.Room
 	liveLabels map[*lobby.Room]seatLabels // ranked rooms' ratings, read with the list
+	boards     map[string]gameview.Scoreboard
 	liveSel    int
 	watch      *watching
 	replay     *replayer
@@ -501,8 +502,8 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m, m.key(msg)
 	case tea.KeyReleaseMsg:
-		if m.in != nil {
-			if dir := m.dirFor(msg.String()); dir != 0 {
+		if m.in != nil && m.in.view.Steered() {
+			if dir, ok := m.in.view.Plugin().Action(msg.String(), m.in.slot); ok {
 				m.in.view.Key(dir, true, false)
 			}
 		}
@@ -593,12 +594,16 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 			}
 			_ = m.in.room.SetReady(m.d.Ctx, m.d.Player.ID, !ready)
 		default:
-			if gv := m.in.view.Plugin(); gv != nil {
-				if a, ok := gv.Action(s); ok {
-					m.in.view.Act(a)
-				}
-			} else if dir := m.dirFor(s); dir != 0 {
-				m.in.view.Key(dir, false, k.IsRepeat)
+			gv := m.in.view.Plugin()
+			if gv == nil {
+				break
+			}
+			switch a, ok := gv.Action(s, m.in.slot); {
+			case !ok:
+			case m.in.view.Steered():
+				m.in.view.Key(a, false, k.IsRepeat)
+			default:
+				m.in.view.Act(a)
 			}
 		}
 		return nil
@@ -762,34 +767,6 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 
 func isCodeChar(b byte) bool {
 	return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9')
-}
-
-// dirFor maps a key to this seat's paddle direction: vertical paddles use
-// w/s and ↑/↓, horizontal ones a/d and ←/→.
-func (m *Lobby) dirFor(key string) int8 {
-	if m.in == nil {
-		return 0
-	}
-	vertical := m.in.slot == pong.Left || m.in.slot == pong.Right
-	switch key {
-	case "w", "up":
-		if vertical {
-			return -1
-		}
-	case "s", "down":
-		if vertical {
-			return 1
-		}
-	case "a", "left":
-		if !vertical {
-			return -1
-		}
-	case "d", "right":
-		if !vertical {
-			return 1
-		}
-	}
-	return 0
 }
 
 var sideNames = []string{"left", "right", "top", "bottom"}

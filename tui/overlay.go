@@ -7,39 +7,19 @@ import (
 	"strings"
 
 	"github.com/termarena/termarena/game"
-	"github.com/termarena/termarena/game/pong"
+	"github.com/termarena/termarena/gameview"
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/rating"
 	"github.com/termarena/termarena/screen"
 )
 
-// paintOverlay draws the centred message of the moment (countdown, pause,
-// results) over the board, restoring the board where an old one was.
-func (v *RoomView) paintOverlay(fr *game.Frame, snap *pong.Snapshot) {
-	bc, br, bw, bh := v.bd.cellRect()
-	lines := wrapOverlay(v.overlayLines(fr, snap), bw)
-	if !slices.Equal(lines, v.overlay) && len(v.overlay) > 0 {
-		// Restore the board under the old overlay.
-		c0, r0, cw, rh := v.ovRect[0], v.ovRect[1], v.ovRect[2], v.ovRect[3]
-		for r := r0; r < r0+rh; r++ {
-			for c := c0; c < c0+cw; c++ {
-				v.bd.paintCell(v.scr, c, r)
-			}
-		}
-	}
-	v.placeOverlay(fr, lines, bc, br, bw, bh)
-}
-
 // overlayLines is the message of the moment over the board: a paused
 // countdown's reason, who plays whom with the countdown, the results, a
-// point just scored (Pong), or the question waiting for the player. snap
-// is the built-in Pong board's snapshot, nil for a plug-in view.
-func (v *RoomView) overlayLines(fr *game.Frame, snap *pong.Snapshot) []string {
+// point just scored (a Scoreboard game's), or the question waiting for
+// the player.
+func (v *RoomView) overlayLines(fr *game.Frame) []string {
 	var lines []string
-	over := snap != nil && snap.Over
-	if gv := v.cfg.Game; gv != nil {
-		over = gv.Over(fr.State)
-	}
+	gv := v.cfg.Game
 	switch {
 	case fr.Paused:
 		// Before the countdown: a countdown waiting for a dropped player
@@ -50,18 +30,20 @@ func (v *RoomView) overlayLines(fr *game.Frame, snap *pong.Snapshot) []string {
 			}
 		}
 	case fr.Phase == game.Countdown:
-		lines = v.matchup(fr, snap)
+		lines = v.matchup(fr)
 		n := fmt.Sprintf("  %d  ", int(fr.Left.Seconds())+1)
 		wid := 0
 		for _, l := range lines {
 			wid = max(wid, len([]rune(l)))
 		}
 		lines = append(lines, strings.Repeat(" ", max(wid-len(n), 0)/2)+n) // centred under the names
-	case fr.Phase == game.Finished || over:
-		lines = v.results(fr, snap != nil && snap.Mode == pong.TwoVTwo)
-	case snap != nil && !snap.Ball.Live && snap.LastPointAgainst >= 0 && snap.Tick-snap.LastPointTick < 45:
-		if by := int(snap.LastPointBy); by >= 0 && seatName(fr, by) != "" {
-			lines = []string{" point: " + seatName(fr, by) + " "}
+	case fr.Phase == game.Finished || gv.Over(fr.State):
+		lines = v.results(fr, v.teams(fr))
+	default:
+		if sb, ok := gv.(gameview.Scoreboard); ok {
+			if by := sb.Scored(fr.State); by >= 0 && seatName(fr, by) != "" {
+				lines = []string{" point: " + seatName(fr, by) + " "}
+			}
 		}
 	}
 	if p := v.promptLines(); len(p) > 0 {
@@ -73,6 +55,15 @@ func (v *RoomView) overlayLines(fr *game.Frame, snap *pong.Snapshot) []string {
 		}
 	}
 	return lines
+}
+
+// teams are the teams of fr's mode as its game's scoreboard has them; nil
+// when everyone plays for themselves.
+func (v *RoomView) teams(fr *game.Frame) [][]int {
+	if sb, ok := v.cfg.Game.(gameview.Scoreboard); ok && fr != nil {
+		return sb.Teams(fr.State)
+	}
+	return nil
 }
 
 // placeOverlay shows lines (already wrapped to the board) centred on the
@@ -174,17 +165,13 @@ func splitItems(s string) []string {
 
 // matchup is who plays whom, with ratings in ranked ("alice 1520? vs bob
 // 1480?"), shown over the countdown: on one line when it fits the board,
-// else a side (or 2v2 team) a line.
-func (v *RoomView) matchup(fr *game.Frame, snap *pong.Snapshot) []string {
+// else a side (or team) a line.
+func (v *RoomView) matchup(fr *game.Frame) []string {
 	var groups []string
-	present := func(slot int) bool { return fr.Seats[slot].Taken }
-	if snap != nil {
-		present = func(slot int) bool { return snap.Paddles[slot].Present }
-	}
 	add := func(slots ...int) {
 		var names []string
 		for _, slot := range slots {
-			if slot >= len(fr.Seats) || !present(slot) {
+			if slot >= len(fr.Seats) || !fr.Seats[slot].Taken {
 				continue
 			}
 			n := seatName(fr, slot)
@@ -197,9 +184,10 @@ func (v *RoomView) matchup(fr *game.Frame, snap *pong.Snapshot) []string {
 			groups = append(groups, strings.Join(names, " + "))
 		}
 	}
-	if snap != nil && snap.Mode == pong.TwoVTwo {
-		add(pong.Left, pong.Right)
-		add(pong.Top, pong.Bottom)
+	if teams := v.teams(fr); teams != nil {
+		for _, t := range teams {
+			add(t...)
+		}
 	} else {
 		for slot := range fr.Seats {
 			add(slot)
@@ -208,10 +196,7 @@ func (v *RoomView) matchup(fr *game.Frame, snap *pong.Snapshot) []string {
 	if len(groups) < 2 {
 		return nil
 	}
-	width := int(v.bd.pw)
-	if v.cfg.Game != nil {
-		width = v.region[2]
-	}
+	width := v.board[2]
 	if one := " " + strings.Join(groups, " vs ") + " "; len([]rune(one)) <= min(width, v.w) {
 		return []string{one, ""}
 	}
@@ -225,7 +210,7 @@ func (v *RoomView) matchup(fr *game.Frame, snap *pong.Snapshot) []string {
 	return append(lines, "")
 }
 
-func (v *RoomView) results(fr *game.Frame, teams bool) []string {
+func (v *RoomView) results(fr *game.Frame, teams [][]int) []string {
 	lines := []string{" game over "}
 	var out *lobby.Outcome
 	if v.cfg.Outcome != nil {
@@ -292,9 +277,9 @@ func (v *RoomView) results(fr *game.Frame, teams bool) []string {
 
 // placeLines lists the players by place, one per line so that four names
 // of 16 characters with their rating changes still fit the 44 columns of
-// a 2v2 or free-for-all board at 80×24; in 2v2 a team line with its score
-// heads its two players.
-func (v *RoomView) placeLines(fr *game.Frame, teams bool, out *lobby.Outcome) []string {
+// a 2v2 or free-for-all board at 80×24; with teams a team line with its
+// score heads its players.
+func (v *RoomView) placeLines(fr *game.Frame, teams [][]int, out *lobby.Outcome) []string {
 	res := fr.Result
 	change := func(slot int) string {
 		if out == nil || slot >= len(out.Changes) || out.Changes[slot].Games <= 0 {
@@ -323,9 +308,9 @@ func (v *RoomView) placeLines(fr *game.Frame, teams bool, out *lobby.Outcome) []
 				continue
 			}
 			who := playedBy(fr, slot)
-			if teams {
+			if teams != nil {
 				if first {
-					lines = append(lines, fmt.Sprintf(" %d. %s (%d) ", place, teamName(slot), score(slot)))
+					lines = append(lines, fmt.Sprintf(" %d. %s (%d) ", place, teamName(teams, slot), score(slot)))
 				}
 				lines = append(lines, fmt.Sprintf("    %s%s%s ", who, left(slot), change(slot)))
 			} else {
@@ -337,13 +322,15 @@ func (v *RoomView) placeLines(fr *game.Frame, teams bool, out *lobby.Outcome) []
 	return lines
 }
 
-// teamName names a 2v2 team the way the waiting room and HUD do: left and
-// right play top and bottom.
-func teamName(slot int) string {
-	if slot/2 == 0 {
-		return "team A"
+// teamName names slot's team the way the waiting room and HUD do: "team
+// A" for the first of teams, and so on.
+func teamName(teams [][]int, slot int) string {
+	for i, t := range teams {
+		if slices.Contains(t, slot) {
+			return "team " + string(rune('A'+i))
+		}
 	}
-	return "team B"
+	return ""
 }
 
 // waitLine is one line of the pre-game screen.
@@ -355,23 +342,17 @@ type waitLine struct {
 // paintWaiting is the pre-game screen: who sits where and who is ready.
 func (v *RoomView) paintWaiting(fr *game.Frame) {
 	lines := []waitLine{{v.cfg.Title, stAccent}, {"", stDefault}}
-	sides := []string{"left", "right", "top", "bottom"}
 	if fr != nil {
-		teams := false
-		if s, ok := fr.State.(*pong.Snapshot); ok && s.Mode == pong.TwoVTwo {
-			teams = true
-		}
+		teams := v.teams(fr)
 		for slot, s := range fr.Seats {
-			label := fmt.Sprintf("%-7s", sides[slot%4])
-			st := stSide0 + screen.Style(slot%4)
+			label, st := fmt.Sprintf("seat %d", slot+1), stText
 			if gv := v.cfg.Game; gv != nil {
-				// A plug-in game's seats are numbered, in its colours,
-				// with the letter its board shows without colour.
-				mark, seatSt, _, _ := gv.Seat(fr.State, slot)
-				label, st = fmt.Sprintf("%c seat %d", mark, slot+1), seatSt
+				// The game names its seats, in their colours.
+				_, st, _, _ = gv.Seat(fr.State, slot)
+				label = gv.SeatLabel(fr.State, slot)
 			}
-			if teams {
-				label += teamName(slot)
+			if teams != nil {
+				label += teamName(teams, slot)
 			}
 			if !s.Taken {
 				lines = append(lines, waitLine{label + "  (free)", stDim})

@@ -2,8 +2,6 @@ package tui
 
 import (
 	"time"
-
-	"github.com/termarena/termarena/game/pong"
 )
 
 // keyEvent is a direction intent from the Bubble Tea program.
@@ -13,14 +11,14 @@ type keyEvent struct {
 	repeat  bool
 	poke    bool // no key: a new size or palette is waiting
 	at      time.Time
-	// A plug-in view's action (acted) or a watcher's camera key (look).
+	// An event game's action (acted) or a watcher's camera key (look).
 	act   int8
 	acted bool
 	look  string
 }
 
 // control turns key presses (and releases, when the terminal reports them)
-// into the paddle direction the room should apply.
+// into the direction a Steered game's room should apply (a paddle's).
 type control struct {
 	dir       int8
 	sentDir   int8
@@ -61,10 +59,11 @@ func (c *control) expire(now time.Time) {
 }
 
 // tapState follows a tap from the press until the room has applied its
-// stop. The room moves the paddle a whole number of ticks, so the view
-// picks the first position, whole ticks away, where the paddle is drawn one
-// cell on (to), sends the direction, and sends the stop as soon as a frame
-// shows the paddle there: the room applies it before its next tick.
+// stop. The room moves the piece a whole number of ticks, so the game's
+// view picks the first position, whole ticks away, where the piece is
+// drawn one cell on (to: gameview.Steered.TapTo); the room screen sends
+// the direction, and sends the stop as soon as a frame shows the piece
+// there: the room applies it before its next tick.
 type tapState struct {
 	active   bool // the direction is in force; the stop is not sent yet
 	clamp    bool // prediction stops at to: until the room applied the stop
@@ -93,46 +92,13 @@ func (v *RoomView) keyTap(press bool) bool {
 	v.tapTimer.Stop()
 	dir := v.ctl.dir
 	v.tap = tapState{active: true, dir: dir, began: v.cfg.Now()}
-	if s := v.snapshot(); s != nil && v.cfg.Slot >= 0 && v.cfg.Slot < len(s.Paddles) {
-		v.tap.clamp = true
-		v.tap.to = v.tapTarget(s, s.Paddles[v.cfg.Slot].Pos, dir)
+	if st := v.steered(); st != nil && v.fr != nil {
+		if _, ok := st.Pos(v.fr.State, v.cfg.Slot); ok {
+			v.tap.clamp = true
+			v.tap.to = st.TapTo(v.fr.State, v.cfg.Slot, dir)
+		}
 	}
 	return true
-}
-
-// tapTarget is where a tap from pos stops: the first position a whole
-// number of ticks away at which the paddle is drawn one cell further (two
-// pixels down a side, a half-row each; one across), or the wall.
-func (v *RoomView) tapTarget(s *pong.Snapshot, pos int32, dir int8) int32 {
-	slot := v.cfg.Slot
-	vertical := slot == pong.Left || slot == pong.Right
-	if v.mode != modeBoard {
-		// No layout yet: one cell at 1:1, which is how 80×24 draws.
-		cell := pong.Sub
-		if vertical {
-			cell = 2 * pong.Sub
-		}
-		n := (cell + s.Config.PaddleSpeed - 1) / s.Config.PaddleSpeed
-		return s.Config.MovePaddle(pos, dir, n, slot)
-	}
-	cell, at := int32(1), func(r prect) int32 { return r.x0 }
-	if vertical {
-		cell, at = 2, func(r prect) int32 { return r.y0 }
-	}
-	plen := s.Paddles[slot].Len
-	from := at(v.bd.paddleRect(slot, pos, plen))
-	to := pos
-	for n := int32(1); n <= 64; n++ {
-		next := s.Config.MovePaddle(pos, dir, n, slot)
-		if next == to {
-			return to // at the wall
-		}
-		to = next
-		if d := at(v.bd.paddleRect(slot, to, plen)) - from; d >= cell || -d >= cell {
-			return to
-		}
-	}
-	return to
 }
 
 // checkTap runs when a room frame is due during a tap: once the room has
@@ -144,9 +110,14 @@ func (v *RoomView) checkTap() bool {
 		return false
 	}
 	v.poll()
-	s := v.snapshot()
 	slot := v.cfg.Slot
-	if s == nil || !v.live() || slot < 0 || slot >= len(s.Paddles) || v.cfg.Now().Sub(t.began) > tapMax {
+	st := v.steered()
+	var pos int32
+	ok := st != nil && v.fr != nil
+	if ok {
+		pos, ok = st.Pos(v.fr.State, slot)
+	}
+	if !ok || !v.live() || v.cfg.Now().Sub(t.began) > tapMax {
 		v.endTap()
 		return false
 	}
@@ -160,11 +131,11 @@ func (v *RoomView) checkTap() bool {
 	if slot >= len(v.fr.Acks) || v.fr.Acks[slot] < t.seq {
 		return true
 	}
-	pos := s.Paddles[slot].Pos
+	tick := v.fr.Tick
 	there := (t.dir > 0 && pos >= t.to) || (t.dir < 0 && pos <= t.to)
-	stuck := t.lastTick != 0 && s.Tick > t.lastTick && pos == t.last
-	if s.Tick != t.lastTick {
-		t.last, t.lastTick = pos, s.Tick
+	stuck := t.lastTick != 0 && tick > t.lastTick && pos == t.last
+	if tick != t.lastTick {
+		t.last, t.lastTick = pos, tick
 	}
 	if there || stuck {
 		v.endTap()

@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/termarena/termarena/game"
-	"github.com/termarena/termarena/game/pong"
+	"github.com/termarena/termarena/gameview"
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/pace"
 	"github.com/termarena/termarena/screen"
@@ -104,11 +104,11 @@ type RoomViewConfig struct {
 	// Metrics, when set, gets every frame written, paced frames missed,
 	// and keypress-to-frame latency.
 	Metrics FrameMetrics
-	// Game, when set, is the room's plug-in view (made with the palette
-	// base viewBase); nil means the built-in Pong board. Look: the
+	// Game is the room's game view (made with the palette base
+	// viewBase); without one only the waiting screen is drawn. Look: the
 	// viewer's keys reach its camera (a watcher's), so the footer names
 	// them.
-	Game GameView
+	Game gameview.View
 	Look bool
 	// Chat, when set, is the chat pane's current snapshot. It is called
 	// every frame, so it must be cheap (an atomic load); the snapshot is
@@ -133,16 +133,11 @@ const (
 	tapWakeLag = 3 * time.Millisecond
 	// tapMax ends a tap whose frames stop coming.
 	tapMax = 500 * time.Millisecond
-	// extrapolation is capped so a stalled room freezes the picture rather
-	// than letting objects drift away.
-	maxAhead = 250 * time.Millisecond
 	// submitGap bounds how often one session sends direction changes: the
 	// room's input buffer is shared by every seat, so a key flood from one
 	// player must not crowd out the others. The latest direction is sent
 	// on a later frame.
 	submitGap = 8 * time.Millisecond
-	// pressLead is how many ticks ahead an unconfirmed press is drawn.
-	pressLead = 2
 )
 
 // RoomView draws one session's room screen on one goroutine (Run) that
@@ -161,7 +156,6 @@ type RoomView struct {
 
 	// owned by Run
 	scr      *screen.Screen
-	bd       board
 	mode     viewMode
 	fr       *game.Frame
 	frAt     time.Time
@@ -176,21 +170,21 @@ type RoomView struct {
 	tap      tapState
 	tapTimer *time.Timer
 	keyAt    time.Time // read time of a move not yet shown in a written frame
-	keyRect  prect     // where the own paddle was drawn when that key came
-	ownPos   int32     // own paddle position and rectangle as last painted
-	ownRect  prect
+	keyRect  [4]int32  // where a Steered game drew the own piece when that key came
 	hud      string
 	hudKey   hudKey
 	follow   int
 	overlay  []string
 	ovRect   [4]int
-	colour   bool // the profile has colours (else paddles are marked)
+	colour   bool // the profile has colours (else seats are marked)
 	w, h     int
-	// A plug-in view's board region (x, y, w, h), the size it was laid
-	// out for, and scratch for its pending actions.
+	// The game view's region (x, y, w, h), the cells its board takes in
+	// it, the size they were laid out for, and scratch for the player's
+	// pending inputs.
 	region           [4]int
+	board            [4]int
 	layoutW, layoutH int
-	acts             []int8
+	acts             []gameview.Pending
 
 	chatNow   *ChatLines // this frame's chat snapshot
 	chatShown *ChatLines // the snapshot the pane shows
@@ -240,7 +234,7 @@ func NewRoomView(cfg RoomViewConfig) *RoomView {
 
 func hasColour(p colorprofile.Profile) bool { return p >= colorprofile.ANSI }
 
-// palette is the game palette for p, with a plug-in view's styles after
+// palette is the game palette for p, with the game view's styles after
 // the screen's own.
 func (v *RoomView) palette(p colorprofile.Profile) *screen.Palette {
 	if v.cfg.Game == nil {
@@ -249,8 +243,8 @@ func (v *RoomView) palette(p colorprofile.Profile) *screen.Palette {
 	return gamePalette(p, v.cfg.Game.Styles(p))
 }
 
-// Key hands a direction press or release to the view; it never blocks (a
-// flood beyond the buffer is dropped).
+// Key hands a Steered game's direction press or release to the view; it
+// never blocks (a flood beyond the buffer is dropped).
 func (v *RoomView) Key(dir int8, release, repeat bool) {
 	at := v.cfg.Now()
 	if f := v.cfg.InputAt; f != nil {
@@ -389,7 +383,7 @@ func (v *RoomView) Run(ctx context.Context) {
 			// shows it, and a reversal may leave the paddle on the same
 			// pixels it was drawn on, though it does change its course.
 			if d := v.ctl.dir; d != 0 && before == 0 && v.keyAt.IsZero() && v.canMove(d) {
-				v.keyAt, v.keyRect = k.at, v.ownRect
+				v.keyAt, v.keyRect = k.at, v.steered().Drawn()
 			}
 			v.submit()
 			// Draw at once so the paddle answers the key in this frame,
@@ -504,32 +498,17 @@ func (v *RoomView) setFrame(fr *game.Frame, at time.Time) {
 }
 
 // canMove: the game is in play and a press in direction dir moves the own
-// paddle, from where it was last drawn, to other pixels (near a wall it
-// may not: then no frame will show the key).
+// piece, from where it was last drawn, to other cells (near a wall it may
+// not: then no frame will show the key).
 func (v *RoomView) canMove(dir int8) bool {
-	s := v.snapshot()
-	if !v.live() || v.cfg.Slot < 0 || v.cfg.Slot >= len(s.Paddles) {
-		return false
-	}
-	to := s.Config.MovePaddle(v.ownPos, dir, pressLead, v.cfg.Slot)
-	return v.bd.paddleRect(v.cfg.Slot, to, s.Paddles[v.cfg.Slot].Len) != v.ownRect
+	st := v.steered()
+	return st != nil && v.live() && v.cfg.Slot >= 0 && st.CanMove(v.fr.State, v.cfg.Slot, dir)
 }
 
-// live: the game is in play, so the player's keys move their paddle.
+// live: the game is in play, so the player's keys move their piece.
 func (v *RoomView) live() bool {
-	if gv := v.cfg.Game; gv != nil {
-		return v.fr != nil && v.fr.Phase == game.Playing && !v.fr.Paused && !gv.Over(v.fr.State)
-	}
-	s := v.snapshot()
-	return s != nil && v.fr.Phase == game.Playing && !v.fr.Paused && !s.Over
-}
-
-func (v *RoomView) snapshot() *pong.Snapshot {
-	if v.fr == nil {
-		return nil
-	}
-	s, _ := v.fr.State.(*pong.Snapshot)
-	return s
+	gv := v.cfg.Game
+	return gv != nil && v.fr != nil && v.fr.Phase == game.Playing && !v.fr.Paused && !gv.Over(v.fr.State)
 }
 
 // draw updates the grid for now and writes whatever changed.
@@ -550,9 +529,13 @@ func (v *RoomView) draw() {
 			return
 		}
 		v.frames++
-		// The timed key's move is on screen: the paddle left its pixels,
-		// or a plug-in view drew the action in the frame made for it.
-		shown := !v.keyAt.IsZero() && (v.cfg.Game != nil || v.ownRect != v.keyRect)
+		// The timed key's move is on screen: a steered piece left its
+		// cells, or an event game drew the action in the frame made for
+		// it.
+		shown := !v.keyAt.IsZero()
+		if st := v.steered(); shown && st != nil {
+			shown = st.Drawn() != v.keyRect
+		}
 		if m != nil {
 			done := time.Now()
 			m.FrameWritten(len(out), done.Sub(start))
@@ -585,29 +568,8 @@ func (v *RoomView) paint(now time.Time) {
 	if v.cfg.Chat != nil {
 		v.chatNow = v.cfg.Chat()
 	}
-	fr, snap := v.fr, v.snapshot()
-	if v.cfg.Game != nil && fr != nil && fr.Phase != game.Waiting {
-		v.paintPlugin(fr)
-		v.paintChat()
-		return
-	}
-	want := modeWaiting
-	if fr != nil && snap != nil && fr.Phase != game.Waiting {
-		want = modeBoard
-	}
-	if want == modeBoard {
-		if v.mode == modeNone || v.mode == modeWaiting || v.mode == modeSmall {
-			if !v.layoutBoard(snap.Width, snap.Height) {
-				v.pane = chatRect{}
-				v.paintSmall(fr, snap)
-				return
-			}
-			v.mode = modeBoard
-			v.clearScreen()
-			v.bd.walls = nil
-			v.hud, v.overlay = "", nil
-		}
-		v.paintBoard(now, fr, snap)
+	if fr := v.fr; v.cfg.Game != nil && fr != nil && fr.Phase != game.Waiting {
+		v.paintBoard(fr, now)
 		v.paintChat()
 		return
 	}
@@ -616,13 +578,8 @@ func (v *RoomView) paint(now time.Time) {
 		v.mode = modeWaiting
 		v.hud = ""
 	}
-	v.paintWaiting(fr)
+	v.paintWaiting(v.fr)
 	v.paintChat()
-}
-
-func (v *RoomView) paintSmall(fr *game.Frame, snap *pong.Snapshot) {
-	needW, needH := boardNeeds(snap)
-	v.paintTooSmall(fr, needW, needH, snap.Over)
 }
 
 // paintTooSmall says the terminal cannot show the board, which needs
@@ -648,141 +605,18 @@ func (v *RoomView) paintTooSmall(fr *game.Frame, needW, needH int, over bool) {
 	}
 }
 
-// boardNeeds is the smallest terminal the board fits at 1:1 with the HUD
-// and the footer (board.layout's bound).
-func boardNeeds(snap *pong.Snapshot) (w, h int) {
-	return int(snap.Width), (int(snap.Height)+1)/2 + 2
-}
-
 // tooSmallToPlay: this terminal cannot show fr's board.
 func (v *RoomView) tooSmallToPlay(fr *game.Frame) bool {
-	if fr == nil {
+	if fr == nil || v.cfg.Game == nil {
 		return false
 	}
-	if v.cfg.Game != nil {
-		_, _, w, h := v.pluginSize(fr)
-		return v.w < w || v.h < h+2
-	}
-	snap, _ := fr.State.(*pong.Snapshot)
-	if snap == nil {
-		return false
-	}
-	w, h := boardNeeds(snap)
-	return v.w < w || v.h < h
+	_, _, w, h := v.pluginSize(fr)
+	return v.w < w || v.h < h+2
 }
 
 func (v *RoomView) smallWarning(fr *game.Frame) string {
-	var w, h int
-	if v.cfg.Game != nil {
-		_, _, mw, mh := v.pluginSize(fr)
-		w, h = mw, mh+2
-	} else {
-		w, h = boardNeeds(fr.State.(*pong.Snapshot))
-	}
-	return fmt.Sprintf("too small for the board (need %d×%d): the match will not wait", w, h)
-}
-
-// predictedPaddle is where this session's paddle is now: the room's
-// position at the last frame, moved by the direction in force, then by
-// every input the room has not acknowledged yet from the moment it was
-// sent. The same MovePaddle maths as the server makes it land where the
-// server will.
-func (v *RoomView) predictedPaddle(now time.Time, snap *pong.Snapshot, tickRate int) int32 {
-	p := snap.Paddles[v.cfg.Slot]
-	pos, dir := p.Pos, p.Dir
-	t := v.frAt
-	ticks := func(from, to time.Time) int32 {
-		d := min(to.Sub(from), maxAhead)
-		if d <= 0 {
-			return 0
-		}
-		return int32(int64(d) * int64(tickRate) / int64(time.Second))
-	}
-	for _, s := range v.pending {
-		if s.at.After(t) {
-			pos = snap.Config.MovePaddle(pos, dir, ticks(t, s.at), v.cfg.Slot)
-			t = s.at
-		}
-		dir = s.dir
-	}
-	unconfirmed := len(v.pending) > 0
-	if c := v.ctl; c.dir != c.sentDir && c.dir != 0 {
-		// A press not sent yet (submits are rate-limited) is drawn from
-		// when it was pressed, as if it had gone out then.
-		if c.lastPress.After(t) {
-			pos = snap.Config.MovePaddle(pos, dir, ticks(t, c.lastPress), v.cfg.Slot)
-			t = c.lastPress
-		}
-		dir, unconfirmed = c.dir, true
-	}
-	last := ticks(t, now)
-	if dir != 0 && unconfirmed && !now.Before(t) {
-		// A press the room has not confirmed yet shows at once: the
-		// frame drawn for the key moves the paddle pressLead ticks (one
-		// tick can stay inside a pixel), and real time catches up with
-		// that lead within two ticks, so the motion goes on smoothly.
-		// The room applies the press at its next tick or the one after,
-		// so the lead is about where it will put the paddle.
-		last = max(last, pressLead)
-	}
-	if t := v.tap; t.clamp {
-		// A tap is drawn where the room will stop it, at once: the
-		// cell it moves is the whole answer to the key, and the room
-		// gets there within a few ticks. Should a late stop have let
-		// the room go further, it is drawn where the room has it.
-		if p := snap.Paddles[v.cfg.Slot].Pos; (t.dir > 0 && p > t.to) || (t.dir < 0 && p < t.to) {
-			return p
-		}
-		return t.to
-	}
-	return snap.Config.MovePaddle(pos, dir, last, v.cfg.Slot)
-}
-
-func (v *RoomView) paintBoard(now time.Time, fr *game.Frame, snap *pong.Snapshot) {
-	v.follow = -1
-	if v.cfg.Follow != nil {
-		v.follow = v.cfg.Follow()
-	}
-	marks := v.bd.setMarks(v.colour, v.cfg.Slot, snap.Mode)
-	if v.bd.setWalls(snap) || marks {
-		v.bd.paintAll(v.scr)
-	}
-	live := fr.Phase == game.Playing && !fr.Paused && !snap.Over
-	ahead := now.Sub(v.frAt)
-	if !live || ahead < 0 {
-		ahead = 0
-	}
-	ahead = min(ahead, maxAhead)
-	rate := max(fr.TickRate, 1)
-	var objs [5]prect
-	n := 0
-	for side := range 4 {
-		p := snap.Paddles[side]
-		if !p.Present {
-			continue
-		}
-		pos := p.Pos
-		switch {
-		case side == v.cfg.Slot && live:
-			pos = v.predictedPaddle(now, snap, rate)
-		case live:
-			pos = snap.Config.MovePaddle(pos, p.Dir, int32(int64(ahead)*int64(rate)/int64(time.Second)), side)
-		}
-		objs[n] = v.bd.paddleRect(side, pos, p.Len)
-		if side == v.cfg.Slot {
-			v.ownPos, v.ownRect = pos, objs[n]
-		}
-		if v.follow == side {
-			objs[n].c = pxBall // the followed player's paddle stands out
-		}
-		n++
-	}
-	bx, by := snap.BallAt(pong.FracTicks(ahead, rate))
-	objs[n] = v.bd.ballRect(bx, by)
-	n++
-	v.bd.move(v.scr, objs[:n])
-	v.paintHUD(fr, snap)
-	v.paintOverlay(fr, snap)
+	_, _, w, h := v.pluginSize(fr)
+	return fmt.Sprintf("too small for the board (need %d×%d): the match will not wait", w, h+2)
 }
 
 // staleAfter is how long an unanswered probe takes to make the last RTT

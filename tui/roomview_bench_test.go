@@ -51,7 +51,7 @@ func benchFrames(b *testing.B, w, h int, prof colorprofile.Profile) {
 	frames := recordedFrames(b, 600)
 	cw := &countWriter{}
 	now := time.Unix(1000, 0)
-	v := NewRoomView(RoomViewConfig{Room: newFakeRoom(frames[0]), Me: "a", Slot: 0, Out: cw, Profile: prof,
+	v := newPongView(RoomViewConfig{Room: newFakeRoom(frames[0]), Me: "a", Slot: 0, Out: cw, Profile: prof,
 		Width: w, Height: h, Now: func() time.Time { return now }})
 	v.setFrame(frames[0], v.cfg.Now())
 	v.draw() // the full first paint is not a typical frame

@@ -12,6 +12,7 @@ import (
 
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/game/pong"
+	pongview "github.com/termarena/termarena/game/pong/view"
 )
 
 // fakeRoom publishes frames the test builds and records submitted inputs.
@@ -23,6 +24,23 @@ type fakeRoom struct {
 }
 
 func newFakeRoom(fr *game.Frame) *fakeRoom { return &fakeRoom{fr: fr, at: time.Now()} }
+
+// newPongView is a room screen hosting the Pong view, as a Pong room's
+// is, unless cfg names another game's view.
+func newPongView(cfg RoomViewConfig) *RoomView {
+	if cfg.Game == nil {
+		cfg.Game = pongview.NewScreen(viewBase, cfg.Profile)
+	}
+	return NewRoomView(cfg)
+}
+
+// pong is the Pong view the room screen hosts.
+func (v *RoomView) pong() *pongview.Screen { return v.cfg.Game.(*pongview.Screen) }
+
+// boardRect is the cells the board takes on the screen.
+func (v *RoomView) boardRect() (x, y, w, h int) {
+	return v.board[0], v.board[1], v.board[2], v.board[3]
+}
 
 func (f *fakeRoom) ID() string { return "r1" }
 func (f *fakeRoom) LatestAt() (*game.Frame, time.Time) {
@@ -91,6 +109,7 @@ func frameOf(g *pong.Game, ack uint32) *game.Frame {
 		},
 		Acks:  []uint32{ack, 0},
 		State: g.Snapshot(),
+		Tick:  g.Snapshot().(*pong.Snapshot).Tick,
 	}
 }
 
@@ -100,7 +119,7 @@ func TestRoomViewDrawsBoardNamesAndScores(t *testing.T) {
 		room := newFakeRoom(fr)
 		out := newVT(size[0], size[1])
 		clock := time.Unix(1000, 0)
-		v := NewRoomView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Title: "r1 · 1v1 · casual", Out: out,
+		v := newPongView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Title: "r1 · 1v1 · casual", Out: out,
 			Profile: colorprofile.ANSI256, Width: size[0], Height: size[1], Now: func() time.Time { return clock }})
 		v.frAt = clock
 		v.setFrame(fr, v.cfg.Now())
@@ -121,7 +140,7 @@ func TestOwnPaddleMovesBeforeTheServerConfirms(t *testing.T) {
 	room := newFakeRoom(fr)
 	out := newVT(80, 24)
 	now := time.Unix(1000, 0)
-	v := NewRoomView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: out, Profile: colorprofile.ANSI256,
+	v := newPongView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: out, Profile: colorprofile.ANSI256,
 		Width: 80, Height: 24, Now: func() time.Time { return now }})
 	v.setFrame(fr, v.cfg.Now())
 	v.draw()
@@ -158,7 +177,7 @@ func TestReconcileDropsAckedInputs(t *testing.T) {
 	g, fr := match1v1(t, 10)
 	room := newFakeRoom(fr)
 	now := time.Unix(1000, 0)
-	v := NewRoomView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: newVT(80, 24), Profile: colorprofile.ANSI256,
+	v := newPongView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: newVT(80, 24), Profile: colorprofile.ANSI256,
 		Width: 80, Height: 24, Now: func() time.Time { return now }})
 	v.setFrame(fr, v.cfg.Now())
 	v.ctl.press(keyEvent{dir: 1, at: now})
@@ -172,9 +191,10 @@ func TestReconcileDropsAckedInputs(t *testing.T) {
 	if len(v.pending) != 0 {
 		t.Fatalf("acked input still pending: %+v", v.pending)
 	}
-	snap := v.snapshot()
-	if got := v.predictedPaddle(now, snap, 60); got != snap.Paddles[0].Pos {
-		t.Fatalf("prediction at the snapshot instant %d != server %d", got, snap.Paddles[0].Pos)
+	v.draw()
+	snap := v.fr.State.(*pong.Snapshot)
+	if got, want := v.steered().Drawn(), v.pong().Rect(0, snap.Paddles[0].Pos, snap.Paddles[0].Len); got != want {
+		t.Fatalf("prediction at the snapshot instant drawn at %v, the server's paddle at %v", got, want)
 	}
 }
 
@@ -182,7 +202,7 @@ func TestTooSmallForTheBoardRecovers(t *testing.T) {
 	_, fr := match1v1(t, 10)
 	out := newVT(40, 12)
 	now := time.Unix(1000, 0)
-	v := NewRoomView(RoomViewConfig{Room: newFakeRoom(fr), Me: "a", Slot: 0, Out: out, Profile: colorprofile.ANSI256,
+	v := newPongView(RoomViewConfig{Room: newFakeRoom(fr), Me: "a", Slot: 0, Out: out, Profile: colorprofile.ANSI256,
 		Width: 40, Height: 12, Now: func() time.Time { return now }})
 	v.setFrame(fr, v.cfg.Now())
 	v.draw()
@@ -205,7 +225,7 @@ func TestKeyFloodIsRateLimited(t *testing.T) {
 	_, fr := match1v1(t, 10)
 	room := newFakeRoom(fr)
 	now := time.Unix(1000, 0)
-	v := NewRoomView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: newVT(80, 24), Profile: colorprofile.ANSI256,
+	v := newPongView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: newVT(80, 24), Profile: colorprofile.ANSI256,
 		Width: 80, Height: 24, Now: func() time.Time { return now }})
 	v.setFrame(fr, v.cfg.Now())
 	// 1,000 alternating presses within 100 ms.
@@ -233,7 +253,7 @@ func TestRunEndsWithContextAndPacesFrames(t *testing.T) {
 	_, fr := match1v1(t, 10)
 	room := newFakeRoom(fr)
 	out := newVT(80, 24)
-	v := NewRoomView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: out, Profile: colorprofile.ANSI256, Width: 80, Height: 24, FPS: 30})
+	v := newPongView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: out, Profile: colorprofile.ANSI256, Width: 80, Height: 24, FPS: 30})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { v.Run(ctx); close(done) }()
@@ -315,7 +335,7 @@ func TestInputToFrameTimesLiveKeysFromTheirRead(t *testing.T) {
 	room := newFakeRoom(&counting)
 	sink := &latencySink{}
 	read := time.Now().Add(-20 * time.Millisecond)
-	v := NewRoomView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: newVT(80, 24), Profile: colorprofile.ANSI256,
+	v := newPongView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: newVT(80, 24), Profile: colorprofile.ANSI256,
 		Width: 80, Height: 24, FPS: 30, Metrics: sink, InputAt: func() time.Time { return read }})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -356,28 +376,28 @@ func TestPressMovesThePaddleInItsOwnFrame(t *testing.T) {
 			fr := frameOf(g, 0)
 			out := newVT(size[0], size[1])
 			now := time.Unix(1000, 0)
-			v := NewRoomView(RoomViewConfig{Room: newFakeRoom(fr), Me: "a", Slot: 0, Out: out, Profile: colorprofile.ANSI256,
+			v := newPongView(RoomViewConfig{Room: newFakeRoom(fr), Me: "a", Slot: 0, Out: out, Profile: colorprofile.ANSI256,
 				Width: size[0], Height: size[1], Now: func() time.Time { return now }})
 			v.setFrame(fr, now)
 			v.draw()
-			before := v.ownRect
+			before := v.steered().Drawn()
 			now = now.Add(time.Millisecond)
 			v.ctl.press(keyEvent{dir: 1, at: now})
 			v.submit()
 			now = now.Add(200 * time.Microsecond) // drawing the key's frame
 			v.draw()
-			if v.ownRect.y0 <= before.y0 {
-				t.Fatalf("%v, offset %d: the frame drawn for the key did not move the paddle: %+v → %+v", size, ticks, before, v.ownRect)
+			if v.steered().Drawn()[1] <= before[1] {
+				t.Fatalf("%v, offset %d: the frame drawn for the key did not move the paddle: %+v → %+v", size, ticks, before, v.steered().Drawn())
 			}
 			// Real time then catches up with the lead without a step back.
-			prev := v.ownRect.y0
+			prev := v.steered().Drawn()[1]
 			for range 6 {
 				now = now.Add(time.Second / 60)
 				v.draw()
-				if v.ownRect.y0 < prev {
-					t.Fatalf("%v, offset %d: the paddle stepped back from %d to %d", size, ticks, prev, v.ownRect.y0)
+				if v.steered().Drawn()[1] < prev {
+					t.Fatalf("%v, offset %d: the paddle stepped back from %d to %d", size, ticks, prev, v.steered().Drawn()[1])
 				}
-				prev = v.ownRect.y0
+				prev = v.steered().Drawn()[1]
 			}
 		}
 	}
@@ -389,7 +409,7 @@ func TestRateLimitedPressStillShowsAtOnce(t *testing.T) {
 	_, fr := match1v1(t, 10)
 	room := newFakeRoom(fr)
 	now := time.Unix(1000, 0)
-	v := NewRoomView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: newVT(80, 24), Profile: colorprofile.ANSI256,
+	v := newPongView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: newVT(80, 24), Profile: colorprofile.ANSI256,
 		Width: 80, Height: 24, Now: func() time.Time { return now }})
 	v.setFrame(fr, now)
 	v.draw()
@@ -397,7 +417,7 @@ func TestRateLimitedPressStillShowsAtOnce(t *testing.T) {
 	v.ctl.press(keyEvent{dir: 1, at: now})
 	v.submit()
 	v.draw()
-	down := v.ownRect.y0
+	down := v.steered().Drawn()[1]
 	now = now.Add(2 * time.Millisecond) // well inside submitGap
 	v.ctl.press(keyEvent{dir: -1, at: now})
 	v.submit()
@@ -406,8 +426,8 @@ func TestRateLimitedPressStillShowsAtOnce(t *testing.T) {
 	}
 	now = now.Add(200 * time.Microsecond)
 	v.draw()
-	if v.ownRect.y0 >= down {
-		t.Fatalf("the reversal did not show in its own frame: paddle top %d, was %d", v.ownRect.y0, down)
+	if v.steered().Drawn()[1] >= down {
+		t.Fatalf("the reversal did not show in its own frame: paddle top %d, was %d", v.steered().Drawn()[1], down)
 	}
 }
 
@@ -421,7 +441,7 @@ func TestInputSaysWhatTheScreenShowed(t *testing.T) {
 	room := newFakeRoom(fr)
 	now := time.Unix(1000, 0)
 	rtt := 150 * time.Millisecond
-	v := NewRoomView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: newVT(80, 24), Profile: colorprofile.ANSI256,
+	v := newPongView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: newVT(80, 24), Profile: colorprofile.ANSI256,
 		Width: 80, Height: 24, Now: func() time.Time { return now }, RTT: func() time.Duration { return rtt }})
 	v.setFrame(fr, now) // tick 600 published now
 

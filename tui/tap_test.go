@@ -30,7 +30,7 @@ func newTapSim(t *testing.T, g *pong.Game, slot, w, h int) *tapSim {
 	fr := s.frame()
 	s.room = newFakeRoom(fr)
 	s.room.at = s.now
-	s.v = NewRoomView(RoomViewConfig{Room: s.room, Me: "a", Slot: slot, Out: s.out, Profile: colorprofile.ANSI256,
+	s.v = newPongView(RoomViewConfig{Room: s.room, Me: "a", Slot: slot, Out: s.out, Profile: colorprofile.ANSI256,
 		Width: w, Height: h, Now: func() time.Time { return s.now }})
 	s.v.setFrame(fr, s.now)
 	s.v.draw()
@@ -130,21 +130,21 @@ func TestTapMovesOneCell(t *testing.T) {
 					t.Fatalf("%s: no board at 80×24", c.name)
 				}
 				plen := snapOf(s.g).Paddles[c.slot].Len
-				at := func(r prect) int32 {
+				at := func(r [4]int32) int32 {
 					if c.slot == pong.Top {
-						return r.x0
+						return r[0]
 					}
-					return r.y0
+					return r[1]
 				}
-				start := at(s.v.bd.paddleRect(c.slot, s.pos(), plen))
+				start := at(s.v.pong().Rect(c.slot, s.pos(), plen))
 				s.until(s.now.Add(5 * time.Millisecond))
 				s.key(dir, false)
-				drawn := []int32{at(s.v.ownRect)}
+				drawn := []int32{at(s.v.steered().Drawn())}
 				for range 30 {
 					s.until(s.now.Add(10 * time.Millisecond))
-					drawn = append(drawn, at(s.v.ownRect))
+					drawn = append(drawn, at(s.v.steered().Drawn()))
 				}
-				end := at(s.v.bd.paddleRect(c.slot, s.pos(), plen))
+				end := at(s.v.pong().Rect(c.slot, s.pos(), plen))
 				if want := start + int32(dir)*c.cell; end != want {
 					t.Fatalf("%s dir %d offset %d: the room moved the paddle from pixel %d to %d, want %d (one cell)",
 						c.name, dir, offset, start, end, want)
@@ -235,12 +235,12 @@ func TestTwoTapsMoveTwoCells(t *testing.T) {
 	g, _ := match1v1(t, 0)
 	s := newTapSim(t, g, pong.Left, 80, 24)
 	plen := snapOf(g).Paddles[pong.Left].Len
-	start := s.v.bd.paddleRect(pong.Left, s.pos(), plen).y0
+	start := s.v.pong().Rect(pong.Left, s.pos(), plen)[1]
 	s.key(1, false)
 	s.until(s.now.Add(200 * time.Millisecond))
 	s.key(1, false)
 	s.until(s.now.Add(300 * time.Millisecond))
-	if end := s.v.bd.paddleRect(pong.Left, s.pos(), plen).y0; end != start+4 {
+	if end := s.v.pong().Rect(pong.Left, s.pos(), plen)[1]; end != start+4 {
 		t.Fatalf("two taps moved the paddle from pixel %d to %d, want %d (two rows)", start, end, start+4)
 	}
 }

@@ -11,7 +11,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/termarena/termarena/game"
-	"github.com/termarena/termarena/game/pong"
+	"github.com/termarena/termarena/gameview"
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/rating"
 	"github.com/termarena/termarena/spectator"
@@ -70,6 +70,21 @@ func (m *Lobby) openChooser(notice string) tea.Cmd {
 	m.liveSel = min(m.liveSel, max(len(rooms)-1, 0))
 	m.state, m.notice = stWatchList, notice
 	return m.watchLive(ch)
+}
+
+// scoreboard is the scoreboard of the game named name, for the chooser's
+// scores (nil: the game has none). The lobby keeps one view per game; it
+// is used only here, on the program's goroutine.
+func (m *Lobby) scoreboard(name string) gameview.Scoreboard {
+	if sb, ok := m.boards[name]; ok {
+		return sb
+	}
+	sb, _ := m.d.Views.newGameView(name, m.d.Profile).(gameview.Scoreboard)
+	if m.boards == nil {
+		m.boards = map[string]gameview.Scoreboard{}
+	}
+	m.boards[name] = sb
+	return sb
 }
 
 // readLabels reads the ratings of every ranked room's players.
@@ -226,7 +241,7 @@ func (m *Lobby) watchKey(s string) tea.Cmd {
 		return tea.Sequence(stop, m.spectate(rooms[i]))
 	default:
 		if w.view.Plugin() != nil {
-			w.view.Look(s) // a plug-in view's camera keys
+			w.view.Look(s) // the game view's camera keys
 		}
 	}
 	return nil
@@ -248,7 +263,7 @@ func (m *Lobby) renderChooser() string {
 	start, end, hint := listWindow(len(m.live), m.liveSel, m.listRows(head+tail))
 	for i := start; i < end; i++ {
 		r := m.live[i]
-		line := fmt.Sprintf("%-5s %-16s %s", r.ID(), modeLabel(r), roomSummary(r, m.liveLabels[r]))
+		line := fmt.Sprintf("%-5s %-16s %s", r.ID(), modeLabel(r), roomSummary(r, m.liveLabels[r], m.scoreboard(r.Game.Name())))
 		if n := r.Watchers(); n > 0 {
 			line += fmt.Sprintf("  · %d watching", n)
 		}
@@ -264,13 +279,13 @@ func (m *Lobby) renderChooser() string {
 	return head + b.String() + tail
 }
 
-// roomSummary is "alice 1520? 3 : 5 bob 1480?" or the phase and names.
-func roomSummary(r *lobby.Room, labels seatLabels) string {
+// roomSummary is "alice 1520? 3 · bob 1480? 5" or the phase and names:
+// scores as the game's scoreboard writes them (sb; nil: the standing).
+func roomSummary(r *lobby.Room, labels seatLabels, sb gameview.Scoreboard) string {
 	fr, _ := r.Latest()
 	if fr == nil {
 		return "starting"
 	}
-	snap, _ := fr.State.(*pong.Snapshot)
 	var parts []string
 	for slot, s := range fr.Seats {
 		if !s.Taken {
@@ -282,8 +297,8 @@ func roomSummary(r *lobby.Room, labels seatLabels) string {
 		}
 		switch sc, ok := fr.State.(game.Scorer); {
 		case fr.Phase == game.Waiting:
-		case snap != nil && snap.Mode == pong.FFA4:
-			p += fmt.Sprintf(" ♥%d", snap.Lives[slot])
+		case sb != nil:
+			p += sb.ScoreText(fr.State, slot, false)
 		case ok:
 			if st := sc.Standing(); slot < len(st) {
 				p += fmt.Sprintf(" %d", st[slot])

@@ -15,19 +15,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/colorprofile"
-
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/game/pong"
 	"github.com/termarena/termarena/game/tron"
-	tronview "github.com/termarena/termarena/game/tron/view"
+	"github.com/termarena/termarena/games"
 	"github.com/termarena/termarena/hostkeys"
 	"github.com/termarena/termarena/lobby"
-	"github.com/termarena/termarena/screen"
 	"github.com/termarena/termarena/server"
 	"github.com/termarena/termarena/store"
 	"github.com/termarena/termarena/telemetry"
-	"github.com/termarena/termarena/tui"
 )
 
 // TestMain lets the test binary stand in for the tool when the baseline
@@ -70,7 +66,7 @@ func startServerWith(t *testing.T, maxConnsPerIP int) (string, *telemetry.Metric
 	metrics := telemetry.New(svc)
 	srv, err := server.New(cfg, server.Deps{
 		Store: st, Hub: svc.Hub, Rooms: svc.Rooms, Matchmaker: svc.Matchmaker, Chat: svc.Chat,
-		Views:   tui.Views{"tron": func(b screen.Style, p colorprofile.Profile) tui.GameView { return tronview.NewScreen(b, p) }},
+		Views:   games.Views(),
 		Metrics: metrics, HostKey: key.Signer, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
 	if err != nil {

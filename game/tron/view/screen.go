@@ -6,6 +6,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/termarena/termarena/game/tron"
+	"github.com/termarena/termarena/gameview"
 	"github.com/termarena/termarena/screen"
 )
 
@@ -19,6 +20,7 @@ type Screen struct {
 	follow int  // the slot a watcher follows, -1 for the overview
 	free   bool // a watcher's free camera, centred on fx, fy
 	fx, fy int
+	acts   []int8 // scratch: the viewer's pending turns
 }
 
 // NewScreen returns the hosted view, its styles from base in the session's
@@ -52,15 +54,21 @@ func (s *Screen) Size(snap any) (wholeW, wholeH, minW, minH int) {
 	return wholeW, wholeH, min(leastW, wholeW), min(leastH, wholeH)
 }
 
-// Paint draws snap into the region for seat (-1 for a watcher), with the
-// seat's unconfirmed turns predicted. A rider sees the whole arena when
-// the region holds it and follows their own cycle otherwise; a watcher
-// sees what their camera keys chose.
-func (s *Screen) Paint(scr *screen.Screen, x, y, w, h int, snap any, seat int, pending []int8) {
+// Paint draws snap into the region for vw (Seat -1 for a watcher), with
+// the seat's unconfirmed turns predicted. A rider sees the whole arena
+// when the region holds it and follows their own cycle otherwise; a
+// watcher sees what their camera keys chose.
+func (s *Screen) Paint(scr *screen.Screen, x, y, w, h int, snap any, vw gameview.Viewer) {
 	t, ok := snap.(*tron.Snapshot)
 	if !ok {
 		return
 	}
+	seat := vw.Seat
+	s.acts = s.acts[:0]
+	for _, p := range vw.Pending {
+		s.acts = append(s.acts, p.Action)
+	}
+	pending := s.acts
 	ww, wh := WholeSize(t.Width, t.Height)
 	var cam Camera
 	switch {
@@ -82,8 +90,8 @@ func (s *Screen) Paint(scr *screen.Screen, x, y, w, h int, snap any, seat int, p
 	}
 }
 
-// Action is the turn a player's key means.
-func (s *Screen) Action(key string) (int8, bool) { return Action(key) }
+// Action is the turn a player's key means, whatever their seat.
+func (s *Screen) Action(key string, _ int) (int8, bool) { return Action(key) }
 
 // pan is how far a watcher's arrow key moves the free camera, in cells.
 const pan = 8
@@ -134,6 +142,11 @@ func (s *Screen) Seat(snap any, slot int) (mark rune, st screen.Style, score int
 	return Letter(slot), s.v.base + stName0 + screen.Style(slot), int(c.Wins), c.Left || (c.Rider && !c.Alive && !t.Over)
 }
 
+// SeatLabel is a seat's letter (its mark without colour) and number.
+func (s *Screen) SeatLabel(_ any, slot int) string {
+	return fmt.Sprintf("%c seat %d", Letter(slot), slot+1)
+}
+
 // Status is the match line: the round, the target and what the round is
 // doing.
 func (s *Screen) Status(snap any) string {
@@ -161,5 +174,8 @@ func (s *Screen) Over(snap any) bool {
 }
 
 // KeyHelp is the riders' key line; LookHelp the watchers' camera keys.
-func (s *Screen) KeyHelp() string  { return KeyHelp }
-func (s *Screen) LookHelp() string { return "f/arrows camera" }
+func (s *Screen) KeyHelp(int) string { return KeyHelp }
+func (s *Screen) LookHelp() string   { return "f/arrows camera" }
+
+// The room screen hosts it through the gameview contract.
+var _ gameview.View = (*Screen)(nil)

@@ -1,4 +1,4 @@
-package tui
+package view
 
 import (
 	"image/color"
@@ -24,22 +24,12 @@ const (
 	numPx
 )
 
-// Text styles follow the half-block styles in the game palette.
+// The view's styles, from its base in the session's palette: a style per
+// pair of pixel colours a half-block cell shows, then each side's name.
 const (
-	stDefault screen.Style = 0
-	stText    screen.Style = 1 + screen.Style(numPx)*screen.Style(numPx) + iota
-	stDim
-	stBold
-	stWarn
-	stAccent
-	stGood
-	stSide0 // stSide0+slot: a player's name in their side's colour
-	stSide1
-	stSide2
-	stSide3
-	stWhisper
-	stChatName0 // stChatName0+i: chatNameColor(i)
-	numStyles   = stChatName0 + chatNameColors
+	stSeat0 = screen.Style(numPx) * screen.Style(numPx) // stSeat0+slot: a side's name
+	// NumStyles is how many styles the view takes in the palette.
+	NumStyles = stSeat0 + 4
 )
 
 // sideColors are the four sides' colours, used for paddles and names alike.
@@ -62,48 +52,39 @@ func pxColor(p uint8) color.Color {
 	return nil
 }
 
-// gamePalette builds every style the game screen uses for one profile;
-// a plug-in view's styles (extra) follow the screen's own, from viewBase.
-func gamePalette(p colorprofile.Profile, extra []screen.Spec) *screen.Palette {
-	specs := make([]screen.Spec, numStyles, int(numStyles)+len(extra))
+// Specs are the view's NumStyles style specs (the profile is the
+// palette's to apply; every profile gets the same specs).
+func Specs(colorprofile.Profile) []screen.Spec {
+	specs := make([]screen.Spec, NumStyles)
 	for t := range numPx {
 		for b := range numPx {
-			specs[halfStyle(t, b)] = screen.Spec{FG: pxColor(t), BG: pxColor(b)}
+			specs[pairStyle(t, b)] = screen.Spec{FG: pxColor(t), BG: pxColor(b)}
 		}
 	}
-	specs[stText] = screen.Spec{FG: colText}
-	specs[stDim] = screen.Spec{FG: colDim}
-	specs[stBold] = screen.Spec{FG: colText, Bold: true}
-	specs[stWarn] = screen.Spec{FG: colWarn, Bold: true}
-	specs[stAccent] = screen.Spec{FG: colAccent, Bold: true}
-	specs[stGood] = screen.Spec{FG: colGood, Bold: true}
 	for i, c := range sideColors {
-		specs[stSide0+screen.Style(i)] = screen.Spec{FG: c, Bold: true}
+		specs[stSeat0+screen.Style(i)] = screen.Spec{FG: c, Bold: true}
 	}
-	specs[stWhisper] = screen.Spec{FG: colWhisper}
-	for i := range chatNameColors {
-		specs[stChatName0+screen.Style(i)] = screen.Spec{FG: chatNameColor(i)}
-	}
-	return screen.NewPalette(p, append(specs, extra...))
+	return specs
 }
 
-func halfStyle(top, bottom uint8) screen.Style {
-	return 1 + screen.Style(top)*screen.Style(numPx) + screen.Style(bottom)
+func pairStyle(top, bottom uint8) screen.Style {
+	return screen.Style(top)*screen.Style(numPx) + screen.Style(bottom)
 }
 
-// halfCell turns a cell's two pixels into a glyph and style.
-func halfCell(top, bottom uint8) (rune, screen.Style) {
+// halfCell turns a cell's two pixels into a glyph and style (relative to
+// the view's base; a blank cell has the screen's default style).
+func halfCell(top, bottom uint8) (r rune, st screen.Style, blank bool) {
 	switch {
 	case top == pxNone && bottom == pxNone:
-		return ' ', stDefault
+		return ' ', 0, true
 	case top == bottom:
-		return '█', halfStyle(top, pxNone)
+		return '█', pairStyle(top, pxNone), false
 	case bottom == pxNone:
-		return '▀', halfStyle(top, pxNone)
+		return '▀', pairStyle(top, pxNone), false
 	case top == pxNone:
-		return '▄', halfStyle(bottom, pxNone)
+		return '▄', pairStyle(bottom, pxNone), false
 	}
-	return '▀', halfStyle(top, bottom)
+	return '▀', pairStyle(top, bottom), false
 }
 
 // prect is a rectangle of board pixels [x0,x1)×[y0,y1) in one colour.
@@ -117,6 +98,8 @@ func (r prect) contains(x, y int32) bool { return x >= r.x0 && x < r.x1 && y >= 
 // board maps a Pong board onto the screen and repaints only the cells that
 // moving objects leave or enter.
 type board struct {
+	base screen.Style // the view's first style in the palette
+
 	// layout
 	w, h   int32 // board in units
 	num    int32 // pixels per unit = num/den (integer maths keeps frames stable)
@@ -261,11 +244,14 @@ func (b *board) paintCell(s *screen.Screen, col, row int) {
 	x := int32(col - b.col0)
 	top := int32(2*row - b.py0)
 	pt, pb := b.pixel(x, top), b.pixel(x, top+1)
-	r, st := halfCell(pt, pb)
+	r, st, blank := halfCell(pt, pb)
 	if m := b.mark[pt]; m != 0 {
 		r = m
 	} else if m := b.mark[pb]; m != 0 {
 		r = m
+	}
+	if !blank {
+		st += b.base
 	}
 	s.Set(col, row, r, st)
 }
