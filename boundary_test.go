@@ -14,13 +14,8 @@ import (
 func TestServerPackagesNameNoGame(t *testing.T) {
 	const mod = "github.com/termarena/termarena/"
 	games := []string{mod + "game/pong", mod + "game/tron"}
-	neutral := []string{"lobby", "spectator", "store", "rating", "chat", "admin"}
-	// The room screen (tui) still paints Pong itself, and server runs the
-	// tui; they move to the neutral list once the screen paints through a
-	// game's view. Until then this test also fails when they stop naming
-	// Pong, so the list cannot fall behind the code.
-	notYet := []string{"tui", "server"}
-	for _, pkg := range append(slices.Clone(neutral), notYet...) {
+	neutral := []string{"lobby", "tui", "spectator", "store", "rating", "chat", "admin", "server", "gameview"}
+	for _, pkg := range neutral {
 		out, err := exec.Command("go", "list", "-deps", "./"+pkg).CombinedOutput()
 		if err != nil {
 			t.Fatalf("go list -deps ./%s: %v\n%s", pkg, err, out)
@@ -34,11 +29,32 @@ func TestServerPackagesNameNoGame(t *testing.T) {
 				}
 			}
 		}
-		switch {
-		case slices.Contains(neutral, pkg) && len(named) > 0:
-			t.Errorf("%s depends on %v: it must reach games through game.Kind only", pkg, named)
-		case slices.Contains(notYet, pkg) && len(named) == 0:
-			t.Errorf("%s no longer depends on a game: move it to the neutral list", pkg)
+		if len(named) > 0 {
+			t.Errorf("%s depends on %v: it must reach games through game.Kind and gameview only", pkg, named)
+		}
+	}
+}
+
+// A game's view is the game's side of the seam: it meets the room
+// screen's contract (gameview) and draws on the screen grid, and no
+// server package leaks into it, or the game could not be plugged in
+// without them.
+func TestGameViewsNameNoServerPackage(t *testing.T) {
+	const mod = "github.com/termarena/termarena/"
+	server := []string{"lobby", "tui", "spectator", "store", "rating", "chat", "admin", "server", "telemetry"}
+	for _, view := range []string{"game/pong/view", "game/tron/view"} {
+		out, err := exec.Command("go", "list", "-deps", "./"+view).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list -deps ./%s: %v\n%s", view, err, out)
+		}
+		deps := strings.Fields(string(out))
+		if !slices.Contains(deps, mod+"gameview") {
+			t.Errorf("%s does not implement the gameview contract", view)
+		}
+		for _, pkg := range server {
+			if slices.Contains(deps, mod+pkg) {
+				t.Errorf("%s depends on %s", view, pkg)
+			}
 		}
 	}
 }
