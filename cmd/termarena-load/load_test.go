@@ -151,7 +151,7 @@ func TestQueueModeAgainstRealServer(t *testing.T) {
 	addr, metrics := startServerWith(t, 1000)
 	hs := httptest.NewServer(metrics.Handler())
 	t.Cleanup(hs.Close)
-	rep := runTool(t, "--addr", addr, "--players", "4", "--ramp", "20", "--duration", "4s", "--mode", "queue", "--verify", "2",
+	rep := runTool(t, "--addr", addr, "--players", "4", "--ramp", "20", "--duration", "8s", "--mode", "queue", "--verify", "2",
 		"--metrics", hs.URL+"/metrics", "--server-pid", strconv.Itoa(os.Getpid()))
 	checkGame(t, rep.Termarena, 4)
 	checkTelemetry(t, rep.Termarena, 4)
@@ -196,7 +196,7 @@ func checkTelemetry(t *testing.T, res *result, sessions int) {
 func TestRoomsModeAgainstRealServer(t *testing.T) {
 	t.Parallel()
 	addr := startServer(t)
-	rep := runTool(t, "--addr", addr, "--players", "2", "--ramp", "20", "--duration", "4s", "--mode", "rooms", "--verify", "2")
+	rep := runTool(t, "--addr", addr, "--players", "2", "--ramp", "20", "--duration", "8s", "--mode", "rooms", "--verify", "2")
 	checkGame(t, rep.Termarena, 2)
 }
 

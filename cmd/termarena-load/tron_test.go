@@ -25,7 +25,7 @@ func TestTronRoomsAgainstRealServer(t *testing.T) {
 	addr, metrics := startServerWith(t, 1000)
 	hs := httptest.NewServer(metrics.Handler())
 	t.Cleanup(hs.Close)
-	rep := runTool(t, "--addr", addr, "--game", "tron", "--players", "8", "--ramp", "40", "--duration", "7s", "--mode", "rooms", "--verify", "4",
+	rep := runTool(t, "--addr", addr, "--game", "tron", "--players", "8", "--ramp", "40", "--duration", "12s", "--mode", "rooms", "--verify", "4",
 		"--metrics", hs.URL+"/metrics", "--server-pid", strconv.Itoa(os.Getpid()))
 	checkGame(t, rep.Termarena, 8)
 	if s := rep.Termarena.Summary; s.SessionSeconds == 0 {
@@ -50,7 +50,7 @@ func TestTronRoomsAgainstRealServer(t *testing.T) {
 func TestTronQueueAgainstRealServer(t *testing.T) {
 	t.Parallel()
 	addr := startServer(t)
-	rep := runTool(t, "--addr", addr, "--game", "tron", "--players", "4", "--ramp", "20", "--duration", "6s", "--mode", "queue", "--verify", "2")
+	rep := runTool(t, "--addr", addr, "--game", "tron", "--players", "4", "--ramp", "20", "--duration", "10s", "--mode", "queue", "--verify", "2")
 	checkGame(t, rep.Termarena, 4)
 }
 
