@@ -74,3 +74,35 @@ func BenchmarkGameFrame80x24(b *testing.B)           { benchFrames(b, 80, 24, co
 func BenchmarkGameFrame80x24TrueColor(b *testing.B)  { benchFrames(b, 80, 24, colorprofile.TrueColor) }
 func BenchmarkGameFrame200x50(b *testing.B)          { benchFrames(b, 200, 50, colorprofile.ANSI256) }
 func BenchmarkGameFrame200x50TrueColor(b *testing.B) { benchFrames(b, 200, 50, colorprofile.TrueColor) }
+
+// A playing session draws 30 frames a second: a frame allocates nothing
+// (the header's texts are made only when what they show changes), for a
+// player and for a watcher following one.
+func TestGameFramesAllocateNothing(t *testing.T) {
+	frames := recordedFrames(t, 300)
+	for _, c := range []struct {
+		name   string
+		slot   int
+		follow func() int
+	}{
+		{"player", 0, nil},
+		{"watcher following", -1, func() int { return 1 }},
+	} {
+		now := time.Unix(1000, 0)
+		v := newPongView(RoomViewConfig{Room: newFakeRoom(frames[0]), Me: "a", Slot: c.slot, Out: &countWriter{},
+			Profile: colorprofile.ANSI256, Width: 80, Height: 24, Now: func() time.Time { return now }, Follow: c.follow,
+			Footer: func() (string, string) { return "watching r1", "q back" }})
+		v.setFrame(frames[0], now)
+		v.draw()
+		i := 0
+		allocs := testing.AllocsPerRun(len(frames)-1, func() {
+			i++
+			now = now.Add(time.Second / 30)
+			v.setFrame(frames[1+i%(len(frames)-1)], now)
+			v.draw()
+		})
+		if allocs > 0 {
+			t.Errorf("%s: %.0f allocations a frame", c.name, allocs)
+		}
+	}
+}

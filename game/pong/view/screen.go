@@ -48,6 +48,25 @@ type Screen struct {
 	// The own paddle as last painted: its position and pixels.
 	ownPos  int32
 	ownRect prect
+	// The header asks for every seat's score each frame; the text is
+	// made only when the score changes, so frames allocate nothing.
+	scores   [4]scoreText
+	followed scoreText
+}
+
+// scoreText is a score's text and the figures it was made from.
+type scoreText struct {
+	made bool
+	key  [3]int32
+	text string
+}
+
+// get returns the text for key, making it with f when key changed.
+func (c *scoreText) get(key [3]int32, f func() string) string {
+	if !c.made || c.key != key {
+		c.made, c.key, c.text = true, key, f()
+	}
+	return c.text
 }
 
 // NewScreen returns the hosted view, its styles from base in the session's
@@ -227,12 +246,12 @@ func (s *Screen) ScoreText(snap any, slot int, fresh bool) string {
 		}
 	}
 	if p.Mode != pong.FFA4 {
-		return fmt.Sprintf(" %d", score)
+		return s.scores[slot].get([3]int32{0, score}, func() string { return fmt.Sprintf(" %d", score) })
 	}
 	if out {
 		return " out"
 	}
-	return fmt.Sprintf(" ♥%d", lives)
+	return s.scores[slot].get([3]int32{1, lives}, func() string { return fmt.Sprintf(" ♥%d", lives) })
 }
 
 // FollowText is a followed player's match so far.
@@ -249,9 +268,9 @@ func (s *Screen) FollowText(snap any, slot int, fresh bool) string {
 		}
 	}
 	if p.Mode == pong.FFA4 {
-		return fmt.Sprintf("%d lives · %d hits", lives, hits)
+		return s.followed.get([3]int32{1, lives, hits}, func() string { return fmt.Sprintf("%d lives · %d hits", lives, hits) })
 	}
-	return fmt.Sprintf("%d points · %d hits", score, hits)
+	return s.followed.get([3]int32{0, score, hits}, func() string { return fmt.Sprintf("%d points · %d hits", score, hits) })
 }
 
 // Scored is the side credited with the point just played, for the
