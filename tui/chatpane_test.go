@@ -206,7 +206,7 @@ func TestChatTypingInRoomDoesNotMovePaddle(t *testing.T) {
 	m := chatLobby(t, c, chatMember("alice"), LobbyDeps{})
 	_, fr := match1v1(t, 10)
 	room := newFakeRoom(fr)
-	view := newPongView(RoomViewConfig{Room: room, Me: "a", Slot: pong.Left, Out: newVT(80, 30),
+	view := newTestRoomView(RoomViewConfig{Room: room, Me: "a", Slot: pong.Left, Out: newVT(80, 30),
 		Profile: colorprofile.ANSI256, Width: 80, Height: 30, Chat: m.chatFeed()})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -274,7 +274,7 @@ func TestChatHostileTextRendersInert(t *testing.T) {
 	// The room view draws the same lines into its grid.
 	_, fr := match1v1(t, 10)
 	vt := newVT(80, 30)
-	v := newPongView(RoomViewConfig{Room: newFakeRoom(fr), Me: "a", Slot: 0, Out: vt, Profile: colorprofile.ANSI256,
+	v := newTestRoomView(RoomViewConfig{Room: newFakeRoom(fr), Me: "a", Slot: 0, Out: vt, Profile: colorprofile.ANSI256,
 		Width: 80, Height: 30, Chat: m.chatFeed(), Now: func() time.Time { return time.Unix(1000, 0) }})
 	v.setFrame(fr, v.cfg.Now())
 	v.draw() // the first frame clears the screen on purpose
@@ -496,7 +496,7 @@ func TestRoomViewChatPaneLayout(t *testing.T) {
 	draw := func(w, h int) (*RoomView, *vtWriter) {
 		out := newVT(w, h)
 		clock := time.Unix(1000, 0)
-		v := newPongView(RoomViewConfig{Room: newFakeRoom(fr), Me: "a", Slot: 0, Title: "r1 · 1v1 · casual", Out: out,
+		v := newTestRoomView(RoomViewConfig{Room: newFakeRoom(fr), Me: "a", Slot: 0, Title: "r1 · 1v1 · casual", Out: out,
 			Profile: colorprofile.ANSI256, Width: w, Height: h, Now: func() time.Time { return clock }, Chat: m.chatFeed()})
 		v.frAt = clock
 		v.setFrame(fr, v.cfg.Now())
@@ -590,7 +590,7 @@ func TestRoomViewChatPaneWhileWaiting(t *testing.T) {
 	fr := &game.Frame{Room: "r1", Phase: game.Waiting, Seats: []game.Seat{
 		{Player: game.Player{ID: "a", Name: "alice"}, Taken: true, Connected: true}, {}}}
 	out := newVT(80, 24)
-	v := newPongView(RoomViewConfig{Room: newFakeRoom(fr), Me: "a", Slot: 0, Title: "r1 · 1v1 · casual", Out: out,
+	v := newTestRoomView(RoomViewConfig{Room: newFakeRoom(fr), Me: "a", Slot: 0, Title: "r1 · 1v1 · casual", Out: out,
 		Profile: colorprofile.ANSI256, Width: 80, Height: 24, Chat: m.chatFeed()})
 	v.setFrame(fr, v.cfg.Now())
 	v.draw()
@@ -753,7 +753,7 @@ func TestChatSnapshotIsSafeAcrossGoroutines(t *testing.T) {
 	c := newChat(t)
 	m := chatLobby(t, c, chatMember("alice"), LobbyDeps{})
 	_, fr := match1v1(t, 10)
-	v := newPongView(RoomViewConfig{Room: newFakeRoom(fr), Me: "a", Slot: 0, Out: newVT(80, 30),
+	v := newTestRoomView(RoomViewConfig{Room: newFakeRoom(fr), Me: "a", Slot: 0, Out: newVT(80, 30),
 		Profile: colorprofile.ANSI256, Width: 80, Height: 30, FPS: 120, Chat: m.chatFeed()})
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -779,7 +779,7 @@ func BenchmarkGameFrameChat80x30(b *testing.B) {
 	frames := recordedFrames(b, 600)
 	cw := &countWriter{}
 	now := time.Unix(1000, 0)
-	v := newPongView(RoomViewConfig{Room: newFakeRoom(frames[0]), Me: "a", Slot: 0, Out: cw, Profile: colorprofile.ANSI256,
+	v := newTestRoomView(RoomViewConfig{Room: newFakeRoom(frames[0]), Me: "a", Slot: 0, Out: cw, Profile: colorprofile.ANSI256,
 		Width: 80, Height: 30, Now: func() time.Time { return now }, Chat: cs.feed})
 	v.setFrame(frames[0], v.cfg.Now())
 	v.draw()

@@ -88,7 +88,7 @@ func roomWithChat(t *testing.T, m *Lobby, w, h int, clock *time.Time) (*RoomView
 	t.Helper()
 	_, fr := match1v1(t, 90)
 	out := newVT(w, h)
-	v := newPongView(RoomViewConfig{Room: newFakeRoom(fr), Me: "a", Slot: 0, Title: "r1 · 1v1 · casual", Out: out,
+	v := newTestRoomView(RoomViewConfig{Room: newFakeRoom(fr), Me: "a", Slot: 0, Title: "r1 · 1v1 · casual", Out: out,
 		Profile: colorprofile.ANSI256, Width: w, Height: h, Now: func() time.Time { return *clock }, Chat: m.chatFeed()})
 	v.frAt = *clock
 	v.setFrame(fr, *clock)

@@ -48,7 +48,7 @@ func TestPlayerFooterKeepsQ(t *testing.T) {
 			out := newVT(c.w, c.h)
 			now := time.Unix(1000, 0)
 			marker := &ChatLines{marker: "chat (1234 new) · t"}
-			v := newPongView(RoomViewConfig{Room: newFakeRoom(fr), Me: "a", Slot: c.slot, Title: title, Ranked: c.ranked,
+			v := newTestRoomView(RoomViewConfig{Room: newFakeRoom(fr), Me: "a", Slot: c.slot, Title: title, Ranked: c.ranked,
 				Out: out, Profile: colorprofile.ANSI256, Width: c.w, Height: c.h, Now: func() time.Time { return now },
 				Chat: func() *ChatLines { return marker }})
 			v.setFrame(fr, now)

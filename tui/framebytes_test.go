@@ -215,7 +215,7 @@ func TestGameFrameBytesAgainstTheIdealDiff(t *testing.T) {
 			frames := recordedFrames(t, 600)
 			iw := &idealWriter{vt: vt10x.New(vt10x.WithSize(c.w, c.h)), w: c.w, h: c.h, skipFirst: true}
 			now := time.Unix(1000, 0)
-			v := newPongView(RoomViewConfig{Room: newFakeRoom(frames[0]), Me: "a", Slot: 0, Out: iw, Profile: c.prof,
+			v := newTestRoomView(RoomViewConfig{Room: newFakeRoom(frames[0]), Me: "a", Slot: 0, Out: iw, Profile: c.prof,
 				Width: c.w, Height: c.h, Now: func() time.Time { return now }})
 			v.setFrame(frames[0], now)
 			v.draw()

@@ -37,7 +37,7 @@ func tronFrame(t *testing.T, ticks int) (*tron.Game, *game.Frame) {
 
 func tronRoomView(fr *game.Frame, slot, w, h int, p colorprofile.Profile, clock *time.Time) (*RoomView, *vtWriter, *fakeRoom) {
 	out, room := newVT(w, h), newFakeRoom(fr)
-	v := newPongView(RoomViewConfig{Room: room, Me: "ann", Slot: slot, Title: "r1 · tron · casual", Out: out,
+	v := newTestRoomView(RoomViewConfig{Room: room, Me: "ann", Slot: slot, Title: "r1 · tron · casual", Out: out,
 		Profile: p, Width: w, Height: h, Now: func() time.Time { return *clock },
 		Game: tronview.NewScreen(viewBase, p)})
 	v.frAt = *clock
@@ -186,7 +186,7 @@ func (n *notifyingVT) registered() int {
 func TestRoomViewListensForForeignWritesWhileItRuns(t *testing.T) {
 	_, fr := tronFrame(t, 1)
 	out := &notifyingVT{vtWriter: newVT(80, 24)}
-	v := newPongView(RoomViewConfig{Room: newFakeRoom(fr), Me: "ann", Slot: 0, Out: out, Width: 80, Height: 24,
+	v := newTestRoomView(RoomViewConfig{Room: newFakeRoom(fr), Me: "ann", Slot: 0, Out: out, Width: 80, Height: 24,
 		Game: tronview.NewScreen(viewBase, colorprofile.ANSI256)})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})

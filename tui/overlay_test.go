@@ -17,7 +17,7 @@ func TestQuestionSurvivesTheBallCrossingIt(t *testing.T) {
 	g, fr := match1v1(t, 10)
 	out := newVT(80, 24)
 	clock := time.Unix(1000, 0)
-	v := newPongView(RoomViewConfig{Room: newFakeRoom(fr), Me: "a", Slot: 0, Title: "r1 · pong-1v1 · ranked", Out: out,
+	v := newTestRoomView(RoomViewConfig{Room: newFakeRoom(fr), Me: "a", Slot: 0, Title: "r1 · pong-1v1 · ranked", Out: out,
 		Profile: colorprofile.ANSI256, Width: 80, Height: 24, Now: func() time.Time { return clock }, Ranked: true})
 	v.SetPrompt("Leave ranked match? You lose it.", "y = leave · any other key = stay")
 	v.applyChanges()

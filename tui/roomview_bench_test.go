@@ -51,7 +51,7 @@ func benchFrames(b *testing.B, w, h int, prof colorprofile.Profile) {
 	frames := recordedFrames(b, 600)
 	cw := &countWriter{}
 	now := time.Unix(1000, 0)
-	v := newPongView(RoomViewConfig{Room: newFakeRoom(frames[0]), Me: "a", Slot: 0, Out: cw, Profile: prof,
+	v := newTestRoomView(RoomViewConfig{Room: newFakeRoom(frames[0]), Me: "a", Slot: 0, Out: cw, Profile: prof,
 		Width: w, Height: h, Now: func() time.Time { return now }})
 	v.setFrame(frames[0], v.cfg.Now())
 	v.draw() // the full first paint is not a typical frame
@@ -89,7 +89,7 @@ func TestGameFramesAllocateNothing(t *testing.T) {
 		{"watcher following", -1, func() int { return 1 }},
 	} {
 		now := time.Unix(1000, 0)
-		v := newPongView(RoomViewConfig{Room: newFakeRoom(frames[0]), Me: "a", Slot: c.slot, Out: &countWriter{},
+		v := newTestRoomView(RoomViewConfig{Room: newFakeRoom(frames[0]), Me: "a", Slot: c.slot, Out: &countWriter{},
 			Profile: colorprofile.ANSI256, Width: 80, Height: 24, Now: func() time.Time { return now }, Follow: c.follow,
 			Footer: func() (string, string) { return "watching r1", "q back" }})
 		v.setFrame(frames[0], now)

@@ -25,9 +25,9 @@ type fakeRoom struct {
 
 func newFakeRoom(fr *game.Frame) *fakeRoom { return &fakeRoom{fr: fr, at: time.Now()} }
 
-// newPongView is a room screen hosting the Pong view, as a Pong room's
+// newTestRoomView is a room screen hosting the Pong view, as a Pong room's
 // is, unless cfg names another game's view.
-func newPongView(cfg RoomViewConfig) *RoomView {
+func newTestRoomView(cfg RoomViewConfig) *RoomView {
 	if cfg.Game == nil {
 		cfg.Game = pongview.NewScreen(viewBase, cfg.Profile)
 	}
@@ -119,7 +119,7 @@ func TestRoomViewDrawsBoardNamesAndScores(t *testing.T) {
 		room := newFakeRoom(fr)
 		out := newVT(size[0], size[1])
 		clock := time.Unix(1000, 0)
-		v := newPongView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Title: "r1 · 1v1 · casual", Out: out,
+		v := newTestRoomView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Title: "r1 · 1v1 · casual", Out: out,
 			Profile: colorprofile.ANSI256, Width: size[0], Height: size[1], Now: func() time.Time { return clock }})
 		v.frAt = clock
 		v.setFrame(fr, v.cfg.Now())
@@ -140,7 +140,7 @@ func TestOwnPaddleMovesBeforeTheServerConfirms(t *testing.T) {
 	room := newFakeRoom(fr)
 	out := newVT(80, 24)
 	now := time.Unix(1000, 0)
-	v := newPongView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: out, Profile: colorprofile.ANSI256,
+	v := newTestRoomView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: out, Profile: colorprofile.ANSI256,
 		Width: 80, Height: 24, Now: func() time.Time { return now }})
 	v.setFrame(fr, v.cfg.Now())
 	v.draw()
@@ -177,7 +177,7 @@ func TestReconcileDropsAckedInputs(t *testing.T) {
 	g, fr := match1v1(t, 10)
 	room := newFakeRoom(fr)
 	now := time.Unix(1000, 0)
-	v := newPongView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: newVT(80, 24), Profile: colorprofile.ANSI256,
+	v := newTestRoomView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: newVT(80, 24), Profile: colorprofile.ANSI256,
 		Width: 80, Height: 24, Now: func() time.Time { return now }})
 	v.setFrame(fr, v.cfg.Now())
 	v.ctl.press(keyEvent{dir: 1, at: now})
@@ -202,7 +202,7 @@ func TestTooSmallForTheBoardRecovers(t *testing.T) {
 	_, fr := match1v1(t, 10)
 	out := newVT(40, 12)
 	now := time.Unix(1000, 0)
-	v := newPongView(RoomViewConfig{Room: newFakeRoom(fr), Me: "a", Slot: 0, Out: out, Profile: colorprofile.ANSI256,
+	v := newTestRoomView(RoomViewConfig{Room: newFakeRoom(fr), Me: "a", Slot: 0, Out: out, Profile: colorprofile.ANSI256,
 		Width: 40, Height: 12, Now: func() time.Time { return now }})
 	v.setFrame(fr, v.cfg.Now())
 	v.draw()
@@ -225,7 +225,7 @@ func TestKeyFloodIsRateLimited(t *testing.T) {
 	_, fr := match1v1(t, 10)
 	room := newFakeRoom(fr)
 	now := time.Unix(1000, 0)
-	v := newPongView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: newVT(80, 24), Profile: colorprofile.ANSI256,
+	v := newTestRoomView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: newVT(80, 24), Profile: colorprofile.ANSI256,
 		Width: 80, Height: 24, Now: func() time.Time { return now }})
 	v.setFrame(fr, v.cfg.Now())
 	// 1,000 alternating presses within 100 ms.
@@ -253,7 +253,7 @@ func TestRunEndsWithContextAndPacesFrames(t *testing.T) {
 	_, fr := match1v1(t, 10)
 	room := newFakeRoom(fr)
 	out := newVT(80, 24)
-	v := newPongView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: out, Profile: colorprofile.ANSI256, Width: 80, Height: 24, FPS: 30})
+	v := newTestRoomView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: out, Profile: colorprofile.ANSI256, Width: 80, Height: 24, FPS: 30})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { v.Run(ctx); close(done) }()
@@ -335,7 +335,7 @@ func TestInputToFrameTimesLiveKeysFromTheirRead(t *testing.T) {
 	room := newFakeRoom(&counting)
 	sink := &latencySink{}
 	read := time.Now().Add(-20 * time.Millisecond)
-	v := newPongView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: newVT(80, 24), Profile: colorprofile.ANSI256,
+	v := newTestRoomView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: newVT(80, 24), Profile: colorprofile.ANSI256,
 		Width: 80, Height: 24, FPS: 30, Metrics: sink, InputAt: func() time.Time { return read }})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -376,7 +376,7 @@ func TestPressMovesThePaddleInItsOwnFrame(t *testing.T) {
 			fr := frameOf(g, 0)
 			out := newVT(size[0], size[1])
 			now := time.Unix(1000, 0)
-			v := newPongView(RoomViewConfig{Room: newFakeRoom(fr), Me: "a", Slot: 0, Out: out, Profile: colorprofile.ANSI256,
+			v := newTestRoomView(RoomViewConfig{Room: newFakeRoom(fr), Me: "a", Slot: 0, Out: out, Profile: colorprofile.ANSI256,
 				Width: size[0], Height: size[1], Now: func() time.Time { return now }})
 			v.setFrame(fr, now)
 			v.draw()
@@ -409,7 +409,7 @@ func TestRateLimitedPressStillShowsAtOnce(t *testing.T) {
 	_, fr := match1v1(t, 10)
 	room := newFakeRoom(fr)
 	now := time.Unix(1000, 0)
-	v := newPongView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: newVT(80, 24), Profile: colorprofile.ANSI256,
+	v := newTestRoomView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: newVT(80, 24), Profile: colorprofile.ANSI256,
 		Width: 80, Height: 24, Now: func() time.Time { return now }})
 	v.setFrame(fr, now)
 	v.draw()
@@ -441,7 +441,7 @@ func TestInputSaysWhatTheScreenShowed(t *testing.T) {
 	room := newFakeRoom(fr)
 	now := time.Unix(1000, 0)
 	rtt := 150 * time.Millisecond
-	v := newPongView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: newVT(80, 24), Profile: colorprofile.ANSI256,
+	v := newTestRoomView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: newVT(80, 24), Profile: colorprofile.ANSI256,
 		Width: 80, Height: 24, Now: func() time.Time { return now }, RTT: func() time.Duration { return rtt }})
 	v.setFrame(fr, now) // tick 600 published now
 

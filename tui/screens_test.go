@@ -52,7 +52,7 @@ func drawView(t testing.TB, cfg RoomViewConfig, fr *game.Frame, w, h int) string
 		cfg.Profile = colorprofile.ANSI256
 	}
 	cfg.Now = func() time.Time { return now }
-	v := newPongView(cfg)
+	v := newTestRoomView(cfg)
 	v.setFrame(fr, now)
 	v.draw()
 	return out.screen()

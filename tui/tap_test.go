@@ -30,7 +30,7 @@ func newTapSim(t *testing.T, g *pong.Game, slot, w, h int) *tapSim {
 	fr := s.frame()
 	s.room = newFakeRoom(fr)
 	s.room.at = s.now
-	s.v = newPongView(RoomViewConfig{Room: s.room, Me: "a", Slot: slot, Out: s.out, Profile: colorprofile.ANSI256,
+	s.v = newTestRoomView(RoomViewConfig{Room: s.room, Me: "a", Slot: slot, Out: s.out, Profile: colorprofile.ANSI256,
 		Width: w, Height: h, Now: func() time.Time { return s.now }})
 	s.v.setFrame(fr, s.now)
 	s.v.draw()
