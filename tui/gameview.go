@@ -66,10 +66,7 @@ func (v *RoomView) Plugin() gameview.View { return v.cfg.Game }
 // to Key) rather than events (keys go to Act).
 func (v *RoomView) Steered() bool { return v.steered() != nil }
 
-func (v *RoomView) steered() gameview.Steered {
-	st, _ := v.cfg.Game.(gameview.Steered)
-	return st
-}
+func (v *RoomView) steered() gameview.Steered { return v.steer }
 
 // sendAction submits an event game's action at once: an action is an
 // event (a turn), so none is merged or held back, and the view draws it
@@ -124,7 +121,7 @@ func (v *RoomView) pluginSize(fr *game.Frame) (ww, wh, mw, mh int) {
 // whole where it fits (layoutPlugin). False when not even the least
 // region fits.
 func (v *RoomView) layout(fr *game.Frame) bool {
-	if sv, ok := v.cfg.Game.(gameview.Scaled); ok {
+	if sv := v.scaled; sv != nil {
 		ww, wh, _, _ := v.pluginSize(fr)
 		return v.layoutScaled(sv, fr.State, ww, wh)
 	}
@@ -203,7 +200,7 @@ func (v *RoomView) paintBoard(fr *game.Frame, now time.Time) {
 	}
 	gv.Paint(v.scr, r[0], r[1], r[2], r[3], fr.State, v.viewer(now))
 	v.placeOverlay(fr, lines, b[0], b[1], b[2], b[3])
-	if sb, ok := gv.(gameview.Scoreboard); ok {
+	if sb := v.scores; sb != nil {
 		v.paintHUD(fr, sb)
 		return
 	}

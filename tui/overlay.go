@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/termarena/termarena/game"
-	"github.com/termarena/termarena/gameview"
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/rating"
 	"github.com/termarena/termarena/screen"
@@ -40,7 +39,7 @@ func (v *RoomView) overlayLines(fr *game.Frame) []string {
 	case fr.Phase == game.Finished || gv.Over(fr.State):
 		lines = v.results(fr, v.teams(fr))
 	default:
-		if sb, ok := gv.(gameview.Scoreboard); ok {
+		if sb := v.scores; sb != nil {
 			if by := sb.Scored(fr.State); by >= 0 && seatName(fr, by) != "" {
 				lines = []string{" point: " + seatName(fr, by) + " "}
 			}
@@ -60,7 +59,7 @@ func (v *RoomView) overlayLines(fr *game.Frame) []string {
 // teams are the teams of fr's mode as its game's scoreboard has them; nil
 // when everyone plays for themselves.
 func (v *RoomView) teams(fr *game.Frame) [][]int {
-	if sb, ok := v.cfg.Game.(gameview.Scoreboard); ok && fr != nil {
+	if sb := v.scores; sb != nil && fr != nil {
 		return sb.Teams(fr.State)
 	}
 	return nil

@@ -185,6 +185,10 @@ type RoomView struct {
 	board            [4]int
 	layoutW, layoutH int
 	acts             []gameview.Pending
+	// What else the game's view is (nil: not), found once.
+	steer  gameview.Steered
+	scaled gameview.Scaled
+	scores gameview.Scoreboard
 
 	chatNow   *ChatLines // this frame's chat snapshot
 	chatShown *ChatLines // the snapshot the pane shows
@@ -225,6 +229,9 @@ func NewRoomView(cfg RoomViewConfig) *RoomView {
 		w:    cfg.Width, h: cfg.Height,
 		fps: cfg.FPS, // until the first second has been measured
 	}
+	v.steer, _ = cfg.Game.(gameview.Steered)
+	v.scaled, _ = cfg.Game.(gameview.Scaled)
+	v.scores, _ = cfg.Game.(gameview.Scoreboard)
 	v.scr = screen.New(cfg.Width, cfg.Height, v.palette(cfg.Profile))
 	v.colour = hasColour(cfg.Profile)
 	v.tapTimer = time.NewTimer(time.Hour)
