@@ -213,52 +213,116 @@ func (v *RoomView) paintSmallPlugin(fr *game.Frame) {
 	v.paintTooSmall(fr, mw, mh+2, v.cfg.Game.Over(fr.State))
 }
 
+// plainSeat is what the header of a game without a scoreboard shows of
+// one seat.
+type plainSeat struct {
+	shown           bool
+	name, label     string
+	mark            rune
+	st              screen.Style
+	score           int
+	me              bool // the player's own seat, or the one a watcher follows
+	away, left, out bool
+}
+
+// plainKey is everything that header and its footer show. Comparing it is
+// cheap, so the strings are only built (and allocated) when it changes.
+type plainKey struct {
+	seats     [maxSeats]plainSeat
+	status    string
+	colour    bool
+	watchers  int
+	rttMS     int64 // -1: unknown
+	noReplyS  int64 // seconds without an answer, from staleAfter; 0 = answering
+	fps, w, h int
+	finished  bool
+	anyLeft   bool
+	footer    [2]string // the Footer's status and keys
+	marker    string    // the chat marker
+	typing    string    // the input line while typing without a pane
+}
+
 // paintPluginHUD draws the header of a game without a scoreboard (each
 // seat's mark, name, rating and score, then the match line; the figures
 // on the right) and the footer.
 func (v *RoomView) paintPluginHUD(fr *game.Frame) {
 	gv := v.cfg.Game
-	var b strings.Builder
+	k := plainKey{status: gv.Status(fr.State), colour: v.colour, fps: v.fps, w: v.w, h: v.h, rttMS: -1,
+		finished: fr.Phase == game.Finished}
+	for slot := range fr.Forfeited {
+		k.anyLeft = k.anyLeft || leftMatch(fr, slot)
+	}
+	for slot, s := range fr.Seats {
+		if slot >= maxSeats || (!s.Taken && !leftMatch(fr, slot)) {
+			continue
+		}
+		mark, st, score, out := gv.Seat(fr.State, slot)
+		k.seats[slot] = plainSeat{shown: true, name: seatName(fr, slot), label: v.label(fr, slot), mark: mark, st: st, score: score,
+			me: slot == v.cfg.Slot || slot == v.follow, away: s.Taken && !s.Connected, left: leftMatch(fr, slot), out: out}
+	}
+	if v.cfg.Watchers != nil {
+		k.watchers = v.cfg.Watchers()
+	}
+	if v.cfg.RTT != nil {
+		if d := v.cfg.RTT(); d > 0 {
+			k.rttMS = d.Milliseconds()
+		}
+	}
+	if v.cfg.NoReply != nil {
+		if d := v.cfg.NoReply(); d >= staleAfter {
+			k.noReplyS = int64(d / time.Second)
+		}
+	}
+	if v.cfg.Footer != nil {
+		k.footer[0], k.footer[1] = v.cfg.Footer()
+	}
+	if cl := v.chatNow; cl != nil {
+		k.marker = cl.marker
+		if cl.typing && v.pane.h == 0 {
+			k.typing = cl.prompt
+		}
+	}
+	if k == v.plain && v.hud != "" {
+		return
+	}
+	v.plain = k
+	v.hud = "drawn"
+
 	type part struct {
 		text string
 		st   screen.Style
 	}
-	parts := make([]part, 0, len(fr.Seats)+1)
-	for slot, s := range fr.Seats {
-		if !s.Taken && !leftMatch(fr, slot) {
+	var parts []part
+	var b strings.Builder
+	for _, s := range k.seats {
+		if !s.shown {
 			continue
 		}
-		mark, st, score, out := gv.Seat(fr.State, slot)
 		b.Reset()
-		if slot == v.cfg.Slot || slot == v.follow {
+		if s.me {
 			b.WriteString("▸")
 		}
-		if !v.colour {
-			b.WriteRune(mark)
+		if !k.colour {
+			b.WriteRune(s.mark)
 			b.WriteString(":")
 		}
-		b.WriteString(seatName(fr, slot))
-		if l := v.label(fr, slot); l != "" {
-			b.WriteString(" " + l)
+		b.WriteString(s.name)
+		if s.label != "" {
+			b.WriteString(" " + s.label)
 		}
-		fmt.Fprintf(&b, " %d", score)
+		fmt.Fprintf(&b, " %d", s.score)
 		switch {
-		case s.Taken && !s.Connected:
+		case s.away:
 			b.WriteString(" (away)")
-		case leftMatch(fr, slot):
+		case s.left:
 			b.WriteString(" (left)")
-		case out:
+		case s.out:
 			b.WriteString(" ✗")
 		}
 		b.WriteString("  ")
-		parts = append(parts, part{b.String(), st})
+		parts = append(parts, part{b.String(), s.st})
 	}
-	status := gv.Status(fr.State)
-	figs := v.figures()
-	var typing string
-	if cl := v.chatNow; cl != nil && cl.typing {
-		typing = cl.prompt
-	}
+	figs := k.figures(v.cfg.Slot >= 0)
 	// The match line goes in the header after the names when it fits
 	// there (eight names at 80 columns leave no room), else in the footer.
 	room := v.w - len([]rune(figs)) - 2
@@ -271,95 +335,74 @@ func (v *RoomView) paintPluginHUD(fr *game.Frame) {
 		x += len([]rune(p.text))
 		shown++
 	}
-	inHeader := status != "" && x+len([]rune(status)) < room
+	inHeader := k.status != "" && x+len([]rune(k.status)) < room
 	footStatus := ""
 	if !inHeader {
-		footStatus = status
+		footStatus = k.status
 	}
-	foot := v.footerLine(fr, footStatus)
-	key := fmt.Sprint(parts, status, figs, v.w, foot, typing)
-	if key == v.hud {
-		return
-	}
-	v.hud = key
 	v.scr.Fill(0, 0, v.w, 1, ' ', stDefault)
 	x = 1
 	for _, p := range parts[:shown] {
 		x += v.scr.Text(x, 0, p.text, p.st)
 	}
 	if inHeader {
-		v.scr.Text(x, 0, status, stDim)
+		v.scr.Text(x, 0, k.status, stDim)
 	}
 	v.scr.Text(max(v.w-len([]rune(figs))-1, 0), 0, figs, stDim)
 	v.scr.Fill(0, v.h-1, v.w, 1, ' ', stDefault)
-	if cl := v.chatNow; cl != nil && cl.typing && v.pane.h == 0 {
+	if k.typing != "" {
 		// No room for the pane: the input line takes the footer, so the
 		// player still sees what they type.
-		v.chatTail(0, v.h-1, v.w, cl.prompt, stBold)
+		v.chatTail(0, v.h-1, v.w, k.typing, stBold)
 		return
 	}
+	foot := v.footerLine(&k, footStatus)
 	v.scr.Text(max((v.w-len([]rune(foot)))/2, 0), v.h-1, foot, stDim)
 }
 
-// figures is the header's right side: watchers, the round trip (players),
-// the frame rate.
-func (v *RoomView) figures() string {
+// figures is the header's right side: watchers, the round trip (for a
+// player), the frame rate.
+func (k *plainKey) figures(player bool) string {
 	var figs []string
-	if v.cfg.Watchers != nil {
-		if n := v.cfg.Watchers(); n > 0 {
-			figs = append(figs, fmt.Sprintf("%d watching", n))
-		}
+	if k.watchers > 0 {
+		figs = append(figs, fmt.Sprintf("%d watching", k.watchers))
 	}
-	if v.cfg.Slot >= 0 {
+	if player {
 		rtt := "rtt –"
-		if v.cfg.RTT != nil {
-			if d := v.cfg.RTT(); d > 0 {
-				rtt = fmt.Sprintf("rtt %dms", d.Milliseconds())
-				if d < time.Millisecond {
-					rtt = "rtt <1ms"
-				}
-			}
-		}
-		if v.cfg.NoReply != nil {
-			if d := v.cfg.NoReply(); d >= staleAfter {
-				rtt = fmt.Sprintf("no reply %ds", int64(d/time.Second))
-			}
+		switch {
+		case k.noReplyS > 0:
+			rtt = fmt.Sprintf("no reply %ds", k.noReplyS)
+		case k.rttMS == 0:
+			rtt = "rtt <1ms"
+		case k.rttMS > 0:
+			rtt = fmt.Sprintf("rtt %dms", k.rttMS)
 		}
 		figs = append(figs, rtt)
 	}
-	return strings.Join(append(figs, fmt.Sprintf("%dfps", v.fps)), " · ")
+	return strings.Join(append(figs, fmt.Sprintf("%dfps", k.fps)), " · ")
 }
 
-// footerLine is the footer under a header without a scoreboard: the match line when the
-// header had no room for it, the status (or the title) and the keys,
-// keeping the keys whole.
-func (v *RoomView) footerLine(fr *game.Frame, match string) string {
+// footerLine is the footer under a header without a scoreboard: the
+// match line when the header had no room for it, the status (or the
+// title) and the keys, keeping the keys whole.
+func (v *RoomView) footerLine(k *plainKey, match string) string {
 	gv := v.cfg.Game
-	finished := fr.Phase == game.Finished
 	keys := gv.KeyHelp(v.cfg.Slot) + " · q leave"
-	anyLeft := false
-	for slot := range fr.Forfeited {
-		anyLeft = anyLeft || leftMatch(fr, slot)
-	}
 	switch {
-	case finished && v.cfg.Ranked && anyLeft:
+	case k.finished && v.cfg.Ranked && k.anyLeft:
 		// A ranked rematch needs every player the queue seated.
 		keys = "n queue · q leave"
-	case finished && v.cfg.Ranked:
+	case k.finished && v.cfg.Ranked:
 		keys = "r rematch · n queue · q leave"
-	case finished:
+	case k.finished:
 		keys = "r rematch · q leave"
 	}
 	status := v.cfg.Title
 	if v.cfg.Footer != nil {
-		status, keys = v.cfg.Footer()
+		status, keys = k.footer[0], k.footer[1]
 		if help := gv.LookHelp(); help != "" && v.cfg.Look {
 			keys = help + " · " + keys
 		}
 	}
-	mark := ""
-	if cl := v.chatNow; cl != nil {
-		mark = cl.marker
-	}
-	return fitFooter(v.w, match, status, keys, mark, v.cfg.Footer == nil)
+	return fitFooter(v.w, match, status, keys, k.marker, v.cfg.Footer == nil)
 }

@@ -204,3 +204,30 @@ func TestRoomViewListensForForeignWritesWhileItRuns(t *testing.T) {
 		t.Fatalf("%d registrations left after the view ended", n)
 	}
 }
+
+// A light-cycle frame allocates nothing either: the header and the match
+// line are made only when what they show changes.
+func TestLightCycleFramesAllocateNothing(t *testing.T) {
+	g, fr := tronFrame(t, 200)
+	var frames []*game.Frame
+	for range 301 {
+		g.Step(nil)
+		f := *fr
+		f.State = g.Snapshot()
+		frames = append(frames, &f)
+	}
+	clock := time.Unix(1000, 0)
+	v, _, _ := tronRoomView(fr, 0, 80, 24, colorprofile.ANSI256, &clock)
+	v.cfg.Out = &countWriter{} // the emulator's own allocations are not the view's
+	v.draw()
+	i := 0
+	allocs := testing.AllocsPerRun(len(frames)-1, func() {
+		i++
+		clock = clock.Add(time.Second / 30)
+		v.setFrame(frames[1+i%(len(frames)-1)], clock)
+		v.draw()
+	})
+	if allocs > 0 {
+		t.Errorf("%.0f allocations a frame", allocs)
+	}
+}

@@ -171,7 +171,8 @@ type RoomView struct {
 	tapTimer *time.Timer
 	keyAt    time.Time // read time of a move not yet shown in a written frame
 	keyRect  [4]int32  // where a Steered game drew the own piece when that key came
-	hud      string
+	hud      string    // "" when the header and footer must be drawn again
+	plain    plainKey  // what a header without a scoreboard shows
 	hudKey   hudKey
 	follow   int
 	overlay  []string

@@ -21,6 +21,10 @@ type Screen struct {
 	free   bool // a watcher's free camera, centred on fx, fy
 	fx, fy int
 	acts   []int8 // scratch: the viewer's pending turns
+	// The match line as last made, and what it was made from.
+	status     string
+	statusKey  [5]int
+	statusMade bool
 }
 
 // NewScreen returns the hosted view, its styles from base in the session's
@@ -148,13 +152,18 @@ func (s *Screen) SeatLabel(_ any, slot int) string {
 }
 
 // Status is the match line: the round, the target and what the round is
-// doing.
+// doing. The room screen asks every frame; the line is made only when it
+// changes, so a frame allocates nothing.
 func (s *Screen) Status(snap any) string {
 	t, ok := snap.(*tron.Snapshot)
 	if !ok {
 		return ""
 	}
 	h := s.v.HUD(t)
+	key := [5]int{int(h.Round), h.RoundsToWin, int(h.Phase), h.Seconds, h.Riding}
+	if s.statusMade && key == s.statusKey {
+		return s.status
+	}
 	line := fmt.Sprintf("round %d · first to %d", h.Round, h.RoundsToWin)
 	switch txt := h.Text(); {
 	case h.Phase == Play:
@@ -164,6 +173,7 @@ func (s *Screen) Status(snap any) string {
 	case txt != "":
 		line += " · " + txt
 	}
+	s.status, s.statusKey, s.statusMade = line, key, true
 	return line
 }
 
