@@ -288,11 +288,40 @@ func (v *RoomView) paintPluginHUD(fr *game.Frame) {
 	v.plain = k
 	v.hud = "drawn"
 
-	type part struct {
-		text string
-		st   screen.Style
+	figs := headerFigures(k.watchers, v.cfg.Slot >= 0, k.rttMS, k.noReplyS, k.fps)
+	parts, right := fitHeader(v.w, figs, func(labels bool, nameMax int) []hudPart { return k.parts(labels, nameMax) })
+	// The match line goes in the header after the names when it fits
+	// there, else in the footer.
+	x := 1 + partsWidth(parts)
+	inHeader := k.status != "" && x+len([]rune(k.status)) < v.w-len([]rune(right))-2
+	footStatus := ""
+	if !inHeader {
+		footStatus = k.status
 	}
-	var parts []part
+	v.scr.Fill(0, 0, v.w, 1, ' ', stDefault)
+	x = 1
+	for _, p := range parts {
+		x += v.scr.Text(x, 0, p.text, p.st)
+	}
+	if inHeader {
+		v.scr.Text(x, 0, k.status, stDim)
+	}
+	v.scr.Text(max(v.w-len([]rune(right))-1, x), 0, right, stDim)
+	v.scr.Fill(0, v.h-1, v.w, 1, ' ', stDefault)
+	if k.typing != "" {
+		// No room for the pane: the input line takes the footer, so the
+		// player still sees what they type.
+		v.chatTail(0, v.h-1, v.w, k.typing, stBold)
+		return
+	}
+	foot := v.footerLine(&k, footStatus)
+	v.scr.Text(max((v.w-len([]rune(foot)))/2, 0), v.h-1, foot, stDim)
+}
+
+// parts are the header's seats: mark (without colour), name (cut to
+// nameMax), rating when labels, score and state, each in its style.
+func (k *plainKey) parts(labels bool, nameMax int) []hudPart {
+	var parts []hudPart
 	var b strings.Builder
 	for _, s := range k.seats {
 		if !s.shown {
@@ -306,8 +335,12 @@ func (v *RoomView) paintPluginHUD(fr *game.Frame) {
 			b.WriteRune(s.mark)
 			b.WriteString(":")
 		}
-		b.WriteString(s.name)
-		if s.label != "" {
+		name := s.name
+		if r := []rune(name); len(r) > nameMax {
+			name = string(r[:nameMax-1]) + "…"
+		}
+		b.WriteString(name)
+		if labels && s.label != "" {
 			b.WriteString(" " + s.label)
 		}
 		fmt.Fprintf(&b, " %d", s.score)
@@ -320,66 +353,9 @@ func (v *RoomView) paintPluginHUD(fr *game.Frame) {
 			b.WriteString(" ✗")
 		}
 		b.WriteString("  ")
-		parts = append(parts, part{b.String(), s.st})
+		parts = append(parts, hudPart{b.String(), s.st})
 	}
-	figs := k.figures(v.cfg.Slot >= 0)
-	// The match line goes in the header after the names when it fits
-	// there (eight names at 80 columns leave no room), else in the footer.
-	room := v.w - len([]rune(figs)) - 2
-	x := 1
-	shown := 0
-	for _, p := range parts {
-		if x+len([]rune(p.text)) > room {
-			break
-		}
-		x += len([]rune(p.text))
-		shown++
-	}
-	inHeader := k.status != "" && x+len([]rune(k.status)) < room
-	footStatus := ""
-	if !inHeader {
-		footStatus = k.status
-	}
-	v.scr.Fill(0, 0, v.w, 1, ' ', stDefault)
-	x = 1
-	for _, p := range parts[:shown] {
-		x += v.scr.Text(x, 0, p.text, p.st)
-	}
-	if inHeader {
-		v.scr.Text(x, 0, k.status, stDim)
-	}
-	v.scr.Text(max(v.w-len([]rune(figs))-1, 0), 0, figs, stDim)
-	v.scr.Fill(0, v.h-1, v.w, 1, ' ', stDefault)
-	if k.typing != "" {
-		// No room for the pane: the input line takes the footer, so the
-		// player still sees what they type.
-		v.chatTail(0, v.h-1, v.w, k.typing, stBold)
-		return
-	}
-	foot := v.footerLine(&k, footStatus)
-	v.scr.Text(max((v.w-len([]rune(foot)))/2, 0), v.h-1, foot, stDim)
-}
-
-// figures is the header's right side: watchers, the round trip (for a
-// player), the frame rate.
-func (k *plainKey) figures(player bool) string {
-	var figs []string
-	if k.watchers > 0 {
-		figs = append(figs, fmt.Sprintf("%d watching", k.watchers))
-	}
-	if player {
-		rtt := "rtt –"
-		switch {
-		case k.noReplyS > 0:
-			rtt = fmt.Sprintf("no reply %ds", k.noReplyS)
-		case k.rttMS == 0:
-			rtt = "rtt <1ms"
-		case k.rttMS > 0:
-			rtt = fmt.Sprintf("rtt %dms", k.rttMS)
-		}
-		figs = append(figs, rtt)
-	}
-	return strings.Join(append(figs, fmt.Sprintf("%dfps", k.fps)), " · ")
+	return parts
 }
 
 // footerLine is the footer under a header without a scoreboard: the

@@ -231,3 +231,42 @@ func TestLightCycleFramesAllocateNothing(t *testing.T) {
 		t.Errorf("%.0f allocations a frame", allocs)
 	}
 }
+
+// No rider goes missing from the header: with every seat taken at 80
+// columns the figures give way first, then ratings, then names are
+// shortened, and every rider keeps a place with their score.
+func TestHeaderKeepsEveryRider(t *testing.T) {
+	for _, riders := range []int{4, 8} {
+		g := tron.New(tron.DefaultConfig(tron.Casual), 7)
+		seats := make([]game.Seat, 8)
+		for slot := range riders {
+			if err := g.Join(slot); err != nil {
+				t.Fatal(err)
+			}
+			name := fmt.Sprintf("%c-r%d", 'a'+slot, slot) // four short names and their ratings fit
+			if riders == 8 {
+				name = fmt.Sprintf("%c-rider-%d-longname", 'a'+slot, slot)
+			}
+			seats[slot] = game.Seat{Player: game.Player{ID: game.PlayerID(name), Name: name}, Taken: true, Connected: true}
+		}
+		g.Step(nil)
+		fr := &game.Frame{Room: "r1", TickRate: 60, Tick: 1, Phase: game.Playing, Seats: seats, Acks: make([]uint32, 8), State: g.Snapshot()}
+		clock := time.Unix(1000, 0)
+		out, room := newVT(80, 24), newFakeRoom(fr)
+		v := newTestRoomView(RoomViewConfig{Room: room, Me: seats[0].Player.ID, Slot: 0, Title: "r1 · tron-ffa · ranked", Out: out,
+			Profile: colorprofile.ANSI256, Width: 80, Height: 24, Now: func() time.Time { return clock },
+			Labels: func(int) string { return "1500?" }, Watchers: func() int { return 1 },
+			Game: tronview.NewScreen(viewBase, colorprofile.ANSI256)})
+		v.setFrame(fr, clock)
+		v.draw()
+		header := strings.Split(out.screen(), "\n")[0]
+		for slot := range riders {
+			if !strings.Contains(header, string(rune('a'+slot))+"-r") {
+				t.Errorf("%d riders: rider %d is missing from the header %q", riders, slot, header)
+			}
+		}
+		if riders == 4 && !strings.Contains(header, "1500?") {
+			t.Errorf("4 riders: the ratings were dropped although the figures could give way: %q", header)
+		}
+	}
+}

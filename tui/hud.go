@@ -110,45 +110,8 @@ func (v *RoomView) paintHUD(fr *game.Frame, sb gameview.Scoreboard) {
 	v.hudKey = k
 	v.hud = "drawn"
 	v.scr.Fill(0, 0, v.w, 1, ' ', stDefault)
-	// The figures on the right, fullest first: what the header can drop
-	// before a name loses characters or a rating.
-	var figs []string
-	if k.watchers > 0 {
-		figs = append(figs, fmt.Sprintf("%d watching", k.watchers))
-	}
-	if v.cfg.Slot >= 0 {
-		rtt := "rtt –"
-		if k.rttMS >= 0 {
-			rtt = fmt.Sprintf("rtt %dms", k.rttMS)
-			if k.rttMS == 0 {
-				rtt = "rtt <1ms"
-			}
-		}
-		if k.noReplyS > 0 {
-			rtt = fmt.Sprintf("no reply %ds", k.noReplyS)
-		}
-		figs = append(figs, rtt)
-	}
-	figs = append(figs, fmt.Sprintf("%dfps", k.fps))
-	// Names keep all 16 characters and their ratings while they fit: the
-	// figures give way first (fps, then rtt), then ratings, then names
-	// are shortened.
-	var right string
-	var parts []hudPart
-	fit := func(labels bool, name int) bool {
-		parts = v.hudParts(&k, labels, name)
-		for n := len(figs); n >= 1; n-- {
-			right = strings.Join(figs[:n], " · ")
-			if partsWidth(parts)+len([]rune(right))+2 <= v.w {
-				return true
-			}
-		}
-		return false
-	}
-	if !fit(true, 16) {
-		for n := 16; n >= 3 && !fit(false, n); n-- {
-		}
-	}
+	figs := headerFigures(k.watchers, v.cfg.Slot >= 0, k.rttMS, k.noReplyS, k.fps)
+	parts, right := fitHeader(v.w, figs, func(labels bool, nameMax int) []hudPart { return v.hudParts(&k, labels, nameMax) })
 	x := 1
 	for _, p := range parts {
 		x += v.scr.Text(x, 0, p.text, p.st)
@@ -243,6 +206,52 @@ func (v *RoomView) label(fr *game.Frame, slot int) string {
 type hudPart struct {
 	text string
 	st   screen.Style
+}
+
+// headerFigures are the figures on the header's right, fullest first:
+// what the header can drop before a name loses characters or a rating.
+// rttMS -1 is unknown; noReplyS > 0 says the client has not answered for
+// that long, which makes the last round trip stale.
+func headerFigures(watchers int, player bool, rttMS, noReplyS int64, fps int) []string {
+	var figs []string
+	if watchers > 0 {
+		figs = append(figs, fmt.Sprintf("%d watching", watchers))
+	}
+	if player {
+		rtt := "rtt –"
+		switch {
+		case noReplyS > 0:
+			rtt = fmt.Sprintf("no reply %ds", noReplyS)
+		case rttMS == 0:
+			rtt = "rtt <1ms"
+		case rttMS > 0:
+			rtt = fmt.Sprintf("rtt %dms", rttMS)
+		}
+		figs = append(figs, rtt)
+	}
+	return append(figs, fmt.Sprintf("%dfps", fps))
+}
+
+// fitHeader fits the header's seats (build makes them, with or without
+// ratings, names cut to nameMax) and figures into w columns. Names keep
+// all 16 characters and their ratings while they fit: the figures give
+// way first (fps, then rtt), then ratings, then names are shortened.
+func fitHeader(w int, figs []string, build func(labels bool, nameMax int) []hudPart) (parts []hudPart, right string) {
+	fit := func(labels bool, nameMax int) bool {
+		parts = build(labels, nameMax)
+		for n := len(figs); n >= 1; n-- {
+			right = strings.Join(figs[:n], " · ")
+			if partsWidth(parts)+len([]rune(right))+2 <= w {
+				return true
+			}
+		}
+		return false
+	}
+	if !fit(true, 16) {
+		for n := 16; n >= 3 && !fit(false, n); n-- {
+		}
+	}
+	return parts, right
 }
 
 func partsWidth(ps []hudPart) int {
