@@ -13,13 +13,16 @@
 # image's OCI labels.
 
 FROM golang:1.26-bookworm AS build
-ARG VERSION=dev
-ARG REVISION=
-ARG BUILD_DATE=
 WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
+# Declared here, not at the top of the stage: every RUN after an ARG sees
+# it, so a new BUILD_DATE (each stamped build has one) would otherwise
+# invalidate the cached module download as well.
+ARG VERSION=dev
+ARG REVISION=
+ARG BUILD_DATE=
 RUN CGO_ENABLED=0 go build -trimpath -o /out/termarena \
       -ldflags="-s -w \
         -X github.com/termarena/termarena/buildinfo.version=${VERSION} \
