@@ -42,7 +42,11 @@ func runStats(r *runner, args []string) int {
 	t.row("players in matches", fmt.Sprint(s.PlayersInMatches))
 	t.row("rooms", fmt.Sprint(s.Rooms))
 	t.row("tick rate", fmt.Sprintf("%.1f/s", s.TickRate))
-	t.row("tick lateness p99", fmt.Sprintf("%.2f ms", s.TickLatenessP99))
+	late := fmt.Sprintf("%.2f ms", s.TickLatenessP99)
+	if s.TickLatenessOver {
+		late = fmt.Sprintf("over %.0f ms", s.TickLatenessP99)
+	}
+	t.row("tick lateness p99", late)
 	t.row("frames written", fmt.Sprintf("%d (%.0f/s)", s.FramesWritten, s.FramesPerSecond))
 	t.row("frames skipped", fmt.Sprintf("%d (%.0f/s)", s.FramesSkipped, s.SkippedPerSecond))
 	t.row("mean frame bytes", fmt.Sprintf("%.1f", s.MeanFrameBytes))

@@ -313,6 +313,10 @@ type Stats struct {
 	Rooms            int     `json:"rooms"`
 	TickRate         float64 `json:"tick_rate"`
 	TickLatenessP99  float64 `json:"tick_lateness_p99_ms"`
+	// TickLatenessOver: the p99 is beyond the largest bucket, so
+	// TickLatenessP99 is that bucket's bound and the truth is more (JSON
+	// has no infinity).
+	TickLatenessOver bool    `json:"tick_lateness_p99_over,omitempty"`
 	TicksDropped     uint64  `json:"ticks_dropped"`
 	FramesWritten    uint64  `json:"frames_written"`
 	FramesSkipped    uint64  `json:"frames_skipped"`
@@ -369,10 +373,12 @@ func (m *Metrics) Snapshot() Stats {
 	runtime.ReadMemStats(&ms)
 	s := Stats{
 		Sessions: m.src.Sessions(), PlayersOnline: m.src.PlayersOnline(), PlayersInMatches: m.src.PlayersInMatches(), Rooms: m.src.RoomCount(),
-		TickRate: t.rate, TicksDropped: t.dropped, TickLatenessP99: latenessQuantile(t, 0.99) * 1000,
+		TickRate: t.rate, TicksDropped: t.dropped,
 		FramesWritten: w, FramesSkipped: sk, Logins: lg,
 		HeapBytes: ms.HeapInuse, RSSBytes: rss(), Goroutines: runtime.NumGoroutine(),
 	}
+	p99, over := latenessQuantile(t, 0.99)
+	s.TickLatenessP99, s.TickLatenessOver = p99*1000, over
 	if w > 0 {
 		s.MeanFrameBytes = float64(m.nBytes.Load()) / float64(w)
 	}
@@ -393,25 +399,24 @@ func (m *Metrics) Snapshot() Stats {
 	return s
 }
 
-// latenessQuantile is the upper bound of the bucket holding quantile q.
-func latenessQuantile(a tickAgg, q float64) float64 {
+// latenessQuantile is the upper bound (seconds) of the bucket holding
+// quantile q; over: it is the overflow bucket's, so the quantile is more
+// than the largest bound, which is returned.
+func latenessQuantile(a tickAgg, q float64) (bound float64, over bool) {
 	var total uint64
 	for _, n := range a.lateness {
 		total += n
 	}
 	if total == 0 || len(a.bounds) == 0 {
-		return 0
+		return 0, false
 	}
 	want := uint64(math.Ceil(q * float64(total)))
 	var cum uint64
 	for i, n := range a.lateness {
 		cum += n
-		if cum >= want {
-			if i < len(a.bounds) {
-				return a.bounds[i].Seconds()
-			}
-			return math.Inf(1)
+		if cum >= want && i < len(a.bounds) {
+			return a.bounds[i].Seconds(), false
 		}
 	}
-	return math.Inf(1)
+	return a.bounds[len(a.bounds)-1].Seconds(), true
 }

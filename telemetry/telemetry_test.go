@@ -1,6 +1,7 @@
 package telemetry
 
 import (
+	"encoding/json"
 	"io"
 	"net/http/httptest"
 	"strings"
@@ -94,8 +95,31 @@ func TestTickLatenessFromRooms(t *testing.T) {
 		}
 	}
 	s := m.Snapshot()
-	if s.TickRate != 59 || s.TickLatenessP99 != 2 || s.Rooms != 2 || s.Sessions != 7 || s.PlayersInMatches != 4 {
+	if s.TickRate != 59 || s.TickLatenessP99 != 2 || s.TickLatenessOver || s.Rooms != 2 || s.Sessions != 7 || s.PlayersInMatches != 4 {
 		t.Fatalf("snapshot %+v", s)
+	}
+}
+
+// A p99 beyond the largest bucket (a loaded machine) is reported as that
+// bound and "over", and the snapshot still encodes as JSON: admin stats
+// --json failed with "unsupported value: +Inf" whenever a room's ticks
+// ran over 16 ms late.
+func TestTickLatenessBeyondTheBucketsEncodes(t *testing.T) {
+	bounds := []time.Duration{time.Millisecond, 16 * time.Millisecond}
+	var a game.TickStats
+	a.LatenessBounds = bounds
+	a.Lateness[0], a.Lateness[len(bounds)] = 50, 50 // half the ticks over 16 ms
+	a.Rate = 60
+	s := New(fakeSources{stats: []game.TickStats{a}}).Snapshot()
+	if s.TickLatenessP99 != 16 || !s.TickLatenessOver {
+		t.Fatalf("p99 %v ms, over %v; want 16 and over", s.TickLatenessP99, s.TickLatenessOver)
+	}
+	out, err := json.Marshal(s)
+	if err != nil {
+		t.Fatalf("the snapshot does not encode: %v", err)
+	}
+	if !strings.Contains(string(out), `"tick_lateness_p99_ms":16,"tick_lateness_p99_over":true`) {
+		t.Fatalf("JSON %s", out)
 	}
 }
 
