@@ -11,7 +11,9 @@ import (
 
 // runStats prints the server's telemetry. `--json` is telemetry.Stats:
 // {sessions, players_online, players_in_matches, rooms, tick_rate,
-// tick_lateness_p99_ms, ticks_dropped, frames_written, frames_skipped,
+// tick_lateness_p99_ms, tick_lateness_p99_over (the p99 is beyond the
+// largest bucket, which tick_lateness_p99_ms then gives), ticks_dropped,
+// frames_written, frames_skipped,
 // frames_per_second, frames_skipped_per_second, mean_frame_bytes, logins,
 // logins_per_second, heap_bytes, rss_bytes, goroutines} plus "build":
 // buildinfo.Info {version, revision, date}; rates are over the time since
