@@ -88,6 +88,14 @@ type ActionCanon interface {
 	CanonicalAction(a int8) int8
 }
 
+// OneShotAction is a game with held inputs (Mode.HeldInputs) some of whose
+// actions act anew each time they are applied, so one repeating the one
+// before is not a repeat (a Pong tap moves another cell): the recorder
+// keeps every input with such an action.
+type OneShotAction interface {
+	OneShot(a int8) bool
+}
+
 // Scorer is a snapshot that reports each seat's standing score as players
 // would quote it (points, lives, rounds won): results written for a match
 // cut short keep the score it had.

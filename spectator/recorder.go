@@ -93,7 +93,8 @@ func (r *Recorder) Factory() game.Factory {
 		}
 		n := inner.Slots()
 		canon, _ := inner.(game.ActionCanon)
-		g := &recordedGame{Game: inner, canon: canon, log: &matchLog{seed: seed, last: make([]int8, n), lastLag: make([]uint16, n), final: make([]int8, n), lag: make([]uint16, n)}}
+		once, _ := inner.(game.OneShotAction)
+		g := &recordedGame{Game: inner, canon: canon, once: once, log: &matchLog{seed: seed, last: make([]int8, n), lastLag: make([]uint16, n), final: make([]int8, n), lag: make([]uint16, n)}}
 		r.cur = g
 		return g
 	}
@@ -108,8 +109,9 @@ func (r *Recorder) Hooks() game.Hooks {
 // recordedGame is the room's game with a log of its seat changes.
 type recordedGame struct {
 	game.Game
-	canon game.ActionCanon // nil: every action value is its own
-	log   *matchLog        // nil once the match was handed off or dropped
+	canon game.ActionCanon   // nil: every action value is its own
+	once  game.OneShotAction // nil: no action acts anew when repeated
+	log   *matchLog          // nil once the match was handed off or dropped
 	steps uint64
 }
 
@@ -194,7 +196,7 @@ func (r *Recorder) Ticked(tick uint64, applied []game.Input, g game.Game) {
 		return
 	}
 	if r.cfg.HeldInputs {
-		l.held(tick, applied, rg.canon)
+		l.held(tick, applied, rg.canon, rg.once)
 	} else {
 		for _, in := range applied {
 			if in.Slot >= 0 && in.Slot < len(l.last) {
@@ -210,8 +212,8 @@ func (r *Recorder) Ticked(tick uint64, applied []game.Input, g game.Game) {
 
 // held records, for a game whose inputs hold, each slot's last input of
 // the tick (the one its state keeps) when it differs from what the slot
-// held.
-func (l *matchLog) held(tick uint64, applied []game.Input, canon game.ActionCanon) {
+// held, or acts anew whatever it repeats (game.OneShotAction).
+func (l *matchLog) held(tick uint64, applied []game.Input, canon game.ActionCanon, once game.OneShotAction) {
 	var seen uint64
 	for _, in := range applied {
 		if in.Slot < 0 || in.Slot >= len(l.final) {
@@ -221,7 +223,7 @@ func (l *matchLog) held(tick uint64, applied []game.Input, canon game.ActionCano
 		seen |= 1 << in.Slot
 	}
 	for s := range l.final {
-		if seen&(1<<s) != 0 && (l.final[s] != l.last[s] || l.lag[s] != l.lastLag[s]) {
+		if seen&(1<<s) != 0 && (l.final[s] != l.last[s] || l.lag[s] != l.lastLag[s] || (once != nil && once.OneShot(l.final[s]))) {
 			l.last[s], l.lastLag[s] = l.final[s], l.lag[s]
 			l.inputs = append(l.inputs, InputChange{Tick: tick, Slot: uint8(s), Action: l.final[s], Lag: l.lag[s]})
 		}

@@ -503,6 +503,55 @@ func TestRecorderFiltersInputs(t *testing.T) {
 	rec.Ticked(8, nil, g)
 }
 
+// A tap acts anew each time: the recorder keeps a tap that repeats the
+// one before (a held direction's repeat it drops), and the replay moves
+// the paddle as the room did, hash for hash.
+func TestRecorderKeepsRepeatedTaps(t *testing.T) {
+	var got *Replay
+	rc := pongRecorder(shortConfig(pong.OneVOne))
+	rc.HashEvery, rc.OnReplay = 1, func(r *Replay) { got = r }
+	rec, err := NewRecorder(rc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := rec.Factory()(1)
+	for s := range 2 {
+		if err := g.Join(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec.MatchStarted("r", 1, nil)
+	var hashes []uint64
+	step := func(in ...game.Input) {
+		g.Step(in)
+		rec.Ticked(g.(*recordedGame).steps, in, g)
+		hashes = append(hashes, g.Hash())
+	}
+	tap := pong.TapAction(1, 3)
+	step(game.Input{Slot: 0, Action: tap}) // 1
+	step()
+	step()
+	step()
+	step(game.Input{Slot: 0, Action: tap}) // 5: the same tap again
+	step()
+	step(game.Input{Slot: 0, Action: 1}) // 7: held
+	step(game.Input{Slot: 0, Action: 1}) // 8: a held repeat: not kept
+	g.Leave(1)
+	res, over := g.Result()
+	if !over {
+		t.Fatal("not over")
+	}
+	rec.MatchEnded("r", res, []game.Seat{{Taken: true, Player: game.Player{ID: "x", Name: "X"}}, {}}, 8)
+	if got == nil {
+		t.Fatal("no replay")
+	}
+	want := []InputChange{{1, 0, tap, 0}, {5, 0, tap, 0}, {7, 0, 1, 0}}
+	if !slices.Equal(got.Inputs, want) {
+		t.Fatalf("inputs %v, want %v", got.Inputs, want)
+	}
+	playAll(t, got, hashes)
+}
+
 func TestNewRecorderRejectsBadConfig(t *testing.T) {
 	bad := pong.DefaultConfig(pong.OneVOne)
 	bad.Width = 3

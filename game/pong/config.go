@@ -229,6 +229,37 @@ func (c Config) MovePaddle(pos int32, dir int8, ticks int32, side int) int32 {
 	return int32(min(max(p, int64(lo)), int64(hi)))
 }
 
+// TapAction is the input action of a tap: move the paddle in direction
+// dir for ticks ticks (1 to 63), then stop, whatever comes late. A
+// session measures a tap's length on its own screen (one cell) and the
+// room carries it out tick for tick, so a tap moves exactly that far
+// however late the session's goroutine runs. Any other action holds a
+// direction (its sign) until the next input.
+func TapAction(dir int8, ticks int32) int8 {
+	n := int8(tapBase + min(max(ticks, 1), 63))
+	if dir < 0 {
+		return -n
+	}
+	return n
+}
+
+// tapBase: actions beyond ±tapBase are taps; those up to it hold their
+// sign, as every action did before taps (and every recorded one still
+// reads so).
+const tapBase = 64
+
+// TapTicks is how many ticks action a taps for; 0 for a held direction.
+func TapTicks(a int8) int32 {
+	n := int32(a)
+	if n < 0 {
+		n = -n
+	}
+	if n > tapBase {
+		return n - tapBase
+	}
+	return 0
+}
+
 func sign8(d int8) int32 {
 	switch {
 	case d > 0:

@@ -51,6 +51,12 @@ func (g *Game) Hash() uint64 {
 		f.I32(s.score)
 		f.I32(s.lives)
 		f.I32(s.hits)
+		if s.tap != 0 {
+			// Only while a tap runs, so states without one (every state
+			// of a replay recorded before taps were the room's to carry
+			// out) hash as they always did.
+			f.I32(s.tap)
+		}
 	}
 	f.I32(g.team[0])
 	f.I32(g.team[1])

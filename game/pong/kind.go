@@ -71,9 +71,18 @@ func (Kind) New(config []byte, seed uint64) (game.Game, error) {
 	return New(c, seed), nil
 }
 
-// CanonicalAction is a direction's sign, which is all a step reads
-// (game.ActionCanon).
-func (*Game) CanonicalAction(a int8) int8 { return int8(sign8(a)) }
+// CanonicalAction is a held direction's sign, which is all a step reads
+// of it, and a tap as it is (game.ActionCanon).
+func (*Game) CanonicalAction(a int8) int8 {
+	if TapTicks(a) > 0 {
+		return a
+	}
+	return int8(sign8(a))
+}
+
+// OneShot: a tap acts anew each time, even after the same tap
+// (game.OneShotAction).
+func (*Game) OneShot(a int8) bool { return TapTicks(a) > 0 }
 
 // ErrConfigEncoding is returned for bytes that are not an encoded Config.
 var ErrConfigEncoding = errors.New("pong: bad config encoding")

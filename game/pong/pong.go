@@ -34,11 +34,14 @@ var (
 
 // seat is one side's player state.
 type seat struct {
-	player  bool  // someone holds the seat (joined and not left)
-	pending bool  // joined mid-rally: the paddle appears when the rally ends
-	out     bool  // eliminated (FFA): the side is a wall for the rest of the match
-	played  bool  // the seat has had a paddle in play, so it gets a place
-	dir     int8  // -1, 0, +1; held until the next input
+	player  bool // someone holds the seat (joined and not left)
+	pending bool // joined mid-rally: the paddle appears when the rally ends
+	out     bool // eliminated (FFA): the side is a wall for the rest of the match
+	played  bool // the seat has had a paddle in play, so it gets a place
+	dir     int8 // -1, 0, +1; held until the next input
+	// tap is how many more ticks a tap moves the paddle (TapAction)
+	// before it stops by itself; 0 while dir is held.
+	tap     int32
 	outRank int8  // 1 for the first side eliminated, 2 for the next...
 	pos     int32 // paddle centre along the side, sub-units
 	score   int32 // 1v1 points (2v2 scores per team, FFA counts lives)
@@ -183,7 +186,7 @@ func (g *Game) Leave(slot int) {
 		*s = seat{played: s.played}
 		return
 	}
-	s.player, s.dir = false, 0
+	s.player, s.dir, s.tap = false, 0, 0
 	if g.held == int8(slot+1) {
 		// The wall that replaces the paddle returns the waiting ball.
 		g.held, g.heldAt = 0, 0
@@ -232,12 +235,17 @@ func (g *Game) Step(inputs []game.Input) {
 		// is already in force when the paddle appears.
 		if inp.Slot >= 0 && inp.Slot < g.nslots && g.in(inp.Slot) {
 			s := &g.seats[inp.Slot]
-			s.dir, s.lag = int8(sign8(inp.Action)), inp.Lag
+			s.dir, s.lag, s.tap = int8(sign8(inp.Action)), inp.Lag, TapTicks(inp.Action)
 		}
 	}
 	for i := range g.nslots {
 		if s := &g.seats[i]; s.dir != 0 && g.live(i) {
 			s.pos = g.cfg.MovePaddle(s.pos, s.dir, 1, i)
+			if s.tap > 0 {
+				if s.tap--; s.tap == 0 {
+					s.dir = 0 // the tap's last tick
+				}
+			}
 		}
 	}
 	if !g.ball.live {
@@ -546,7 +554,7 @@ func (g *Game) reachable() bool {
 func (g *Game) eliminate(side int) {
 	s := &g.seats[side]
 	g.outCount++
-	s.out, s.dir, s.outRank = true, 0, g.outCount
+	s.out, s.dir, s.tap, s.outRank = true, 0, 0, g.outCount
 }
 
 // checkLastStanding ends an FFA match once at most one player is still in.
