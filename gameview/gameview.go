@@ -104,10 +104,11 @@ type Pending struct {
 // press into a tap that moves the seat's piece one cell, measured by the
 // view.
 type Steered interface {
-	// TapTo is where a tap in direction dir from the seat's confirmed
-	// position in snap stops: the first position, a whole number of ticks
-	// away, that is drawn one cell further, or the wall.
-	TapTo(snap any, seat int, dir int8) int32
+	// Tap is a tap in direction dir from the seat's confirmed position in
+	// snap: the action that moves the piece one cell on the viewer's
+	// screen and stops it there, which the room carries out whole (0:
+	// against the wall, nothing to move), and the position it stops at.
+	Tap(snap any, seat int, dir int8) (action int8, to int32)
 	// Pos is the seat's confirmed position in snap (ok false: none).
 	Pos(snap any, seat int) (pos int32, ok bool)
 	// CanMove: a press in dir moves the seat's piece from where it was

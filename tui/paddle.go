@@ -2,6 +2,8 @@ package tui
 
 import (
 	"time"
+
+	"github.com/termarena/termarena/game"
 )
 
 // keyEvent is a direction intent from the Bubble Tea program.
@@ -30,8 +32,8 @@ type control struct {
 	// ended a hold or a tap for the player. The room judges the input
 	// against what the player's screen showed then (seenTick).
 	at time.Time
-	// tap: dir is a tap's, which the view ends once the room has moved the
-	// paddle one cell (see RoomView.checkTap), not a held key's.
+	// tap: the press is a tap's (a lone press), which the room carries
+	// out (see RoomView.keyTap), not a held key's.
 	tap bool
 }
 
@@ -58,116 +60,66 @@ func (c *control) expire(now time.Time) {
 	}
 }
 
-// tapState follows a tap from the press until the room has applied its
-// stop. The room moves the piece a whole number of ticks, so the game's
-// view picks the first position, whole ticks away, where the piece is
-// drawn one cell on (to: gameview.Steered.TapTo); the room screen sends
-// the direction, and sends the stop as soon as a frame shows the piece
-// there: the room applies it before its next tick.
+// tapState follows a tap from the press until the room has carried it
+// out. The game's view measures the tap (gameview.Steered.Tap): the
+// action that moves the piece one cell, which the room carries out tick
+// for tick and ends by itself, and where the piece then stands (to), where
+// prediction draws it at once and until a frame shows the room done.
 type tapState struct {
-	active   bool // the direction is in force; the stop is not sent yet
-	clamp    bool // prediction stops at to: until the room applied the stop
+	clamp    bool // prediction draws the piece at to
 	dir      int8
-	seq      uint32 // the tap's direction input, 0 until sent
-	stopSeq  uint32
+	seq      uint32 // the tap's input
 	to       int32
 	last     int32  // confirmed position at lastTick
 	lastTick uint64 // 0: no frame seen since the room applied the tap
 	began    time.Time
 }
 
-// keyTap updates the tap after a key press (or release) and reports
-// whether a new tap has begun.
-func (v *RoomView) keyTap(press bool) bool {
+// keyTap starts a tap after a key press that is one (control.tap) and
+// sends it; a held key, or the release of the tap's key, takes over from
+// a tap: the piece moves as the key says from now on.
+func (v *RoomView) keyTap(press bool) {
 	if !v.ctl.tap {
-		// A held key, or the release of the tap's key, takes over from
-		// a tap: the paddle moves as the key says from now on.
-		v.tap.active, v.tap.clamp = false, false
-		v.tapTimer.Stop()
-		return false
+		v.tap.clamp = false
+		return
 	}
 	if !press {
-		return false // another key's release: the tap goes on
+		return // another key's release: the tap goes on
 	}
-	v.tapTimer.Stop()
-	dir := v.ctl.dir
-	v.tap = tapState{active: true, dir: dir, began: v.cfg.Now()}
-	if st := v.steered(); st != nil && v.fr != nil {
-		if _, ok := st.Pos(v.fr.State, v.cfg.Slot); ok {
-			v.tap.clamp = true
-			v.tap.to = st.TapTo(v.fr.State, v.cfg.Slot, dir)
-		}
-	}
-	return true
-}
-
-// checkTap runs when a room frame is due during a tap: once the room has
-// moved the paddle to the tap's end, it sends the stop. It reports whether
-// to look again at the next frame.
-func (v *RoomView) checkTap() bool {
-	t := &v.tap
-	if !t.active {
-		return false
-	}
-	v.poll()
-	slot := v.cfg.Slot
+	dir, at := v.ctl.dir, v.ctl.at
+	// The room ends the tap itself: nothing is held, and nothing must
+	// be sent to stop it.
+	v.ctl.dir, v.ctl.tap, v.ctl.sentDir = 0, false, 0
+	v.tap = tapState{dir: dir, began: v.cfg.Now()}
 	st := v.steered()
-	var pos int32
-	ok := st != nil && v.fr != nil
-	if ok {
-		pos, ok = st.Pos(v.fr.State, slot)
+	if st == nil || v.fr == nil {
+		return
 	}
-	if !ok || !v.live() || v.cfg.Now().Sub(t.began) > tapMax {
-		v.endTap()
-		return false
+	if _, ok := st.Pos(v.fr.State, v.cfg.Slot); !ok {
+		return
 	}
-	if t.seq == 0 {
-		if v.ctl.sentDir != t.dir {
-			v.submit()
-			return true // not sent yet (rate limit, full buffer)
-		}
-		t.seq = v.seq
+	action, to := st.Tap(v.fr.State, v.cfg.Slot, dir)
+	if action == 0 || !v.sendInput(action, at) {
+		return // against the wall, or the room's buffer is full
 	}
-	if slot >= len(v.fr.Acks) || v.fr.Acks[slot] < t.seq {
-		return true
+	v.tap.clamp, v.tap.to, v.tap.seq = true, to, v.seq
+}
+
+// tapDone ends the tap's prediction once fr shows the room has carried it
+// out: the piece stands at the tap's end, or has stopped short of it (a
+// wall, a pause), or the frames stopped coming.
+func (v *RoomView) tapDone(fr *game.Frame, ack uint32) {
+	t := &v.tap
+	if !t.clamp || ack < t.seq {
+		return
 	}
-	tick := v.fr.Tick
+	pos, ok := v.steered().Pos(fr.State, v.cfg.Slot)
 	there := (t.dir > 0 && pos >= t.to) || (t.dir < 0 && pos <= t.to)
-	stuck := t.lastTick != 0 && tick > t.lastTick && pos == t.last
-	if tick != t.lastTick {
-		t.last, t.lastTick = pos, tick
+	stuck := t.lastTick != 0 && fr.Tick > t.lastTick && pos == t.last
+	if fr.Tick != t.lastTick {
+		t.last, t.lastTick = pos, fr.Tick
 	}
-	if there || stuck {
-		v.endTap()
-		return false
+	if !ok || there || stuck || v.cfg.Now().Sub(t.began) > tapMax {
+		t.clamp = false
 	}
-	return true
-}
-
-// endTap stops the paddle: the stop goes out at once, whatever the submit
-// gap, because the room's next tick would move the paddle past the cell.
-func (v *RoomView) endTap() {
-	v.tap.active = false
-	v.ctl.tap = false
-	if v.ctl.dir == v.tap.dir {
-		v.ctl.dir, v.ctl.at = 0, v.cfg.Now()
-	}
-	if v.send(true) {
-		v.tap.stopSeq = v.seq
-	} else {
-		v.tap.clamp = false // the stop goes out later: no prediction to hold
-	}
-}
-
-// armTap sets the tap timer for when the room's next frame is due, and
-// returns its channel.
-func (v *RoomView) armTap() <-chan time.Time {
-	period := time.Second / 60
-	if v.fr != nil && v.fr.TickRate > 0 {
-		period = time.Second / time.Duration(v.fr.TickRate)
-	}
-	d := v.frAt.Add(period + tapWakeLag).Sub(v.cfg.Now())
-	d = min(max(d, time.Millisecond), 2*period)
-	v.tapTimer.Reset(d)
-	return v.tapTimer.C
 }

@@ -128,10 +128,7 @@ type RoomViewConfig struct {
 const (
 	holdRepeat = 110 * time.Millisecond
 	repeatGap  = 150 * time.Millisecond
-	// tapWakeLag: after a room tick is due, the view looks at the frame
-	// this much later, to send a tap's stop before the next tick.
-	tapWakeLag = 3 * time.Millisecond
-	// tapMax ends a tap whose frames stop coming.
+	// tapMax ends a tap's prediction when its frames stop coming.
 	tapMax = 500 * time.Millisecond
 	// submitGap bounds how often one session sends direction changes: the
 	// room's input buffer is shared by every seat, so a key flood from one
@@ -168,7 +165,6 @@ type RoomView struct {
 	fpsCount int
 	fpsAt    time.Time
 	tap      tapState
-	tapTimer *time.Timer
 	keyAt    time.Time // read time of a move not yet shown in a written frame
 	keyRect  [4]int32  // where a Steered game drew the own piece when that key came
 	hud      string    // "" when the header and footer must be drawn again
@@ -235,8 +231,6 @@ func NewRoomView(cfg RoomViewConfig) *RoomView {
 	v.scores, _ = cfg.Game.(gameview.Scoreboard)
 	v.scr = screen.New(cfg.Width, cfg.Height, v.palette(cfg.Profile))
 	v.colour = hasColour(cfg.Profile)
-	v.tapTimer = time.NewTimer(time.Hour)
-	v.tapTimer.Stop()
 	return v
 }
 
@@ -341,20 +335,12 @@ func (v *RoomView) Run(ctx context.Context) {
 	}
 	beat, beats := clk.Next()
 	v.fpsAt = v.cfg.Now()
-	defer v.tapTimer.Stop()
-	var tapC <-chan time.Time // the tap timer's channel while it is armed
 	v.poll()
 	v.draw()
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-tapC:
-			tapC = nil
-			if v.checkTap() {
-				tapC = v.armTap()
-			}
-			continue
 		case k := <-v.keys:
 			if k.poke {
 				break // a new size or palette: a full paced frame below
@@ -380,11 +366,6 @@ func (v *RoomView) Run(ctx context.Context) {
 			} else {
 				v.ctl.press(k)
 			}
-			if v.keyTap(!k.release) {
-				tapC = v.armTap()
-			} else if !v.tap.active {
-				tapC = nil
-			}
 			// A key is timed until a frame shows the paddle move: only a
 			// press that starts the paddle from rest towards where it can
 			// go. A key during a pause or into a wall has no frame that
@@ -393,6 +374,7 @@ func (v *RoomView) Run(ctx context.Context) {
 			if d := v.ctl.dir; d != 0 && before == 0 && v.keyAt.IsZero() && v.canMove(d) {
 				v.keyAt, v.keyRect = k.at, v.steered().Drawn()
 			}
+			v.keyTap(!k.release)
 			v.submit()
 			// Draw at once so the paddle answers the key in this frame,
 			// not the next paced one; it does not count as a paced frame.
@@ -424,34 +406,32 @@ func (v *RoomView) poll() {
 	}
 }
 
-// submit sends the control's direction to the room when it changed. A
-// rejected submit (room buffer full) is retried on the next frame.
-func (v *RoomView) submit() { v.send(false) }
+// submit sends the control's direction to the room when it changed, at
+// most once per submitGap. A rejected submit (room buffer full, or too
+// soon) is retried on the next frame.
+func (v *RoomView) submit() {
+	if v.ctl.dir == v.ctl.sentDir || v.cfg.Now().Sub(v.lastSent) < submitGap {
+		return
+	}
+	if v.sendInput(v.ctl.dir, v.ctl.at) {
+		v.ctl.sentDir = v.ctl.dir
+	}
+}
 
-// send is submit; force skips the submit gap. It reports whether an input
-// went out.
-func (v *RoomView) send(force bool) bool {
-	if v.ctl.dir == v.ctl.sentDir {
-		return false
-	}
+// sendInput submits action, chosen at `at`, as the player's next input,
+// and keeps it for prediction until the room acknowledges it.
+func (v *RoomView) sendInput(action int8, at time.Time) bool {
 	now := v.cfg.Now()
-	if !force && now.Sub(v.lastSent) < submitGap {
-		return false
-	}
 	v.seq++
-	in := game.Input{Slot: v.cfg.Slot, Seq: v.seq, Action: v.ctl.dir, Seen: v.seenTick(v.ctl.at, now)}
+	in := game.Input{Slot: v.cfg.Slot, Seq: v.seq, Action: action, Seen: v.seenTick(at, now)}
 	if !v.cfg.Room.Submit(v.cfg.Me, in) {
 		v.seq--
 		return false
 	}
-	v.ctl.sentDir = v.ctl.dir
 	v.lastSent = now
-	v.pending = append(v.pending, sent{v.seq, v.ctl.dir, now})
+	v.pending = append(v.pending, sent{v.seq, action, now})
 	if len(v.pending) > 64 { // never grows without bound if acks stop
 		v.pending = append(v.pending[:0], v.pending[len(v.pending)-64:]...)
-	}
-	if v.tap.active && v.ctl.tap && v.tap.seq == 0 && v.ctl.dir == v.tap.dir {
-		v.tap.seq = v.seq
 	}
 	return true
 }
@@ -499,9 +479,7 @@ func (v *RoomView) setFrame(fr *game.Frame, at time.Time) {
 			i++
 		}
 		v.pending = append(v.pending[:0], v.pending[i:]...)
-		if v.tap.stopSeq != 0 && ack >= v.tap.stopSeq {
-			v.tap.clamp, v.tap.stopSeq = false, 0
-		}
+		v.tapDone(fr, ack)
 	}
 }
 

@@ -16,8 +16,11 @@ type Paddle struct {
 	Joining bool // a player took the seat mid-rally; the paddle appears at the next serve
 	Out     bool // eliminated (FFA), a wall for the rest of the match
 	Dir     int8 // direction in force: -1 up/left, 0 stop, +1 down/right
-	Pos     int32
-	Len     int32 // in sub-units
+	// Tap is how many more ticks a tap moves the paddle before the room
+	// stops it (TapAction); 0 while Dir holds.
+	Tap int32
+	Pos int32
+	Len int32 // in sub-units
 }
 
 // Snapshot is an immutable view of a match after a tick. The room allocates
@@ -88,6 +91,7 @@ func (g *Game) Snapshot() any {
 			Joining: st.player && st.pending,
 			Out:     st.out,
 			Dir:     st.dir,
+			Tap:     st.tap,
 			Pos:     st.pos,
 			Len:     g.cfg.PaddleLen * Sub,
 		}

@@ -119,14 +119,15 @@ func (s *Screen) CanMove(snap any, seat int, dir int8) bool {
 	return s.bd.paddleRect(seat, to, p.Paddles[seat].Len) != s.ownRect
 }
 
-// TapTo is where a tap from the seat's paddle in snap stops: the first
-// position a whole number of ticks away at which the paddle is drawn one
-// cell further (two pixels down a side, a half-row each; one across), or
-// the wall.
-func (s *Screen) TapTo(snap any, seat int, dir int8) int32 {
+// Tap is a tap from the seat's paddle in snap: the room moves it for
+// the ticks to the first position, a whole number of ticks away, at which
+// the paddle is drawn one cell further (two pixels down a side, a
+// half-row each; one across), or to the wall, then stops it
+// (pong.TapAction); 0 when it is at the wall already.
+func (s *Screen) Tap(snap any, seat int, dir int8) (action int8, to int32) {
 	p := snapOf(snap)
-	if p == nil || seat < 0 || seat >= 4 {
-		return 0
+	if p == nil || seat < 0 || seat >= 4 || dir == 0 {
+		return 0, 0
 	}
 	pos := p.Paddles[seat].Pos
 	vertical := seat == pong.Left || seat == pong.Right
@@ -137,7 +138,7 @@ func (s *Screen) TapTo(snap any, seat int, dir int8) int32 {
 			cell = 2 * pong.Sub
 		}
 		n := (cell + p.Config.PaddleSpeed - 1) / p.Config.PaddleSpeed
-		return p.Config.MovePaddle(pos, dir, n, seat)
+		return pong.TapAction(dir, n), p.Config.MovePaddle(pos, dir, n, seat)
 	}
 	cell, at := int32(1), func(r prect) int32 { return r.x0 }
 	if vertical {
@@ -145,18 +146,21 @@ func (s *Screen) TapTo(snap any, seat int, dir int8) int32 {
 	}
 	plen := p.Paddles[seat].Len
 	from := at(s.bd.paddleRect(seat, pos, plen))
-	to := pos
-	for n := int32(1); n <= 64; n++ {
+	to = pos
+	for n := int32(1); n <= 63; n++ {
 		next := p.Config.MovePaddle(pos, dir, n, seat)
 		if next == to {
-			return to // at the wall
+			if n == 1 {
+				return 0, pos // at the wall already
+			}
+			return pong.TapAction(dir, n-1), to // the wall stops it
 		}
 		to = next
 		if d := at(s.bd.paddleRect(seat, to, plen)) - from; d >= cell || -d >= cell {
-			return to
+			return pong.TapAction(dir, n), to
 		}
 	}
-	return to
+	return pong.TapAction(dir, 63), to
 }
 
 // Rect is the pixels (x0, y0, x1, y1) a paddle of seat at pos, length

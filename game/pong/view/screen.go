@@ -164,7 +164,11 @@ func (s *Screen) Paint(scr *screen.Screen, x, y, w, h int, snap any, v gameview.
 		case side == v.Seat && v.Live:
 			pos = predictedPaddle(p, v, rate)
 		case v.Live:
-			pos = p.Config.MovePaddle(pos, pd.Dir, int32(int64(ahead)*int64(rate)/int64(time.Second)), side)
+			n := int32(int64(ahead) * int64(rate) / int64(time.Second))
+			if pd.Tap > 0 {
+				n = min(n, pd.Tap) // the room stops a tap by itself
+			}
+			pos = p.Config.MovePaddle(pos, pd.Dir, n, side)
 		}
 		objs[n] = s.bd.paddleRect(side, pos, pd.Len)
 		if side == v.Seat {

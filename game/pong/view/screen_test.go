@@ -142,9 +142,12 @@ func TestOwnPaddleIsPredicted(t *testing.T) {
 	if moved[1] <= rest[1] {
 		t.Fatalf("an unconfirmed press down did not move the own paddle: %v → %v", rest, moved)
 	}
-	to := s.TapTo(sn, pong.Left, 1)
+	action, to := s.Tap(sn, pong.Left, 1)
 	if want := s.Rect(pong.Left, to, sn.Paddles[pong.Left].Len); want[1]-rest[1] != 2 {
 		t.Fatalf("a tap from %v stops at %v: not one cell (two pixels) down", rest, want)
+	}
+	if n := pong.TapTicks(action); n == 0 || sn.Config.MovePaddle(sn.Paddles[pong.Left].Pos, 1, n, pong.Left) != to {
+		t.Fatalf("the tap's action %d (%d ticks) does not take the paddle to %d", action, n, to)
 	}
 	vw = gameview.Viewer{Seat: pong.Left, Now: now.Add(time.Second), FrameAt: now, TickRate: 60, Live: true,
 		Pending: []gameview.Pending{{Action: 1, At: now}}, Tap: true, TapDir: 1, TapTo: to}
@@ -229,4 +232,24 @@ func TestScoredUntilTheNextServe(t *testing.T) {
 		}
 	}
 	t.Fatal("no point was scored in a minute")
+}
+
+// Another player's tap is drawn stopping where the room will stop it,
+// not carried on by extrapolation until the next frame says so.
+func TestOthersTapIsNotExtrapolatedPastItsEnd(t *testing.T) {
+	s, scr := newScreen(colorprofile.ANSI256, 80, 24)
+	g := match(t, pong.OneVOne, 10)
+	g.Step([]game.Input{{Slot: pong.Left, Action: pong.TapAction(1, 3)}})
+	sn := snap(g)
+	if sn.Paddles[pong.Left].Tap != 2 {
+		t.Fatalf("after one of three ticks the snapshot says %d ticks left", sn.Paddles[pong.Left].Tap)
+	}
+	now := time.Unix(1000, 0)
+	// A watcher drawing 200 ms (12 ticks) after the frame.
+	s.Paint(scr, 0, 1, 80, 22, sn, gameview.Viewer{Seat: -1, Now: now.Add(200 * time.Millisecond), FrameAt: now, TickRate: 60, Live: true})
+	want := s.Rect(pong.Left, sn.Config.MovePaddle(sn.Paddles[pong.Left].Pos, 1, 2, pong.Left), sn.Paddles[pong.Left].Len)
+	got := s.bd.dyn[0] // the paddles as drawn, in side order
+	if [4]int32{got.x0, got.y0, got.x1, got.y1} != want {
+		t.Fatalf("the left paddle drawn at %+v, want where its tap ends, %v", got, want)
+	}
 }
