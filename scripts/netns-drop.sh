@@ -18,7 +18,9 @@
 #
 # Environment: PREFIX names the namespaces, interfaces and tmux sessions
 # (default tadrop), PORT the server's port (default 2222), KEEP=1 leaves
-# everything running at the end for a look around. The ssh commands use
+# everything running at the end for a look around. The server takes its
+# settings from the environment as always (TERMARENA_CLIENT_TIMEOUT=15s:
+# the detection check fails, as it should). The ssh commands use
 # -F /dev/null: a ~/.ssh/config of yours plays no part.
 set -euo pipefail
 
@@ -105,9 +107,11 @@ ratings() {
 }
 detect() { # prints the seconds until the grace notice, fails past 12 s
 	local took
-	took=$(waitfor ben "ann disconnected" 60)
+	# A notice that never shows is a failure: an empty time would compare
+	# as a string in awk ("" <= 12 is true) and pass.
+	took=$(waitfor ben "ann disconnected" 60) || { echo "over 60"; return 1; }
 	echo "$took"
-	awk -v t="$took" 'BEGIN { exit !(t <= 12) }'
+	awk -v t="$took" 'BEGIN { exit !(t + 0 <= 12) }'
 }
 newmatch() {
 	tmux kill-session -t "$PREFIX-ann" 2>/dev/null || true
@@ -174,6 +178,6 @@ ratings
 echo "--- server log (drops):"
 grep -i "dropping connection" "$work/server.log" || true
 echo
-echo "time to detect: ${took}s and ${took2}s (client timeout 10s, keepalive every 2s)"
+echo "time to detect: ${took}s and ${took2}s (client timeout ${TERMARENA_CLIENT_TIMEOUT:-10s}, keepalive every 2s)"
 [ $failed = 0 ] && echo "netns-drop.sh: all checks passed" || echo "netns-drop.sh: some checks FAILED"
 exit $failed
