@@ -369,7 +369,23 @@ func TestBlackholedSessionsEnd(t *testing.T) {
 		_ = pprof.WriteHeapProfile(f)
 		f.Close()
 	}
+	// Memory back near its baseline too. What stays is small per session
+	// (measured: about 17 KB each after 201, most of it the runtime's
+	// descriptors of ended goroutines, which it keeps for reuse, and the
+	// chat's state per player seen); anything a dropped session kept
+	// alive (its screen buffers, its SSH connection's buffers) is more
+	// than the budget, and a run of 30 is a few MB over it.
+	n := blackholedSessions() + 1
+	budget := uint64(4<<20 + n*perSessionHeapBudget)
+	if heap1.HeapAlloc > heap0.HeapAlloc && heap1.HeapAlloc-heap0.HeapAlloc > budget {
+		t.Fatalf("live heap %d KB after %d blackholed sessions ended, %d KB before: more than %d KB kept (TERMARENA_HEAP_PROFILE=file shows by whom)",
+			heap1.HeapAlloc>>10, n, heap0.HeapAlloc>>10, budget>>10)
+	}
 }
+
+// perSessionHeapBudget is how much live heap TestBlackholedSessionsEnd
+// lets each ended session leave behind.
+const perSessionHeapBudget = 48 << 10
 
 // A client whose answers stop reaching the server while the game still
 // reaches it (upstream blackholed) sees its HUD say so instead of the last
