@@ -43,6 +43,11 @@ type connWatch struct {
 	sessions  atomic.Int32
 	noSession atomic.Int64 // unix nanoseconds since when no session is open
 	probing   sync.Once
+	// probed: the RTT probe has started asking the client for replies.
+	// Silence counts only from then: before it the server asks nothing,
+	// and a client owes it nothing (a connection without a session is
+	// SessionOpenTimeout's).
+	probed atomic.Bool
 
 	mu      sync.Mutex
 	writers map[*lockedWriter]struct{}
@@ -89,7 +94,7 @@ func (w *connWatch) check() {
 	// round: a client gone quiet is dropped at the timeout, not up to a
 	// round after it.
 	next := w.every
-	if w.timeout > 0 {
+	if w.timeout > 0 && w.probed.Load() {
 		if until := time.Unix(0, w.lastRead.Load()).Add(w.timeout).Sub(now); until < next {
 			next = max(until, 10*time.Millisecond)
 		}
@@ -102,7 +107,7 @@ func (w *connWatch) check() {
 // verdict says why the connection should be dropped at now, or "".
 func (w *connWatch) verdict(now time.Time) string {
 	if w.timeout > 0 {
-		if silent := now.Sub(time.Unix(0, w.lastRead.Load())); silent >= w.timeout {
+		if silent := now.Sub(time.Unix(0, w.lastRead.Load())); silent >= w.timeout && w.probed.Load() {
 			return "no reply from the client for " + silent.Round(time.Second).String()
 		}
 		w.mu.Lock()
@@ -132,7 +137,11 @@ func (w *connWatch) sessionStarted(max int, probe func()) bool {
 		w.sessionEnded()
 		return false
 	}
-	w.probing.Do(func() { go probe() })
+	w.probing.Do(func() {
+		w.lastRead.Store(time.Now().UnixNano()) // the session request itself
+		w.probed.Store(true)
+		go probe()
+	})
 	return true
 }
 

@@ -55,3 +55,33 @@ func TestBlockedOutputDropsTheClient(t *testing.T) {
 		t.Fatalf("after the write went through, verdict %q", why)
 	}
 }
+
+// Silence drops a client only once the server has asked it something (the
+// RTT probe starts with the first session): a logged-in connection with no
+// session that sends nothing is SessionOpenTimeout's to close, with that
+// reason, not the client timeout's.
+func TestSilenceCountsOnlyOnceTheProbeAsks(t *testing.T) {
+	c1, c2 := net.Pipe()
+	defer c1.Close()
+	defer c2.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg := DefaultConfig()
+	cfg.ClientTimeout, cfg.SessionOpenTimeout = time.Second, 3*time.Second
+	w := newConnWatch(ctx, c1, cfg, slog.New(slog.DiscardHandler))
+	start := time.Now()
+	if why := w.verdict(start.Add(2 * time.Second)); why != "" {
+		t.Fatalf("2 s of silence with no session and nothing asked: verdict %q", why)
+	}
+	if why := w.verdict(start.Add(4 * time.Second)); !strings.Contains(why, "no session open") {
+		t.Fatalf("4 s with no session: verdict %q, want the session-open timeout's", why)
+	}
+	probed := make(chan struct{})
+	if !w.sessionStarted(4, func() { close(probed) }) {
+		t.Fatal("the first session was refused")
+	}
+	<-probed
+	if why := w.verdict(time.Now().Add(2 * time.Second)); !strings.Contains(why, "no reply") {
+		t.Fatalf("2 s of silence once the probe asks: verdict %q, want no reply", why)
+	}
+}

@@ -313,7 +313,9 @@ func blackholedSessions() int {
 // clients still hold the connections open.
 func TestBlackholedSessionsEnd(t *testing.T) {
 	cfg := faultConfig()
-	cfg.MaxConnsPerIP = 0
+	// The connection that opens no session is the session-open timeout's
+	// (the server asks it nothing, so its silence proves nothing).
+	cfg.MaxConnsPerIP, cfg.SessionOpenTimeout = 0, cfg.ClientTimeout
 	h := startWith(t, t.TempDir(), cfg, nil, lobby.RoomsConfig{})
 	base := h.goroutineBaseline()
 	var heap0 runtime.MemStats
@@ -347,7 +349,7 @@ func TestBlackholedSessionsEnd(t *testing.T) {
 			return strings.Count(string(buf[:runtime.Stack(buf, true)]), "charm.land/ssh.(*Server).handleConn(")
 		}
 		waitUntil(t, "every blackholed connection to be dropped", 6*wait, func() bool { return serving() == 0 })
-		t.Logf("%d blackholed connections dropped %v after the cut (client timeout %v)", len(clients), time.Since(cut).Round(100*time.Millisecond), cfg.ClientTimeout)
+		t.Logf("%d blackholed connections dropped %v after the cut (client and session-open timeouts %v)", len(clients), time.Since(cut).Round(100*time.Millisecond), cfg.ClientTimeout)
 		for _, c := range clients {
 			c.Close()
 		}
