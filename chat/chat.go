@@ -54,6 +54,10 @@ type Chat struct {
 	histN    int
 	histHead int
 	sends    atomic.Uint64 // Send calls, to pace sweeps
+	// latest is the latest time a message was admitted at: a session's
+	// Close has no time of its own, and judging against this one can only
+	// keep a member's flood memory longer, never drop it early.
+	latest time.Time
 }
 
 type muteEntry struct {
@@ -183,9 +187,10 @@ func removeSub(subs []*Sub, s *Sub) []*Sub {
 }
 
 // closeLocked unsubscribes s. A member's state outlives its last session
-// when it still matters (a mute, recent flooding, ignores) so reconnecting
-// does not reset flood control; a guest's never does, since guest
-// identities are not reused.
+// only when it still matters (a mute, recent flooding, ignores) so
+// reconnecting does not reset flood control; otherwise it goes with the
+// session, so memory follows who is online rather than everyone who
+// ever connected.
 func (c *Chat) closeLocked(s *Sub) {
 	c.setChannelsLocked(s, nil)
 	st := s.m
@@ -196,9 +201,28 @@ func (c *Chat) closeLocked(s *Sub) {
 	if key := strings.ToLower(st.Name); c.names[key] == st {
 		delete(c.names, key)
 	}
-	if st.Guest {
+	if c.forgettableLocked(st, c.latest) {
 		delete(c.members, st.ID)
 	}
+}
+
+// forgettableLocked: nothing of the offline member st is worth keeping at
+// now: a guest (guest identities never come back), or a player with no
+// ignores, no mute and no flooding the flood control still remembers.
+func (c *Chat) forgettableLocked(st *member, now time.Time) bool {
+	if st.Guest {
+		return true
+	}
+	if len(st.ignores) > 0 {
+		return false
+	}
+	if _, muted := c.mutes[st.ID]; muted {
+		return false
+	}
+	if st.lastActive.IsZero() {
+		return true // never sent anything: no flood memory to keep
+	}
+	return now.Sub(st.lastActive) >= c.cfg.Flood.memory() && !st.flood.escalated(c.cfg.Flood, now)
 }
 
 // History returns the kept messages of ch, oldest first. Only the lobby has
@@ -380,22 +404,8 @@ func (c *Chat) sweepLocked(now time.Time) {
 		}
 	}
 	for id, st := range c.members {
-		if len(st.subs) > 0 {
-			continue
+		if len(st.subs) == 0 && c.forgettableLocked(st, now) {
+			delete(c.members, id)
 		}
-		if st.Guest {
-			delete(c.members, id) // guest identities never come back
-			continue
-		}
-		if len(st.ignores) > 0 {
-			continue
-		}
-		if _, muted := c.mutes[id]; muted {
-			continue
-		}
-		if now.Sub(st.lastActive) < c.cfg.Flood.memory() || st.flood.escalated(c.cfg.Flood, now) {
-			continue
-		}
-		delete(c.members, id)
 	}
 }

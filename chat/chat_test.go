@@ -615,3 +615,24 @@ func TestConcurrentUse(t *testing.T) {
 	}()
 	wg.Wait()
 }
+
+// A player whose state no longer matters is forgotten when their last
+// session closes, not at the next sweep (which waits for chat traffic):
+// a quiet server kept every player who ever connected. One who chatted
+// a moment ago is kept, so reconnecting does not reset flood control.
+func TestQuietMemberIsForgottenAtClose(t *testing.T) {
+	e := newEnv(t, Config{Filter: noFilter(t)})
+	quiet, talker := player("quiet"), player("talker")
+	e.c.Join(quiet, LobbyChannel).Close()
+	s := e.c.Join(talker, LobbyChannel)
+	e.mustSend(talker, LobbyChannel, "hello")
+	s.Close()
+	e.c.mu.Lock()
+	defer e.c.mu.Unlock()
+	if _, ok := e.c.members[quiet.ID]; ok {
+		t.Error("a player who never chatted outlived their session")
+	}
+	if _, ok := e.c.members[talker.ID]; !ok {
+		t.Error("a player who chatted a moment ago was forgotten: reconnecting would reset flood control")
+	}
+}

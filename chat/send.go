@@ -150,6 +150,9 @@ func (c *Chat) admitLocked(st *member, ch ChannelKey, kind Kind, text string, no
 		return c.reply(ch, now, mutedLine(e, now)), false
 	}
 	st.lastActive = now
+	if now.After(c.latest) {
+		c.latest = now
+	}
 	why := st.flood.check(c.cfg.Flood, dupKey(kind, text), now)
 	if why == "" {
 		return Result{}, true
