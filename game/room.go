@@ -292,6 +292,9 @@ func (r *Room) SetHooks(h Hooks) {
 	r.hooks = h
 }
 
+// Grace is how long a dropped player's seat is kept.
+func (r *Room) Grace() time.Duration { return r.cfg.Grace }
+
 // Run owns the room until ctx is done (it returns ctx.Err()) or the room is
 // disposed of (it returns nil). It starts no other goroutine.
 func (r *Room) Run(ctx context.Context) error {

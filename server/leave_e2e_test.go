@@ -113,3 +113,45 @@ func TestRankedCountdownDropAndWalkOut(t *testing.T) {
 		t.Fatalf("matches: %+v", r)
 	}
 }
+
+// Ctrl-C in a ranked match closes the program, as it does everywhere,
+// but is no decision to lose: the seat is kept for the grace period like a
+// dropped connection's, the player is told so on their own terminal, and
+// coming back with the same key resumes the match.
+func TestCtrlCInARankedMatchKeepsTheSeat(t *testing.T) {
+	rc := lobby.RoomsConfig{Room: game.RoomConfig{Countdown: 20 * time.Second, Grace: 20 * time.Second}}
+	h := startWith(t, t.TempDir(), server.DefaultConfig(), nil, rc)
+	annKey := sshtest.NewKey(t)
+	ann := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("ann", annKey)), 80, 24, "play pong-1v1")
+	ann.WaitFor(wait, "Looking for a pong-1v1 match")
+	ben := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("ben", sshtest.NewKey(t))), 80, 24, "play 1v1")
+	ann.WaitFor(wait, "ranked")
+	ben.WaitFor(wait, "ranked")
+	var room *lobby.Room
+	waitUntil(t, "the ranked countdown", wait, func() bool {
+		for _, r := range h.Rooms.All() {
+			if fr, _ := r.Latest(); r.Ranked != "" && fr.Phase == game.Countdown {
+				room = r
+				return true
+			}
+		}
+		return false
+	})
+	ann.Type("\x03") // ctrl+c
+	if _, err := ann.Wait(wait); err != nil {
+		t.Fatal(err)
+	}
+	if scr := ann.Screen(); !strings.Contains(scr, "Your seat is kept for 20 s") {
+		t.Fatalf("ann's terminal after ctrl+c:\n%s", scr)
+	}
+	ben.WaitFor(wait, "ann disconnected —")
+	if fr, _ := room.Latest(); fr.Phase == game.Finished || fr.Seats[0].Player.Name != "ann" && fr.Seats[1].Player.Name != "ann" {
+		t.Fatalf("after ann's ctrl+c the match is %v with seats %+v, want ann's seat kept", fr.Phase, fr.Seats)
+	}
+	ann2 := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("ann", annKey)), 80, 24, "")
+	ann2.WaitFor(wait, "▸ann")
+	waitUntil(t, "the grace notice to clear", wait, func() bool { return !strings.Contains(ben.Screen(), "disconnected") })
+	if fr, _ := room.Latest(); fr.Phase == game.Finished {
+		t.Fatal("the match ended although ann came back within the grace")
+	}
+}

@@ -523,6 +523,13 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 		if m.replay != nil {
 			return tea.Sequence(m.stopReplay(), tea.Quit)
 		}
+		if m.inRankedPlay() {
+			// Ctrl-C is how people close a program, not a decision to
+			// lose: like a dropped connection it keeps the seat for the
+			// grace period (Detach), and the player is told so.
+			m.notice, m.final = rankedQuitNotice(m.in.room.Grace()), true
+			return tea.Quit
+		}
 		if m.in != nil {
 			return tea.Sequence(m.leaveRoom(true, ""), tea.Quit)
 		}
@@ -862,6 +869,14 @@ var leaveRankedPrompt = []string{"Leave ranked match? You lose it.", "y = leave 
 
 // inRankedPlay: the player sits in a ranked match that is counting down or
 // being played, where leaving forfeits it.
+// rankedQuitNotice is what a player who closed the program in a ranked
+// match in play reads on their own terminal; grace is how long the room
+// keeps the seat.
+func rankedQuitNotice(grace time.Duration) string {
+	return fmt.Sprintf("You closed termarena in a ranked match. Your seat is kept for %d s, as after a dropped connection: "+
+		"connect again with the same key to play on; if you do not, the match counts as a loss.", int(grace.Seconds()))
+}
+
 func (m *Lobby) inRankedPlay() bool {
 	if m.in == nil || m.in.room.Ranked == "" {
 		return false
