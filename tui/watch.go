@@ -197,7 +197,9 @@ func (m *Lobby) watchKey(s string) tea.Cmd {
 		}
 		return tea.Sequence(m.stopWatching(), m.openChooser(""))
 	case "0":
+		// The overview: no player followed, and no free camera either.
 		w.follow.Store(-1)
+		w.view.Look("0")
 	case "1", "2", "3", "4", "5", "6", "7", "8":
 		if n := int(s[0] - '1'); n < w.room.Mode.Seats {
 			w.follow.Store(int32(n))

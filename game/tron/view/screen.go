@@ -101,9 +101,13 @@ func (s *Screen) Action(key string, _ int) (int8, bool) { return Action(key) }
 const pan = 8
 
 // Look takes a watcher's camera key: f switches the free camera on and
-// off, and arrows (or WASD) pan it, switching it on from wherever the
-// view was centred.
+// off, arrows (or WASD) pan it, switching it on from wherever the view was
+// centred, and 0 (the overview) switches it off.
 func (s *Screen) Look(key string) bool {
+	if key == "0" {
+		s.free = false
+		return true
+	}
 	if key == "f" {
 		s.free = !s.free
 		s.fx, s.fy = s.v.Center()
