@@ -61,6 +61,9 @@ type View interface {
 	// watchers' (camera keys; "" for none).
 	KeyHelp(seat int) string
 	LookHelp() string
+	// Help is the game's keys as the lobby's help screen lists them: one
+	// line, every seat's keys and the watchers'.
+	Help() string
 }
 
 // Maker makes a game's view for one session: its styles start at base in

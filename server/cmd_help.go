@@ -26,6 +26,7 @@ func helpCommand() command {
 			fmt.Fprintln(out)
 			srv.usage(out)
 			fmt.Fprintln(out)
+			fmt.Fprintf(out, "Ranked modes: %s.\n", strings.Join(srv.deps.Rooms.Games().RankedQueues(), ", "))
 			fmt.Fprintln(out, "Your SSH key is your account; without one you play as a guest.")
 			fmt.Fprintln(out, "ssh HOST help COMMAND explains one command.")
 			fmt.Fprintln(out, "Exit codes: 0 ok, 1 failure, 2 usage, 77 not allowed.")
@@ -57,6 +58,10 @@ func (srv *Server) helpOn(s *Session, name string) int {
 	if c.detail != "" {
 		fmt.Fprintln(out)
 		fmt.Fprintln(out, c.detail)
+	}
+	if c.modes {
+		fmt.Fprintln(out)
+		fmt.Fprintf(out, "ranked modes on this server: %s\n", strings.Join(srv.deps.Rooms.Games().RankedQueues(), ", "))
 	}
 	return ExitOK
 }

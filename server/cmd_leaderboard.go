@@ -15,7 +15,8 @@ func leaderboardCommand() command {
 	return command{
 		name:    "leaderboard",
 		args:    "[--mode M] [--limit N] [--json]",
-		summary: "best rated players (modes: pong-1v1, pong-ffa4, pong-2v2)",
+		summary: "best rated players of a ranked mode, the first if none is named",
+		modes:   true,
 		run:     runLeaderboard,
 	}
 }

@@ -10,6 +10,7 @@ func playCommand() command {
 		args:    "[MODE]",
 		summary: "straight into a ranked queue, the first if none is named (needs a terminal: ssh -t)",
 		tui:     true,
+		modes:   true,
 		run: func(srv *Server, s *Session, args []string) int {
 			if len(args) > 1 {
 				fmt.Fprintf(s.ErrOut(), "usage: ssh -t HOST play [%s]\n", srv.modeUsage())

@@ -8,6 +8,7 @@ import (
 
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/game/pong"
+	"github.com/termarena/termarena/games"
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/server"
 	"github.com/termarena/termarena/sshtest"
@@ -200,16 +201,24 @@ func TestTapMovesThePaddleOneRow(t *testing.T) {
 	}
 }
 
-// The lobby's help lists the keys of a game, whole, at 80×24 and 200×50.
+// The lobby's help lists the keys of every game, whole, at 80×24 and
+// 200×50; ssh HOST help names the server's ranked modes.
 func TestHelpListsGameKeys(t *testing.T) {
-	h := start(t, t.TempDir(), server.DefaultConfig(), nil)
+	h := startWith(t, t.TempDir(), server.DefaultConfig(), nil, lobby.RoomsConfig{Games: games.Catalog()})
 	for _, size := range [][2]int{{80, 24}, {200, 50}} {
 		tm := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("alice", sshtest.NewKey(t))), size[0], size[1], "")
 		tm.WaitFor(wait, "Welcome, alice")
 		tm.Type("?")
-		tm.WaitFor(wait, "In a game", "w/s ↑/↓  move (a/d ←/→ top and bottom) · tap: a cell, hold: glide",
+		tm.WaitFor(wait, "In a game", "Pong: w/s ↑/↓  move (a/d ←/→ top and bottom) · tap: a cell, hold: glide",
+			"Light cycles: arrows/WASD turn · watching: f free camera, 0 overview",
 			"t enter  chat · r  ready, rematch · n  next ranked match",
 			"q  leave (a ranked match asks first) · esc never leaves", "? or esc close help")
 		tm.Close()
+	}
+	key := sshtest.NewKey(t)
+	for _, cmd := range []string{"help", "help play", "help leaderboard"} {
+		if r := sshtest.Run(t, h.Addr, "alice", key, cmd); r.Code != 0 || !strings.Contains(r.Stdout, "pong-1v1, pong-2v2, pong-ffa4, tron-ffa") {
+			t.Errorf("%s: %+v", cmd, r)
+		}
 	}
 }

@@ -25,6 +25,7 @@ type command struct {
 	summary string
 	detail  string // more for `help NAME`: arguments, exit codes; may be ""
 	tui     bool   // needs a PTY (ssh -t)
+	modes   bool   // takes a ranked mode: help NAME lists this server's
 	run     func(srv *Server, s *Session, args []string) int
 }
 

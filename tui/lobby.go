@@ -142,7 +142,7 @@ type Lobby struct {
 
 	live       []*lobby.Room
 	liveLabels map[*lobby.Room]seatLabels // ranked rooms' ratings, read with the list
-	boards     map[string]gameview.Scoreboard
+	views      map[string]gameview.View   // the lobby's own, by game (gameView)
 	liveSel    int
 	watch      *watching
 	replay     *replayer
@@ -1256,15 +1256,21 @@ func (m *Lobby) helpText() string {
 	if m.d.Rooms != nil {
 		lines = append([]string{"↑/↓ enter  join a room · c  create one · /  join by code", "w  watch a live room"}, lines...)
 	}
-	if m.d.Matchmaker != nil {
-		lines = append([]string{"p  ranked 1v1 · P  choose the mode · L  leaderboard · m  your profile"}, lines...)
+	if qs := m.games().RankedQueues(); m.d.Matchmaker != nil && len(qs) > 0 {
+		lines = append([]string{"p  ranked " + qs[0] + " · P  choose the mode · L  leaderboard · m  your profile"}, lines...)
 	}
 	for _, l := range lines {
 		b.WriteString(style(colDim).Render("  "+l) + "\n")
 	}
 	if m.d.Rooms != nil {
 		b.WriteString("\n" + bold.Render("In a game") + "\n")
-		for _, l := range gameKeys {
+		var keys []string
+		for _, k := range m.games() {
+			if gv := m.gameView(k.Name()); gv != nil {
+				keys = append(keys, k.Title()+": "+gv.Help())
+			}
+		}
+		for _, l := range append(keys, gameKeys...) {
 			b.WriteString(style(colDim).Render("  "+l) + "\n")
 		}
 	}
@@ -1279,9 +1285,8 @@ func (m *Lobby) helpText() string {
 	return b.String()
 }
 
-// gameKeys is the help's "In a game" part.
+// gameKeys is the help's "In a game" part every game shares.
 var gameKeys = []string{
-	"w/s ↑/↓  move (a/d ←/→ top and bottom) · tap: a cell, hold: glide",
 	"t enter  chat · r  ready, rematch · n  next ranked match",
 	"q  leave (a ranked match asks first) · esc never leaves",
 }

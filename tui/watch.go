@@ -73,18 +73,26 @@ func (m *Lobby) openChooser(notice string) tea.Cmd {
 }
 
 // scoreboard is the scoreboard of the game named name, for the chooser's
-// scores (nil: the game has none). The lobby keeps one view per game; it
-// is used only here, on the program's goroutine.
+// scores (nil: the game has none).
 func (m *Lobby) scoreboard(name string) gameview.Scoreboard {
-	if sb, ok := m.boards[name]; ok {
-		return sb
-	}
-	sb, _ := m.d.Views.newGameView(name, m.d.Profile).(gameview.Scoreboard)
-	if m.boards == nil {
-		m.boards = map[string]gameview.Scoreboard{}
-	}
-	m.boards[name] = sb
+	sb, _ := m.gameView(name).(gameview.Scoreboard)
 	return sb
+}
+
+// gameView is the game named name's view as the lobby's own screens use it
+// (the chooser's scores, the help's keys), nil when the game has none. The
+// lobby keeps one per game, used only on the program's goroutine; a room
+// screen has its own.
+func (m *Lobby) gameView(name string) gameview.View {
+	if gv, ok := m.views[name]; ok {
+		return gv
+	}
+	gv := m.d.Views.newGameView(name, m.d.Profile)
+	if m.views == nil {
+		m.views = map[string]gameview.View{}
+	}
+	m.views[name] = gv
+	return gv
 }
 
 // readLabels reads the ratings of every ranked room's players.

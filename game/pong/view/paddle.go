@@ -93,6 +93,11 @@ func (s *Screen) KeyHelp(seat int) string {
 	return "a/d ←/→ move"
 }
 
+// Help is every side's keys, and what a tap and a held key do.
+func (s *Screen) Help() string {
+	return "w/s ↑/↓  move (a/d ←/→ top and bottom) · tap: a cell, hold: glide"
+}
+
 // Pos is the seat's paddle position in snap.
 func (s *Screen) Pos(snap any, seat int) (int32, bool) {
 	p := snapOf(snap)

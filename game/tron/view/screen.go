@@ -191,5 +191,10 @@ func (s *Screen) Over(snap any) bool {
 func (s *Screen) KeyHelp(int) string { return KeyHelp }
 func (s *Screen) LookHelp() string   { return "f/arrows camera" }
 
+// Help is the riders' keys and the watchers' camera.
+func (s *Screen) Help() string {
+	return KeyHelp + " · watching: f free camera, 0 overview"
+}
+
 // The room screen hosts it through the gameview contract.
 var _ gameview.View = (*Screen)(nil)
