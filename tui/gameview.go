@@ -247,8 +247,12 @@ type plainKey struct {
 // on the right) and the footer.
 func (v *RoomView) paintPluginHUD(fr *game.Frame) {
 	gv := v.cfg.Game
-	k := plainKey{status: gv.Status(fr.State), colour: v.colour, fps: v.fps, w: v.w, h: v.h, rttMS: -1,
-		finished: fr.Phase == game.Finished}
+	k := plainKey{colour: v.colour, fps: v.fps, w: v.w, h: v.h, rttMS: -1, finished: fr.Phase == game.Finished}
+	if fr.Phase != game.Countdown {
+		// Over the opening countdown the overlay says who plays whom;
+		// the match has no round to speak of yet.
+		k.status = gv.Status(fr.State)
+	}
 	for slot := range fr.Forfeited {
 		k.anyLeft = k.anyLeft || leftMatch(fr, slot)
 	}

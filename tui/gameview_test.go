@@ -270,3 +270,16 @@ func TestHeaderKeepsEveryRider(t *testing.T) {
 		}
 	}
 }
+
+// Over the opening countdown the header has no match line: nobody is
+// riding yet ("3 riding" was shown), and the overlay says who plays whom.
+func TestNoMatchLineOverTheCountdown(t *testing.T) {
+	_, fr := tronFrame(t, 0)
+	fr.Phase, fr.Left = game.Countdown, 2*time.Second
+	clock := time.Unix(1000, 0)
+	v, out, _ := tronRoomView(fr, 0, 120, 40, colorprofile.ANSI256, &clock)
+	v.draw()
+	if scr := out.screen(); strings.Contains(scr, "riding") || !strings.Contains(scr, "ann vs ben vs cy") {
+		t.Fatalf("the countdown screen:\n%s", scr)
+	}
+}

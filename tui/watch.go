@@ -118,7 +118,11 @@ func (m *Lobby) spectate(r *lobby.Room) tea.Cmd {
 	if d := r.SpectateDelay(); d > 0 {
 		title += fmt.Sprintf(" · %ds behind", int(d.Seconds()))
 	}
-	keys := fmt.Sprintf("tab/1-%d follow · 0 overview · n/p next room · q back", min(r.Mode.Seats, 9))
+	seats := r.Mode.Seats
+	if r.Ranked != "" && r.Mode.Table > 0 {
+		seats = min(seats, r.Mode.Table) // the queue seats no more
+	}
+	keys := fmt.Sprintf("tab/1-%d follow · 0 overview · n/p next room · q back", min(seats, 9))
 	w.view = NewRoomView(RoomViewConfig{
 		Game: m.d.Views.newGameView(r.Game.Name(), m.d.Profile), Look: true,
 		Room: watchFeed{r, feed}, Slot: -1, Title: title, Out: m.d.Out, Profile: m.d.Profile, FPS: m.d.FPS, Clocks: m.d.Clocks,
