@@ -3,6 +3,8 @@ package game
 import (
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // Kind is one game as the server knows it: its name, the modes it offers
@@ -63,11 +65,46 @@ type Mode struct {
 	// match.
 	Ranked string
 	Table  int
+	// SeatNames name the seats in slot order, where the game has names
+	// for them (Pong's sides); nil: seats are numbered from 1.
+	SeatNames []string
 	// HeldInputs: an input's action holds until the next one (a Pong
 	// paddle's direction), so an input repeating the one before changes
 	// nothing and a replay need not keep it. Games whose actions are
 	// events (a light cycle's turn) leave it false.
 	HeldInputs bool
+}
+
+// SeatName is slot's name: its SeatNames entry, else "seat N" (from 1).
+func (m Mode) SeatName(slot int) string {
+	if slot >= 0 && slot < len(m.SeatNames) {
+		return m.SeatNames[slot]
+	}
+	return fmt.Sprintf("seat %d", slot+1)
+}
+
+// ParseSeat finds the seat a player asked for, by its name or its number
+// from 1; ok false when the mode has no such seat.
+func (m Mode) ParseSeat(s string) (slot int, ok bool) {
+	if i := slices.Index(m.SeatNames, strings.ToLower(s)); i >= 0 {
+		return i, true
+	}
+	if n, err := strconv.Atoi(s); err == nil && n >= 1 && n <= m.Seats {
+		return n - 1, true
+	}
+	return -1, false
+}
+
+// SeatList says which seats the mode has: "left and right", "1 to 8".
+func (m Mode) SeatList() string {
+	if len(m.SeatNames) >= m.Seats && m.Seats > 0 {
+		names := m.SeatNames[:m.Seats]
+		if len(names) < 2 {
+			return names[0]
+		}
+		return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	}
+	return fmt.Sprintf("1 to %d", m.Seats)
 }
 
 // Team returns the team of slot (its index in Teams), or -1.

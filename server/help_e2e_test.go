@@ -14,7 +14,7 @@ func TestHelpOnOneCommand(t *testing.T) {
 	h := start(t, t.TempDir(), server.DefaultConfig(), nil)
 	key := sshtest.NewKey(t)
 	r := sshtest.Run(t, h.Addr, "alice", key, "help join")
-	if r.Code != 0 || !strings.Contains(r.Stdout, "usage: ssh -t HOST join ROOM|CODE [left|right|top|bottom]") ||
+	if r.Code != 0 || !strings.Contains(r.Stdout, "usage: ssh -t HOST join ROOM|CODE [SEAT]") ||
 		!strings.Contains(r.Stdout, "Exit status 1 when the room is full") || strings.Contains(r.Stdout, "whoami") {
 		t.Fatalf("help join: %+v", r)
 	}

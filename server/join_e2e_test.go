@@ -33,8 +33,12 @@ func TestJoinRefusesMissingSidesAndFullRooms(t *testing.T) {
 	}
 
 	st, out := joinAs("dave", code+" bottom")
-	if st != 2 || !strings.Contains(out, "r1 is a 1v1 room: sides are left and right") || strings.Contains(out, "no such slot") {
+	if st != 2 || !strings.Contains(out, `r1 is a 1v1 room with no seat "bottom": its seats are left and right`) || strings.Contains(out, "no such slot") {
 		t.Fatalf("join %s bottom on a 1v1: exit %d\n%s", code, st, out)
+	}
+	st, out = joinAs("dave", code+" 3")
+	if st != 2 || !strings.Contains(out, `no seat "3": its seats are left and right`) {
+		t.Fatalf("join %s 3 on a 1v1: exit %d\n%s", code, st, out)
 	}
 
 	erin := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("erin", sshtest.NewKey(t))), 80, 24, "join "+code)

@@ -196,7 +196,7 @@ func TestRoomsPrivateCodesAndJoinErrors(t *testing.T) {
 
 	// The code gets in; a taken side is refused with the free ones listed.
 	erin := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("erin", sshtest.NewKey(t))), 80, 24, "join "+code+" left")
-	erin.WaitFor(wait, "The left side is taken", "free: right, top, bottom")
+	erin.WaitFor(wait, "In r1, left is taken; free: right, top, bottom.")
 	erin.Type("q")
 	frank := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("frank", sshtest.NewKey(t))), 80, 24, "join "+strings.ToUpper(code)+" top")
 	frank.WaitFor(wait, "carol", "frank", "(you)")

@@ -25,10 +25,17 @@ func TestJoinRefusalsAreExplained(t *testing.T) {
 	m := NewLobby(LobbyDeps{Ctx: ctx, Player: game.Player{ID: "carol", Name: "carol"}, Online: lobby.NewHub(), Rooms: rooms})
 
 	m.join(joinMsg{room: r, side: 3})
-	if want := r.ID() + " is a 1v1 room: it has no bottom side."; m.notice != want {
+	if want := r.ID() + " is a 1v1 room with no seat 4: its seats are left and right."; m.notice != want {
 		t.Fatalf("bottom side of a 1v1: notice %q, want %q", m.notice, want)
 	}
-	for _, id := range []game.PlayerID{"alice", "bob"} {
+	if _, err := r.Join(ctx, game.Player{ID: "alice", Name: "alice"}, 0); err != nil {
+		t.Fatal(err)
+	}
+	m.join(joinMsg{room: r, side: 0})
+	if want := "In " + r.ID() + ", left is taken; free: right."; m.notice != want {
+		t.Fatalf("a taken side: notice %q, want %q", m.notice, want)
+	}
+	for _, id := range []game.PlayerID{"bob"} {
 		if _, err := r.Join(ctx, game.Player{ID: id, Name: string(id)}, -1); err != nil {
 			t.Fatal(err)
 		}

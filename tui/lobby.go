@@ -776,8 +776,6 @@ func isCodeChar(b byte) bool {
 	return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9')
 }
 
-var sideNames = []string{"left", "right", "top", "bottom"}
-
 // join seats the player in a room and starts the room view.
 func (m *Lobby) join(j joinMsg) tea.Cmd {
 	if m.d.Rooms == nil || m.in != nil {
@@ -813,15 +811,13 @@ func (m *Lobby) join(j joinMsg) tea.Cmd {
 		case errors.Is(err, game.ErrStarted):
 			m.notice = fmt.Sprintf("The match in %s has started without you. Watch it with w.", r.ID())
 		case errors.Is(err, game.ErrInvalidSlot):
-			m.notice = fmt.Sprintf("%s is a %s room: it has no %s side.", r.ID(), r.Mode.Name, sideNames[j.side%4])
+			m.notice = fmt.Sprintf("%s is a %s room with no %s: its seats are %s.", r.ID(), r.Mode.Name, r.Mode.SeatName(j.side), r.Mode.SeatList())
 		case errors.As(err, &taken):
 			var free []string
 			for _, f := range taken.Free {
-				if f < len(sideNames) {
-					free = append(free, sideNames[f])
-				}
+				free = append(free, r.Mode.SeatName(f))
 			}
-			m.notice = fmt.Sprintf("The %s side is taken in %s; free: %s.", sideNames[taken.Slot%4], r.ID(), strings.Join(free, ", "))
+			m.notice = fmt.Sprintf("In %s, %s is taken; free: %s.", r.ID(), r.Mode.SeatName(taken.Slot), strings.Join(free, ", "))
 		default:
 			m.notice = fmt.Sprintf("Could not join %s: %v", r.ID(), err)
 		}

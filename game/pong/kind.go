@@ -32,9 +32,9 @@ var teams2v2 = [][]int{{Left, Right}, {Top, Bottom}}
 // A paddle's direction holds until the next key, so inputs are held.
 func (Kind) Modes() []game.Mode {
 	return []game.Mode{
-		{Name: OneVOne.String(), Key: "1", Title: "1v1", Seats: 2, MinPlayers: 2, Casual: true, Ranked: "pong-1v1", Table: 2, HeldInputs: true},
-		{Name: TwoVTwo.String(), Key: "2", Title: "2v2", Seats: 4, MinPlayers: 2, Teams: teams2v2, Casual: true, Ranked: "pong-2v2", Table: 4, HeldInputs: true},
-		{Name: FFA4.String(), Key: "4", Title: "free-for-all", Seats: 4, MinPlayers: 2, Casual: true, Ranked: "pong-ffa4", Table: 4, HeldInputs: true},
+		{Name: OneVOne.String(), Key: "1", Title: "1v1", Seats: 2, MinPlayers: 2, Casual: true, Ranked: "pong-1v1", Table: 2, HeldInputs: true, SeatNames: []string{"left", "right"}},
+		{Name: TwoVTwo.String(), Key: "2", Title: "2v2", Seats: 4, MinPlayers: 2, Teams: teams2v2, Casual: true, Ranked: "pong-2v2", Table: 4, HeldInputs: true, SeatNames: []string{"left", "right", "top", "bottom"}},
+		{Name: FFA4.String(), Key: "4", Title: "free-for-all", Seats: 4, MinPlayers: 2, Casual: true, Ranked: "pong-ffa4", Table: 4, HeldInputs: true, SeatNames: []string{"left", "right", "top", "bottom"}},
 	}
 }
 
