@@ -52,8 +52,9 @@ func (v *verifier) Write(p []byte) {
 }
 
 // hudEntryRE is one player in the HUD: "▸name 3" for the viewer, "name 3"
-// for the others (tui.RoomView.paintHUD).
-var hudEntryRE = regexp.MustCompile(`(▸?)([A-Za-z0-9][A-Za-z0-9_-]*) ([0-9]+)`)
+// for the others (tui.RoomView.paintHUD); a header too narrow for every
+// name shortens them ("▸ltto1… 0").
+var hudEntryRE = regexp.MustCompile(`(▸?)([A-Za-z0-9][A-Za-z0-9_-]*…?) ([0-9]+)`)
 
 // check reports whether the emulated screen is a valid 1v1 game frame: a
 // HUD naming two players with scores, one of them this bot; two paddles of
@@ -78,7 +79,7 @@ func (v *verifier) check() (bool, string) {
 	me := false
 	for _, m := range hudEntryRE.FindAllStringSubmatch(hud, -1) {
 		names[m[2]] = true
-		if m[1] == "▸" && m[2] == v.own {
+		if short, cut := strings.CutSuffix(m[2], "…"); m[1] == "▸" && (m[2] == v.own || cut && strings.HasPrefix(v.own, short)) {
 			me = true
 		}
 	}
