@@ -1,6 +1,8 @@
 package server_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -112,6 +114,14 @@ func TestRankedCountdownDropAndWalkOut(t *testing.T) {
 	if r.Code != 0 || !strings.Contains(r.Stdout, "ann 0 (left)") || strings.Contains(r.Stdout, "*") {
 		t.Fatalf("matches: %+v", r)
 	}
+	// Its replay ends with the same results, the leaver marked.
+	var ms []struct{ ID uint64 }
+	waitUntil(t, "the replay to be stored", wait, func() bool {
+		r := sshtest.Run(t, h.Addr, "x", sshtest.NewKey(t), "replays ann --json")
+		return json.Unmarshal([]byte(r.Stdout), &ms) == nil && len(ms) == 1
+	})
+	viewer := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("dave", sshtest.NewKey(t))), 80, 24, fmt.Sprintf("replay %d", ms[0].ID))
+	viewer.WaitFor(wait, "game over", "ann (0) (left)", "replay over")
 }
 
 // Ctrl-C in a ranked match closes the program, as it does everywhere,

@@ -30,6 +30,9 @@ type replayer struct {
 	r    *spectator.Replay
 	ctl  chan func(*replayState)
 	view *RoomView
+	// left is, per slot, whether the match's record says its player left
+	// (a forfeit): the results mark them as the live ones did.
+	left []bool
 
 	mu     sync.Mutex
 	cur    *game.Frame
@@ -90,7 +93,7 @@ func (m *Lobby) startReplay(id uint64, data []byte, rec *store.MatchRecord) tea.
 		return nil
 	}
 	ctx, cancel := context.WithCancel(m.d.Ctx)
-	rp := &replayer{id: id, r: r, ctl: make(chan func(*replayState), 16), cancel: cancel, done: make(chan struct{})}
+	rp := &replayer{id: id, r: r, ctl: make(chan func(*replayState), 16), cancel: cancel, done: make(chan struct{}), left: leftSlots(r, rec)}
 	st := &replayState{pb: pb, speed: 1}
 	rp.show(st)
 	out := recordOutcome(r, rec)
@@ -117,6 +120,21 @@ func (m *Lobby) startReplay(id uint64, data []byte, rec *store.MatchRecord) tea.
 	go func() { wg.Wait(); close(rp.done) }()
 	m.replay, m.state, m.notice, m.help = rp, stReplay, "", false
 	return nil
+}
+
+// leftSlots is, per slot of r, whether rec says its player left the
+// match; nil without a record.
+func leftSlots(r *spectator.Replay, rec *store.MatchRecord) []bool {
+	if rec == nil {
+		return nil
+	}
+	left := make([]bool, len(r.Seats))
+	for _, p := range rec.Players {
+		if p.Slot >= 0 && p.Slot < len(left) {
+			left[p.Slot] = p.Left
+		}
+	}
+	return left
 }
 
 // recordOutcome turns a ranked match's record into the rating changes the
@@ -181,7 +199,7 @@ func (rp *replayer) frame(st *replayState) *game.Frame {
 		Seats: seats, State: st.pb.Snapshot(), Roster: rp.r.Seats, Paused: st.paused}
 	if st.pb.Done() && st.err == nil {
 		res := rp.r.Result
-		f.Phase, f.Result = game.Finished, &res
+		f.Phase, f.Result, f.Forfeited = game.Finished, &res, rp.left
 	}
 	return f
 }
