@@ -84,18 +84,7 @@ func TestRankedCountdownDropAndWalkOut(t *testing.T) {
 	ann := sshtest.Open(t, annConn, 80, 24, "play pong-1v1")
 	ann.WaitFor(wait, "Looking for a pong-1v1 match")
 	ben := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("ben", sshtest.NewKey(t))), 80, 24, "play 1v1")
-	ann.WaitFor(wait, "ranked")
-	ben.WaitFor(wait, "ranked")
-	var room *lobby.Room
-	waitUntil(t, "the ranked countdown", wait, func() bool {
-		for _, r := range h.Rooms.All() {
-			if fr, _ := r.Latest(); r.Ranked != "" && fr.Phase == game.Countdown {
-				room = r
-				return true
-			}
-		}
-		return false
-	})
+	room := rankedCountdown(t, h, ann, ben)
 
 	annConn.Close()
 	ben.WaitFor(wait, "ann disconnected —")
@@ -135,18 +124,7 @@ func TestCtrlCInARankedMatchKeepsTheSeat(t *testing.T) {
 	ann := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("ann", annKey)), 80, 24, "play pong-1v1")
 	ann.WaitFor(wait, "Looking for a pong-1v1 match")
 	ben := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("ben", sshtest.NewKey(t))), 80, 24, "play 1v1")
-	ann.WaitFor(wait, "ranked")
-	ben.WaitFor(wait, "ranked")
-	var room *lobby.Room
-	waitUntil(t, "the ranked countdown", wait, func() bool {
-		for _, r := range h.Rooms.All() {
-			if fr, _ := r.Latest(); r.Ranked != "" && fr.Phase == game.Countdown {
-				room = r
-				return true
-			}
-		}
-		return false
-	})
+	room := rankedCountdown(t, h, ann, ben)
 	ann.Type("\x03") // ctrl+c
 	if _, err := ann.Wait(wait); err != nil {
 		t.Fatal(err)
@@ -164,4 +142,23 @@ func TestCtrlCInARankedMatchKeepsTheSeat(t *testing.T) {
 	if fr, _ := room.Latest(); fr.Phase == game.Finished {
 		t.Fatal("the match ended although ann came back within the grace")
 	}
+}
+
+// rankedCountdown waits until ann and ben, queued, are matched and their
+// ranked room counts down, and returns the room.
+func rankedCountdown(t *testing.T, h *harness, ann, ben *sshtest.Term) *lobby.Room {
+	t.Helper()
+	ann.WaitFor(wait, "ranked")
+	ben.WaitFor(wait, "ranked")
+	var room *lobby.Room
+	waitUntil(t, "the ranked countdown", wait, func() bool {
+		for _, r := range h.Rooms.All() {
+			if fr, _ := r.Latest(); r.Ranked != "" && fr.Phase == game.Countdown {
+				room = r
+				return true
+			}
+		}
+		return false
+	})
+	return room
 }

@@ -247,7 +247,7 @@ type plainKey struct {
 // on the right) and the footer.
 func (v *RoomView) paintPluginHUD(fr *game.Frame) {
 	gv := v.cfg.Game
-	k := plainKey{colour: v.colour, fps: v.fps, w: v.w, h: v.h, rttMS: -1, finished: fr.Phase == game.Finished}
+	k := plainKey{colour: v.colour, fps: v.fps, w: v.w, h: v.h, finished: fr.Phase == game.Finished}
 	if fr.Phase != game.Countdown {
 		// Over the opening countdown the overlay says who plays whom;
 		// the match has no round to speak of yet.
@@ -267,16 +267,7 @@ func (v *RoomView) paintPluginHUD(fr *game.Frame) {
 	if v.cfg.Watchers != nil {
 		k.watchers = v.cfg.Watchers()
 	}
-	if v.cfg.RTT != nil {
-		if d := v.cfg.RTT(); d > 0 {
-			k.rttMS = d.Milliseconds()
-		}
-	}
-	if v.cfg.NoReply != nil {
-		if d := v.cfg.NoReply(); d >= staleAfter {
-			k.noReplyS = int64(d / time.Second)
-		}
-	}
+	k.rttMS, k.noReplyS = v.link()
 	if v.cfg.Footer != nil {
 		k.footer[0], k.footer[1] = v.cfg.Footer()
 	}

@@ -47,7 +47,7 @@ const scoreSeats = 4
 // rating and score, by team when the mode has teams; the figures on the
 // right) and the footer.
 func (v *RoomView) paintHUD(fr *game.Frame, sb gameview.Scoreboard) {
-	k := hudKey{finished: fr.Phase == game.Finished, fps: v.fps, w: v.w, h: v.h, rttMS: -1, follow: v.follow,
+	k := hudKey{finished: fr.Phase == game.Finished, fps: v.fps, w: v.w, h: v.h, follow: v.follow,
 		keys: v.cfg.Game.KeyHelp(v.cfg.Slot)}
 	teams := sb.Teams(fr.State)
 	k.teams = len(teams)
@@ -94,16 +94,7 @@ func (v *RoomView) paintHUD(fr *game.Frame, sb gameview.Scoreboard) {
 	if f := k.follow; f >= 0 && f < scoreSeats {
 		k.followed = sb.FollowText(fr.State, f, !scoredBy(fr, f))
 	}
-	if v.cfg.RTT != nil {
-		if d := v.cfg.RTT(); d > 0 {
-			k.rttMS = d.Milliseconds()
-		}
-	}
-	if v.cfg.NoReply != nil {
-		if d := v.cfg.NoReply(); d >= staleAfter {
-			k.noReplyS = int64(d / time.Second)
-		}
-	}
+	k.rttMS, k.noReplyS = v.link()
 	if k == v.hudKey && v.hud != "" {
 		return
 	}
@@ -206,6 +197,24 @@ func (v *RoomView) label(fr *game.Frame, slot int) string {
 type hudPart struct {
 	text string
 	st   screen.Style
+}
+
+// link is what the header says of the player's connection: the round
+// trip in milliseconds (-1: unknown), and how many seconds the client has
+// not answered once that makes the round trip stale (0: answering).
+func (v *RoomView) link() (rttMS, noReplyS int64) {
+	rttMS = -1
+	if v.cfg.RTT != nil {
+		if d := v.cfg.RTT(); d > 0 {
+			rttMS = d.Milliseconds()
+		}
+	}
+	if v.cfg.NoReply != nil {
+		if d := v.cfg.NoReply(); d >= staleAfter {
+			noReplyS = int64(d / time.Second)
+		}
+	}
+	return rttMS, noReplyS
 }
 
 // headerFigures are the figures on the header's right, fullest first:
