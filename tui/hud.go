@@ -359,9 +359,19 @@ func fitFooter(w int, follow, status, keys, mark string, titleOnly bool) string 
 	if titleOnly {
 		order[1], order[2] = order[2], order[1]
 	}
-	for _, o := range order {
+	for i, o := range order {
 		if s := compose(o[0], o[1], o[2]); len([]rune(s)) <= w {
 			return s
+		}
+		if i == 3 && follow != "" {
+			// A followed player's match is worth more than the keys a
+			// watcher already used to follow them: keep the last two
+			// (the next room, and out) before giving it up.
+			if items := strings.Split(keys, " · "); len(items) > 2 {
+				if s := follow + "   " + strings.Join(items[len(items)-2:], " · "); len([]rune(s)) <= w {
+					return s
+				}
+			}
 		}
 	}
 	if r := []rune(keys); len(r) > w && w > 1 {
