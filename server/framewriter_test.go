@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 )
 
@@ -61,5 +62,23 @@ func TestBubbleTeaWritesWakeTheGameView(t *testing.T) {
 	_, _ = l.Write([]byte("menu"))
 	if second != 1 {
 		t.Fatalf("woken after removal: %d", second)
+	}
+}
+
+// A notice printed after the program ends breaks between words at the
+// terminal's width instead of mid-word.
+func TestFinalNoticeWrapsAtWords(t *testing.T) {
+	text := "You closed termarena in a ranked match. Your seat is kept for 30 s, as after a dropped connection."
+	got := wrapNotice(text, 40)
+	for _, line := range strings.Split(got, "\r\n") {
+		if len(line) > 40 || strings.HasPrefix(line, " ") || strings.HasSuffix(line, " ") {
+			t.Fatalf("line %q of %q", line, got)
+		}
+	}
+	if strings.ReplaceAll(got, "\r\n", " ") != text {
+		t.Fatalf("words lost or changed: %q", got)
+	}
+	if wrapNotice(text, 0) != text {
+		t.Fatal("an unknown width changed the text")
 	}
 }

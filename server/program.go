@@ -5,9 +5,11 @@ import (
 	"context"
 	"errors"
 	"io"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
@@ -102,6 +104,10 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 	var wg sync.WaitGroup
 	wg.Add(1)
 	var idleTick <-chan time.Time
+	// The terminal's width, for the final notice: it is printed after
+	// Bubble Tea let go of the screen, as plain lines.
+	var width atomic.Int64
+	width.Store(int64(pty.Window.Width))
 	if idle != nil {
 		t := time.NewTicker(idle.every())
 		defer t.Stop()
@@ -114,6 +120,7 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 			case <-ctx.Done():
 				return
 			case w := <-s.Windows():
+				width.Store(int64(w.Width))
 				p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
 			case now := <-idleTick:
 				if msg, ok := idle.check(now, sio.input.LastRead()); ok {
@@ -155,7 +162,7 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 		return ExitFail
 	}
 	if text := m.FinalNotice(); text != "" {
-		_, _ = io.WriteString(s, "\r\n"+text+"\r\n")
+		_, _ = io.WriteString(s, "\r\n"+wrapNotice(text, int(width.Load()))+"\r\n")
 		if c := finalCode.Load(); c != 0 {
 			return int(c)
 		}
@@ -293,4 +300,27 @@ func placeOf(m programModel) string {
 		return w.Where()
 	}
 	return "lobby"
+}
+
+// wrapNotice breaks text between words into lines of at most w columns
+// (a word longer than a line keeps its own), joined for a raw terminal;
+// w under 20 leaves the terminal to wrap.
+func wrapNotice(text string, w int) string {
+	if w < 20 {
+		return text
+	}
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(text) {
+		switch {
+		case line == "":
+			line = word
+		case utf8.RuneCountInString(line)+1+utf8.RuneCountInString(word) > w:
+			lines = append(lines, line)
+			line = word
+		default:
+			line += " " + word
+		}
+	}
+	return strings.Join(append(lines, line), "\r\n")
 }
