@@ -107,7 +107,7 @@ func flagSet(getenv func(string) string, errOut io.Writer) (*flag.FlagSet, *conf
 	dur(&c.srv.IdleTimeout, "idle-timeout", c.srv.IdleTimeout, "close a session left untouched in the lobby this long, with a warning a minute before; never in a room, a queue or watching (0 = never)")
 	num(&c.srv.FPS, "fps", c.srv.FPS, "frames per second of each session's screen (10-60)")
 	dur(&c.spectateDelay, "spectate-delay", 2*time.Second, "how far behind live play watchers of ranked matches are (0 = live)")
-	dur(&c.lagComp, "lag-compensation", 150*time.Millisecond, "how old a player's view may be and still be judged as they saw it: a Pong catch the screen showed in time counts (0 = off, at most 1s)")
+	dur(&c.lagComp, "lag-compensation", 150*time.Millisecond, "how old a player's view may be and still be judged as they saw it: a catch or a turn the screen showed in time counts (0 = off, at most 1s)")
 	num(&c.keepReplays, "replay-keep-per-player", 50, "replays kept per player whatever their age")
 	num(&c.keepDays, "replay-keep-days", 30, "days every replay is kept")
 	str(&c.chatFilter, "chat-filter", "", "file of extra words the chat filter masks (one per line, !word allows one)")

@@ -61,8 +61,8 @@ type Deps struct {
 	Matchmaker *lobby.Matchmaker
 	// Chat is the server's chat; nil disables chat.
 	Chat *chat.Chat
-	// Views are the games' own room-screen views by game name (main's
-	// catalogue); a game without one is drawn as Pong.
+	// Views are the games' own room-screen views by game name (the list in
+	// games/); a room of a game without one shows only its waiting screen.
 	Views tui.Views
 	// Metrics receives the server's telemetry; nil keeps none.
 	Metrics *telemetry.Metrics

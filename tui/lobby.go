@@ -54,7 +54,7 @@ type LobbyDeps struct {
 	Play       lobby.RankedMode
 	// Games are the server's games, for menus and replays; nil means the
 	// rooms' (Rooms.Games). Views are the games' own room-screen views by
-	// name; a game without one is drawn as Pong by the room view itself.
+	// name; a room of a game without one shows only its waiting screen.
 	Games game.Catalog
 	Views Views
 	// Spectating and replays: `ssh -t host spectate [room]`, `replay ID`.
