@@ -263,14 +263,23 @@ func (tm *Term) WaitFor(timeout time.Duration, want ...string) string {
 func (tm *Term) Wait(timeout time.Duration) (int, error) {
 	res := make(chan error, 1)
 	go func() { res <- tm.Sess.Wait() }()
+	deadline := time.After(timeout)
 	select {
 	case err := <-res:
+		// The session's exit does not wait for our reader of its
+		// output: let it take in the last bytes (a final notice), which
+		// the server sent before the exit status, before anyone looks.
+		select {
+		case <-tm.done:
+		case <-deadline:
+			return -1, fmt.Errorf("output still open after the session ended (%v)", timeout)
+		}
 		var exit *gossh.ExitError
 		if errors.As(err, &exit) {
 			return exit.ExitStatus(), nil
 		}
 		return 0, err
-	case <-time.After(timeout):
+	case <-deadline:
 		return -1, fmt.Errorf("session still running after %v", timeout)
 	}
 }
