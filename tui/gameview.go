@@ -64,9 +64,7 @@ func (v *RoomView) Plugin() gameview.View { return v.cfg.Game }
 
 // Steered reports whether the game's actions are held directions (keys go
 // to Key) rather than events (keys go to Act).
-func (v *RoomView) Steered() bool { return v.steered() != nil }
-
-func (v *RoomView) steered() gameview.Steered { return v.steer }
+func (v *RoomView) Steered() bool { return v.steer != nil }
 
 // sendAction submits an event game's action at once: an action is an
 // event (a turn), so none is merged or held back, and the view draws it
@@ -99,7 +97,7 @@ func (v *RoomView) viewer(now time.Time) gameview.Viewer {
 	}
 	v.acts = v.acts[:0]
 	for _, p := range v.pending {
-		v.acts = append(v.acts, gameview.Pending{Action: p.dir, At: p.at})
+		v.acts = append(v.acts, gameview.Pending{Action: p.action, At: p.at})
 	}
 	vw.Pending = v.acts
 	if c := v.ctl; c.dir != c.sentDir && c.dir != 0 {

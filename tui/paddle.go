@@ -91,14 +91,10 @@ func (v *RoomView) keyTap(press bool) {
 	// be sent to stop it.
 	v.ctl.dir, v.ctl.tap, v.ctl.sentDir = 0, false, 0
 	v.tap = tapState{dir: dir, began: v.cfg.Now()}
-	st := v.steered()
-	if st == nil || v.fr == nil {
+	if v.steer == nil || v.fr == nil {
 		return
 	}
-	if _, ok := st.Pos(v.fr.State, v.cfg.Slot); !ok {
-		return
-	}
-	action, to := st.Tap(v.fr.State, v.cfg.Slot, dir)
+	action, to := v.steer.Tap(v.fr.State, v.cfg.Slot, dir)
 	if action == 0 || !v.sendInput(action, at) {
 		return // against the wall, or the room's buffer is full
 	}
@@ -113,7 +109,7 @@ func (v *RoomView) tapDone(fr *game.Frame, ack uint32) {
 	if !t.clamp || ack < t.seq {
 		return
 	}
-	pos, ok := v.steered().Pos(fr.State, v.cfg.Slot)
+	pos, ok := v.steer.Pos(fr.State, v.cfg.Slot)
 	there := (t.dir > 0 && pos >= t.to) || (t.dir < 0 && pos <= t.to)
 	stuck := t.lastTick != 0 && fr.Tick > t.lastTick && pos == t.last
 	if fr.Tick != t.lastTick {

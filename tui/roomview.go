@@ -207,9 +207,9 @@ const (
 )
 
 type sent struct {
-	seq uint32
-	dir int8
-	at  time.Time
+	seq    uint32
+	action int8 // a direction, or a Steered game's tap, or an event
+	at     time.Time
 }
 
 // NewRoomView prepares a view; Run draws it.
@@ -372,7 +372,7 @@ func (v *RoomView) Run(ctx context.Context) {
 			// shows it, and a reversal may leave the paddle on the same
 			// pixels it was drawn on, though it does change its course.
 			if d := v.ctl.dir; d != 0 && before == 0 && v.keyAt.IsZero() && v.canMove(d) {
-				v.keyAt, v.keyRect = k.at, v.steered().Drawn()
+				v.keyAt, v.keyRect = k.at, v.steer.Drawn()
 			}
 			v.keyTap(!k.release)
 			v.submit()
@@ -487,7 +487,7 @@ func (v *RoomView) setFrame(fr *game.Frame, at time.Time) {
 // piece, from where it was last drawn, to other cells (near a wall it may
 // not: then no frame will show the key).
 func (v *RoomView) canMove(dir int8) bool {
-	st := v.steered()
+	st := v.steer
 	return st != nil && v.live() && v.cfg.Slot >= 0 && st.CanMove(v.fr.State, v.cfg.Slot, dir)
 }
 
@@ -519,7 +519,7 @@ func (v *RoomView) draw() {
 		// cells, or an event game drew the action in the frame made for
 		// it.
 		shown := !v.keyAt.IsZero()
-		if st := v.steered(); shown && st != nil {
+		if st := v.steer; shown && st != nil {
 			shown = st.Drawn() != v.keyRect
 		}
 		if m != nil {

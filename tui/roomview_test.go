@@ -193,7 +193,7 @@ func TestReconcileDropsAckedInputs(t *testing.T) {
 	}
 	v.draw()
 	snap := v.fr.State.(*pong.Snapshot)
-	if got, want := v.steered().Drawn(), v.pong().Rect(0, snap.Paddles[0].Pos, snap.Paddles[0].Len); got != want {
+	if got, want := v.steer.Drawn(), v.pong().Rect(0, snap.Paddles[0].Pos, snap.Paddles[0].Len); got != want {
 		t.Fatalf("prediction at the snapshot instant drawn at %v, the server's paddle at %v", got, want)
 	}
 }
@@ -380,24 +380,24 @@ func TestPressMovesThePaddleInItsOwnFrame(t *testing.T) {
 				Width: size[0], Height: size[1], Now: func() time.Time { return now }})
 			v.setFrame(fr, now)
 			v.draw()
-			before := v.steered().Drawn()
+			before := v.steer.Drawn()
 			now = now.Add(time.Millisecond)
 			v.ctl.press(keyEvent{dir: 1, at: now})
 			v.submit()
 			now = now.Add(200 * time.Microsecond) // drawing the key's frame
 			v.draw()
-			if v.steered().Drawn()[1] <= before[1] {
-				t.Fatalf("%v, offset %d: the frame drawn for the key did not move the paddle: %+v → %+v", size, ticks, before, v.steered().Drawn())
+			if v.steer.Drawn()[1] <= before[1] {
+				t.Fatalf("%v, offset %d: the frame drawn for the key did not move the paddle: %+v → %+v", size, ticks, before, v.steer.Drawn())
 			}
 			// Real time then catches up with the lead without a step back.
-			prev := v.steered().Drawn()[1]
+			prev := v.steer.Drawn()[1]
 			for range 6 {
 				now = now.Add(time.Second / 60)
 				v.draw()
-				if v.steered().Drawn()[1] < prev {
-					t.Fatalf("%v, offset %d: the paddle stepped back from %d to %d", size, ticks, prev, v.steered().Drawn()[1])
+				if v.steer.Drawn()[1] < prev {
+					t.Fatalf("%v, offset %d: the paddle stepped back from %d to %d", size, ticks, prev, v.steer.Drawn()[1])
 				}
-				prev = v.steered().Drawn()[1]
+				prev = v.steer.Drawn()[1]
 			}
 		}
 	}
@@ -417,7 +417,7 @@ func TestRateLimitedPressStillShowsAtOnce(t *testing.T) {
 	v.ctl.press(keyEvent{dir: 1, at: now})
 	v.submit()
 	v.draw()
-	down := v.steered().Drawn()[1]
+	down := v.steer.Drawn()[1]
 	now = now.Add(2 * time.Millisecond) // well inside submitGap
 	v.ctl.press(keyEvent{dir: -1, at: now})
 	v.submit()
@@ -426,8 +426,8 @@ func TestRateLimitedPressStillShowsAtOnce(t *testing.T) {
 	}
 	now = now.Add(200 * time.Microsecond)
 	v.draw()
-	if v.steered().Drawn()[1] >= down {
-		t.Fatalf("the reversal did not show in its own frame: paddle top %d, was %d", v.steered().Drawn()[1], down)
+	if v.steer.Drawn()[1] >= down {
+		t.Fatalf("the reversal did not show in its own frame: paddle top %d, was %d", v.steer.Drawn()[1], down)
 	}
 }
 

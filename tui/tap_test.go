@@ -136,10 +136,10 @@ func TestTapMovesOneCell(t *testing.T) {
 				start := at(s.v.pong().Rect(c.slot, s.pos(), plen))
 				s.until(s.now.Add(5 * time.Millisecond))
 				s.key(dir, false)
-				drawn := []int32{at(s.v.steered().Drawn())}
+				drawn := []int32{at(s.v.steer.Drawn())}
 				for range 30 {
 					s.until(s.now.Add(10 * time.Millisecond))
-					drawn = append(drawn, at(s.v.steered().Drawn()))
+					drawn = append(drawn, at(s.v.steer.Drawn()))
 				}
 				end := at(s.v.pong().Rect(c.slot, s.pos(), plen))
 				if want := start + int32(dir)*c.cell; end != want {
