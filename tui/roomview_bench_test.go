@@ -106,3 +106,38 @@ func TestGameFramesAllocateNothing(t *testing.T) {
 		}
 	}
 }
+
+// A 2v2 frame allocates nothing either: the header asks the game for its
+// teams every frame.
+func TestTwoVTwoFramesAllocateNothing(t *testing.T) {
+	g := pong.New(pong.DefaultConfig(pong.TwoVTwo), 7)
+	for s := range 4 {
+		if err := g.Join(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	frames := make([]*game.Frame, 0, 101)
+	for range 101 {
+		g.Step(nil)
+		fr := frameOf(g, 0)
+		fr.Seats = append(fr.Seats, game.Seat{Player: game.Player{ID: "c", Name: "cat"}, Taken: true, Connected: true},
+			game.Seat{Player: game.Player{ID: "d", Name: "dan"}, Taken: true, Connected: true})
+		fr.Acks = make([]uint32, 4)
+		frames = append(frames, fr)
+	}
+	now := time.Unix(1000, 0)
+	v := newTestRoomView(RoomViewConfig{Room: newFakeRoom(frames[0]), Me: "a", Slot: 0, Out: &countWriter{},
+		Profile: colorprofile.ANSI256, Width: 80, Height: 24, Now: func() time.Time { return now }})
+	v.setFrame(frames[0], now)
+	v.draw()
+	i := 0
+	allocs := testing.AllocsPerRun(len(frames)-1, func() {
+		i++
+		now = now.Add(time.Second / 30)
+		v.setFrame(frames[1+i%(len(frames)-1)], now)
+		v.draw()
+	})
+	if allocs > 0 {
+		t.Errorf("%.0f allocations a frame", allocs)
+	}
+}

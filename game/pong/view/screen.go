@@ -52,6 +52,7 @@ type Screen struct {
 	// made only when the score changes, so frames allocate nothing.
 	scores   [4]scoreText
 	followed scoreText
+	teams    [][]int // 2v2's, for Teams; callers only read it
 }
 
 // scoreText is a score's text and the figures it was made from.
@@ -72,7 +73,7 @@ func (c *scoreText) get(key [3]int32, f func() string) string {
 // NewScreen returns the hosted view, its styles from base in the session's
 // palette.
 func NewScreen(base screen.Style, p colorprofile.Profile) *Screen {
-	s := &Screen{follow: -1}
+	s := &Screen{follow: -1, teams: [][]int{{pong.Left, pong.Right}, {pong.Top, pong.Bottom}}}
 	s.bd.base = base
 	s.SetProfile(p)
 	return s
@@ -226,10 +227,11 @@ func (s *Screen) Over(snap any) bool {
 // LookHelp: a watcher has no camera keys.
 func (s *Screen) LookHelp() string { return "" }
 
-// Teams are 2v2's: left and right against top and bottom.
+// Teams are 2v2's: left and right against top and bottom. The header
+// asks every frame, so the view hands out the one list it made.
 func (s *Screen) Teams(snap any) [][]int {
 	if p := snapOf(snap); p != nil && p.Mode == pong.TwoVTwo {
-		return [][]int{{pong.Left, pong.Right}, {pong.Top, pong.Bottom}}
+		return s.teams
 	}
 	return nil
 }
