@@ -24,6 +24,12 @@ const (
 	Bottom = 3
 )
 
+// SideNames are the first n sides' names, in slot order ("left", "right",
+// "top", "bottom"): the names players ask for seats by.
+func SideNames(n int) []string {
+	return []string{"left", "right", "top", "bottom"}[:min(max(n, 0), 4)]
+}
+
 // Mode is the match format.
 type Mode uint8
 

@@ -25,16 +25,17 @@ func (Kind) Name() string { return "pong" }
 // Title is what menus call the game.
 func (Kind) Title() string { return "Pong" }
 
-// Teams in 2v2: left and right against top and bottom.
-var teams2v2 = [][]int{{Left, Right}, {Top, Bottom}}
+// Teams2v2 are 2v2's teams, each a new list: left and right against top
+// and bottom.
+func Teams2v2() [][]int { return [][]int{{Left, Right}, {Top, Bottom}} }
 
 // Modes are 1v1, four-player free-for-all and 2v2, each casual and ranked.
 // A paddle's direction holds until the next key, so inputs are held.
 func (Kind) Modes() []game.Mode {
 	return []game.Mode{
-		{Name: OneVOne.String(), Key: "1", Title: "1v1", Seats: 2, MinPlayers: 2, Casual: true, Ranked: "pong-1v1", Table: 2, HeldInputs: true, SeatNames: []string{"left", "right"}},
-		{Name: TwoVTwo.String(), Key: "2", Title: "2v2", Seats: 4, MinPlayers: 2, Teams: teams2v2, Casual: true, Ranked: "pong-2v2", Table: 4, HeldInputs: true, SeatNames: []string{"left", "right", "top", "bottom"}},
-		{Name: FFA4.String(), Key: "4", Title: "free-for-all", Seats: 4, MinPlayers: 2, Casual: true, Ranked: "pong-ffa4", Table: 4, HeldInputs: true, SeatNames: []string{"left", "right", "top", "bottom"}},
+		{Name: OneVOne.String(), Key: "1", Title: "1v1", Seats: 2, MinPlayers: 2, Casual: true, Ranked: "pong-1v1", Table: 2, HeldInputs: true, SeatNames: SideNames(2)},
+		{Name: TwoVTwo.String(), Key: "2", Title: "2v2", Seats: 4, MinPlayers: 2, Teams: Teams2v2(), Casual: true, Ranked: "pong-2v2", Table: 4, HeldInputs: true, SeatNames: SideNames(4)},
+		{Name: FFA4.String(), Key: "4", Title: "free-for-all", Seats: 4, MinPlayers: 2, Casual: true, Ranked: "pong-ffa4", Table: 4, HeldInputs: true, SeatNames: SideNames(4)},
 	}
 }
 

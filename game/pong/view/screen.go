@@ -73,7 +73,7 @@ func (c *scoreText) get(key [3]int32, f func() string) string {
 // NewScreen returns the hosted view, its styles from base in the session's
 // palette.
 func NewScreen(base screen.Style, p colorprofile.Profile) *Screen {
-	s := &Screen{follow: -1, teams: [][]int{{pong.Left, pong.Right}, {pong.Top, pong.Bottom}}}
+	s := &Screen{follow: -1, teams: pong.Teams2v2()}
 	s.bd.base = base
 	s.SetProfile(p)
 	return s
@@ -208,11 +208,9 @@ func (s *Screen) Seat(snap any, slot int) (mark rune, st screen.Style, score int
 	return ' ', s.bd.base + stSeat0 + screen.Style(slot), score, p.Paddles[slot].Out
 }
 
-var sideNames = [4]string{"left", "right", "top", "bottom"}
-
 // SeatLabel is the side a slot plays, padded to line up.
 func (s *Screen) SeatLabel(_ any, slot int) string {
-	return fmt.Sprintf("%-7s", sideNames[slot%4])
+	return fmt.Sprintf("%-7s", pong.SideNames(4)[slot%4])
 }
 
 // Status: Pong's header has no match line.
