@@ -220,14 +220,7 @@ func TestLightCycleFramesAllocateNothing(t *testing.T) {
 	v, _, _ := tronRoomView(fr, 0, 80, 24, colorprofile.ANSI256, &clock)
 	v.cfg.Out = &countWriter{} // the emulator's own allocations are not the view's
 	v.draw()
-	i := 0
-	allocs := testing.AllocsPerRun(len(frames)-1, func() {
-		i++
-		clock = clock.Add(time.Second / 30)
-		v.setFrame(frames[1+i%(len(frames)-1)], clock)
-		v.draw()
-	})
-	if allocs > 0 {
+	if allocs := frameAllocs(v, frames, &clock); allocs > 0 {
 		t.Errorf("%.0f allocations a frame", allocs)
 	}
 }

@@ -75,6 +75,18 @@ func BenchmarkGameFrame80x24TrueColor(b *testing.B)  { benchFrames(b, 80, 24, co
 func BenchmarkGameFrame200x50(b *testing.B)          { benchFrames(b, 200, 50, colorprofile.ANSI256) }
 func BenchmarkGameFrame200x50TrueColor(b *testing.B) { benchFrames(b, 200, 50, colorprofile.TrueColor) }
 
+// frameAllocs is how many allocations v makes a frame, drawing frames[1:]
+// one 30th of a second apart on the clock *now (frames[0] drawn already).
+func frameAllocs(v *RoomView, frames []*game.Frame, now *time.Time) float64 {
+	i := 0
+	return testing.AllocsPerRun(len(frames)-1, func() {
+		i++
+		*now = now.Add(time.Second / 30)
+		v.setFrame(frames[1+i%(len(frames)-1)], *now)
+		v.draw()
+	})
+}
+
 // A playing session draws 30 frames a second: a frame allocates nothing
 // (the header's texts are made only when what they show changes), for a
 // player and for a watcher following one.
@@ -94,14 +106,7 @@ func TestGameFramesAllocateNothing(t *testing.T) {
 			Footer: func() (string, string) { return "watching r1", "q back" }})
 		v.setFrame(frames[0], now)
 		v.draw()
-		i := 0
-		allocs := testing.AllocsPerRun(len(frames)-1, func() {
-			i++
-			now = now.Add(time.Second / 30)
-			v.setFrame(frames[1+i%(len(frames)-1)], now)
-			v.draw()
-		})
-		if allocs > 0 {
+		if allocs := frameAllocs(v, frames, &now); allocs > 0 {
 			t.Errorf("%s: %.0f allocations a frame", c.name, allocs)
 		}
 	}
@@ -130,14 +135,7 @@ func TestTwoVTwoFramesAllocateNothing(t *testing.T) {
 		Profile: colorprofile.ANSI256, Width: 80, Height: 24, Now: func() time.Time { return now }})
 	v.setFrame(frames[0], now)
 	v.draw()
-	i := 0
-	allocs := testing.AllocsPerRun(len(frames)-1, func() {
-		i++
-		now = now.Add(time.Second / 30)
-		v.setFrame(frames[1+i%(len(frames)-1)], now)
-		v.draw()
-	})
-	if allocs > 0 {
+	if allocs := frameAllocs(v, frames, &now); allocs > 0 {
 		t.Errorf("%.0f allocations a frame", allocs)
 	}
 }
