@@ -28,6 +28,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv("TERMARENA_TEST_MAIN") == "1" {
 		main()
 	}
+	if os.Getenv("TERMARENA_TEST_CRASH") == "1" {
+		crash() // exits as a crashed server does (systemd_test.go)
+	}
 	os.Exit(m.Run())
 }
 
