@@ -96,6 +96,10 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	if deps.Store == nil || deps.Hub == nil || deps.Rooms == nil || deps.HostKey == nil {
 		return nil, errors.New("server: store, hub, rooms and host key are required")
 	}
+	if err := tui.CheckModeKeys(deps.Rooms.Games()); err != nil {
+		// A mode the lobby's menus could never pick: stop at start.
+		return nil, fmt.Errorf("server: %w", err)
+	}
 	if deps.Logger == nil {
 		deps.Logger = slog.New(slog.DiscardHandler)
 	}

@@ -751,12 +751,14 @@ func (m *Lobby) gameScreen() bool {
 // startsChat reports whether key s opens the input line in the current
 // state. In the lobby Enter joins the selected room, so only t does; in
 // game screens Enter means nothing else. The join-code screen takes every
-// letter, t included.
+// letter, t included, and the create dialog and the ranked picker are
+// modal: their keys are theirs and the games' modes' (light cycles' ranked
+// mode is t), which CheckModeKeys keeps apart.
 func (m *Lobby) startsChat(s string) bool {
 	switch m.state {
 	case stRoom, stWatch, stReplay:
 		return s == "t" || s == "enter"
-	case stCode:
+	case stCode, stCreate, stChoose:
 		return false
 	}
 	return s == "t"

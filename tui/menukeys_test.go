@@ -1,0 +1,86 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/game/pong"
+	"github.com/termarena/termarena/games"
+	"github.com/termarena/termarena/lobby"
+)
+
+// Issue 20 item 6: in the ranked picker (P) light cycles' "t tron-ffa"
+// opened chat instead of queueing. P then t queues for tron-ffa, with the
+// server's real catalogue.
+func TestRankedPickerTQueuesForTronFFA(t *testing.T) {
+	st := testStore(t)
+	svc, err := lobby.Start(st, lobby.Config{Rooms: lobby.RoomsConfig{Games: games.Catalog()}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(svc.Stop)
+	m := chatLobby(t, newChat(t), chatMember("alice"), LobbyDeps{Rooms: svc.Rooms, Matchmaker: svc.Matchmaker, Store: st, Views: games.Views()})
+	defer m.Detach(t.Context())
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	press(m, "P")
+	if scr := plain(m); !strings.Contains(scr, "t tron-ffa") {
+		t.Fatalf("the picker does not offer tron-ffa:\n%s", scr)
+	}
+	press(m, "t")
+	if m.chat.typing {
+		t.Fatal("t in the ranked picker opened chat")
+	}
+	if m.state != stQueue || m.queue == nil || m.queue.ticket.Mode != "tron-ffa" {
+		t.Fatalf("P then t: state %v, notice %q; want the tron-ffa queue:\n%s", m.state, m.notice, plain(m))
+	}
+}
+
+// Every mode key of every game the server runs can be pressed in the
+// dialog that lists it.
+func TestEveryGameModeKeyIsFreeInItsMenu(t *testing.T) {
+	if err := CheckModeKeys(games.Catalog()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// keyedKind is Pong with its modes' keys replaced.
+type keyedKind struct {
+	pong.Kind
+	keys map[string]string // mode name → key
+}
+
+func (k keyedKind) Modes() []game.Mode {
+	ms := k.Kind.Modes()
+	for i := range ms {
+		if key, ok := k.keys[ms[i].Name]; ok {
+			ms[i].Key = key
+		}
+	}
+	return ms
+}
+
+// A mode key that a dialog keeps for itself stops the server at start,
+// with a message naming the game, the mode and the key.
+func TestModeKeyCollidingWithAMenuKeyIsRefused(t *testing.T) {
+	for _, tc := range []struct {
+		keys map[string]string
+		want string
+	}{
+		{map[string]string{"ffa": "q"}, `game pong, mode ffa: ranked menu key "q" is the ranked picker (P)'s key for "cancel"`},
+		{map[string]string{"2v2": "g"}, `game pong, mode 2v2: casual menu key "g" is the create dialog (c)'s key for "switch game"`},
+		{map[string]string{"1v1": "p"}, `game pong, mode 1v1: casual menu key "p"`},
+		{map[string]string{"1v1": "enter"}, `game pong, mode 1v1: casual menu key "enter" is not one printable character`},
+		{map[string]string{"1v1": " "}, `not one printable character`},
+	} {
+		err := CheckModeKeys(game.Catalog{keyedKind{keys: tc.keys}})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("keys %v: got %v, want %q", tc.keys, err, tc.want)
+		}
+	}
+	if err := CheckModeKeys(game.Catalog{keyedKind{keys: map[string]string{"1v1": "t"}}}); err != nil {
+		t.Errorf("t is free in both dialogs (chat does not open from them): %v", err)
+	}
+}
