@@ -159,6 +159,10 @@ type chatState struct {
 	hint   string // how to start typing where the player is
 
 	lines  []chatLine
+	// away holds the lobby's lines while the player is elsewhere, so the
+	// lobby pane comes back as it was: the pane shows one channel's lines
+	// under its name, never the previous channel's.
+	away   []chatLine
 	unread int
 	typing bool
 	input  []rune
@@ -246,6 +250,15 @@ func (cs *chatState) drain() {
 		cs.missed = n
 	}
 	for _, msg := range msgs {
+		switch {
+		case msg.Channel == "" || msg.Channel == chat.WhisperChannel || msg.Channel == cs.main || msg.Channel == cs.team:
+		case msg.Channel == chat.LobbyChannel:
+			// Said in the lobby before the player left it, read after.
+			cs.away = appendBounded(cs.away, cs.format(msg))
+			continue
+		default:
+			continue // a room or watch channel the player has left
+		}
 		cs.add(cs.format(msg))
 		if !cs.typing && msg.FromID != cs.me.ID && !msg.Time.Before(cs.joined) {
 			cs.unread++
@@ -323,9 +336,32 @@ func (cs *chatState) setChannels(main, team chat.ChannelKey, where, hint string)
 		chans = append(chans, team)
 	}
 	cs.sub.SetChannels(chans...)
+	if main != cs.main {
+		// The pane shows what was said where the header says, and counts
+		// only that as new: the lobby's lines wait for the player's
+		// return, a room's go with the room.
+		if cs.main == chat.LobbyChannel {
+			cs.away, cs.lines = cs.lines, nil
+		} else {
+			cs.lines = nil
+		}
+		if main == chat.LobbyChannel {
+			cs.lines, cs.away = cs.away, nil
+		}
+		cs.unread = 0
+	}
 	cs.main, cs.team, cs.where = main, team, where
 	cs.toTeam = cs.toTeam && team != ""
 	cs.live() // the header says where chat is now; a line saying so is noise
+}
+
+// appendBounded appends l, keeping the newest chatScrollback lines.
+func appendBounded(lines []chatLine, l chatLine) []chatLine {
+	lines = append(lines, l)
+	if over := len(lines) - chatScrollback; over > 0 {
+		lines = slices.Delete(lines, 0, over)
+	}
+	return lines
 }
 
 // target is the channel typed text goes to.
@@ -370,12 +406,11 @@ func (cs *chatState) refreshMute() {
 	cs.muted, cs.muteUntil, cs.dirty = line, until, true
 }
 
-// start opens the input line.
+// start opens the input line. A guest gets one too, though nothing they
+// type is sent: people type after t whether or not chat takes their
+// words, and without a line to take them "quick question" would quit
+// (q) and "is anyone here?" open the help. The prompt says why.
 func (cs *chatState) start() {
-	if cs.me.Guest {
-		cs.system(chat.GuestRefusal)
-		return
-	}
 	cs.typing, cs.unread, cs.dirty = true, 0, true
 }
 
@@ -436,6 +471,10 @@ func (cs *chatState) send() tea.Cmd {
 	cs.typing, cs.input, cs.dirty = false, cs.input[:0], true
 	cs.live()
 	if strings.TrimSpace(text) == "" {
+		return nil
+	}
+	if cs.me.Guest {
+		cs.system(chat.GuestRefusal + " (your line was not sent)")
 		return nil
 	}
 	res := cs.c.Send(cs.me, cs.target(), text, cs.now())
@@ -548,6 +587,8 @@ func (cs *chatState) header() string {
 		h += fmt.Sprintf(" · %d new", cs.unread)
 	}
 	switch {
+	case cs.typing && cs.me.Guest:
+		return h + " · guests cannot chat: enter or esc back"
 	case cs.typing && cs.team != "":
 		return h + " · enter send · tab team/all · esc back"
 	case cs.typing:
@@ -557,6 +598,9 @@ func (cs *chatState) header() string {
 }
 
 func (cs *chatState) prompt() string {
+	if cs.me.Guest {
+		return "not sent (guests cannot chat)> " + string(cs.input) + "▏"
+	}
 	return cs.label() + "> " + string(cs.input) + "▏"
 }
 

@@ -378,16 +378,53 @@ func TestChatModerationRunsInACommand(t *testing.T) {
 	}
 }
 
-func TestGuestsReadButCannotType(t *testing.T) {
+// Issue 20 item 9: a guest's t opens a line that says they cannot chat
+// and swallows what they type: "quick question" no longer quits (q) and
+// "is anyone here?" no longer opens the help; Enter sends nothing and
+// says why.
+func TestGuestsTypingFiresNoHotkeys(t *testing.T) {
 	c := newChat(t)
 	g := chat.Member{ID: "guest:1", Name: "guest-1", Guest: true}
-	m := chatLobby(t, c, g, LobbyDeps{})
-	press(m, "t")
-	if m.chat.typing {
-		t.Fatal("a guest got an input line")
+	bob := chatLobby(t, c, chatMember("bob"), LobbyDeps{})
+	for _, size := range [][2]int{{80, 24}, {100, 30}} {
+		m := chatLobby(t, c, g, LobbyDeps{})
+		m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		press(m, "t")
+		for _, line := range []string{"quick question", "is anyone here?"} {
+			for _, r := range line {
+				if cmd := press(m, string(r)); isQuit(cmd) || m.quitting {
+					t.Fatalf("%dx%d: a guest typing %q quit termarena", size[0], size[1], line)
+				}
+			}
+			if m.help || m.state != stLobby {
+				t.Fatalf("%dx%d: a guest typing %q changed the screen: help %v state %v", size[0], size[1], line, m.help, m.state)
+			}
+			if scr := plain(m); !strings.Contains(scr, "not sent (guests cannot chat)> "+line) {
+				t.Fatalf("%dx%d: the guest's line does not say it is not sent:\n%s", size[0], size[1], scr)
+			}
+			press(m, "enter")
+			if m.chat.typing {
+				t.Fatal("enter left the guest's line open")
+			}
+			if scr := plain(m); size[1] >= 30 && !strings.Contains(scr, "guests can read but not chat") {
+				t.Fatalf("no explanation after enter:\n%s", scr)
+			}
+			press(m, "t")
+		}
+		press(m, "esc")
+		if m.chat.typing {
+			t.Fatal("esc left the guest's line open")
+		}
 	}
-	if scr := plain(m); !strings.Contains(scr, "guests can read but not chat") {
-		t.Fatalf("no explanation:\n%s", scr)
+	// What the lobby heard: bob's line arrives, the guest's never did.
+	say(t, c, chatMember("bob"), "hello")
+	pumpChat(t, bob)
+	var heard []string
+	for _, l := range bob.chat.lines {
+		heard = append(heard, linePlain(l))
+	}
+	if got := strings.Join(heard, "|"); !strings.Contains(got, "hello") || strings.Contains(got, "question") || strings.Contains(got, "anyone") {
+		t.Fatalf("the lobby heard %q", got)
 	}
 }
 

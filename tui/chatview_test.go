@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/termarena/termarena/chat"
+	"github.com/termarena/termarena/game"
 )
 
 // rightHalf marks the cell a wide rune's right half takes.
@@ -457,5 +458,57 @@ func TestChatWrapKeepsEveryCluster(t *testing.T) {
 				t.Fatalf("grid %v, width %d: rows hold %q, want %q", grid, w, got.String(), exp)
 			}
 		}
+	}
+}
+
+// Issue 20 item 8: the pane shows only what was said on the channel its
+// header names. Joining a room leaves the lobby's lines behind (and out
+// of the "new" count), a lobby line still waiting to be read when the
+// player left does not turn up under the room's name, and back in the
+// lobby its lines are there again without the room's.
+func TestChatPaneShowsOnlyTheChannelItNames(t *testing.T) {
+	c := newChat(t)
+	rooms, r := liveRooms(t)
+	m := chatLobby(t, c, chatMember("alice"), LobbyDeps{Rooms: rooms, Out: newVT(80, 30)})
+	defer m.Detach(context.Background())
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 30})
+	bob, carol := chatMember("bob"), chatMember("carol")
+	for _, who := range []chat.Member{bob, carol} {
+		sub := c.Join(who, chat.LobbyChannel)
+		defer sub.Close()
+		if who == carol {
+			sub.SetChannels(chat.RoomChannel(r.ID()))
+		}
+	}
+	say(t, c, bob, "lobby one")
+	pumpChat(t, m)
+	say(t, c, bob, "lobby two") // not yet read when alice joins
+	m.Update(joinMsg{room: r, side: -1})
+	if m.state != stRoom {
+		t.Fatalf("not in the room: %q", m.notice)
+	}
+	if _, err := r.Join(context.Background(), game.Player{ID: game.PlayerID(carol.ID), Name: "carol"}, -1); err != nil {
+		t.Fatal(err)
+	}
+	if res := c.Send(carol, chat.RoomChannel(r.ID()), "room line", time.Now()); !res.Delivered {
+		t.Fatalf("carol's line: %+v", res.Reply)
+	}
+	pumpChat(t, m)
+	cl := m.chat.feed()
+	var room []string
+	for _, l := range cl.lines {
+		room = append(room, linePlain(l))
+	}
+	if got := strings.Join(room, "|"); strings.Contains(got, "lobby") || !strings.Contains(got, "carol: room line") {
+		t.Fatalf("the pane under %q shows %q", cl.header, got)
+	}
+	if !strings.Contains(cl.header, "1 new") {
+		t.Fatalf("the room's header counts other channels' lines as new: %q", cl.header)
+	}
+	press(m, "q")
+	header, rows := lobbyPane(t, m)
+	pane := strings.Join(rows, "|")
+	if !strings.Contains(pane, "bob: lobby one") || !strings.Contains(pane, "bob: lobby two") || strings.Contains(pane, "room line") {
+		t.Fatalf("back in the lobby, under %q:\n%s", header, pane)
 	}
 }
