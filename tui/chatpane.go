@@ -158,7 +158,7 @@ type chatState struct {
 	where  string // main's label: "lobby", "room r3", "watch r3"
 	hint   string // how to start typing where the player is
 
-	lines  []chatLine
+	lines []chatLine
 	// away holds the lobby's lines while the player is elsewhere, so the
 	// lobby pane comes back as it was: the pane shows one channel's lines
 	// under its name, never the previous channel's.
