@@ -2,6 +2,9 @@ package server
 
 import (
 	"fmt"
+	"strings"
+
+	"github.com/termarena/termarena/lobby"
 )
 
 func playCommand() command {
@@ -20,7 +23,7 @@ func playCommand() command {
 			if len(args) == 1 {
 				arg = args[0]
 			}
-			mode, err := srv.parseMode(arg)
+			mode, err := srv.deps.Service.ParseMode(arg)
 			if err != nil {
 				fmt.Fprintf(s.ErrOut(), "termarena: play: %v\n", err)
 				return ExitUsage
@@ -33,7 +36,12 @@ func playCommand() command {
 				fmt.Fprintln(s.ErrOut(), "termarena: ranked play is not enabled on this server")
 				return ExitFail
 			}
-			return srv.runLobby(s, lobbyStart{side: -1, play: mode})
+			return srv.runLobby(s, lobbyStart{side: -1, play: lobby.RankedMode(mode)})
 		},
 	}
+}
+
+// modeUsage is the --mode choices for a usage line.
+func (srv *Server) modeUsage() string {
+	return strings.Join(srv.deps.Service.Modes(), "|")
 }

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/termarena/termarena/cmdargs"
+	"github.com/termarena/termarena/commands"
 	"github.com/termarena/termarena/sanitize"
-	"github.com/termarena/termarena/store"
+	"github.com/termarena/termarena/service"
 )
 
 func replayCommand() command {
@@ -26,8 +26,8 @@ func replayCommand() command {
 				fmt.Fprintf(s.ErrOut(), "termarena: replay: %q is not a match id\n", sanitize.Arg(args[0]))
 				return ExitUsage
 			}
-			if _, err := srv.deps.Store.Replay(id); err != nil {
-				if errors.Is(err, store.ErrNotFound) {
+			if err := srv.deps.Service.HasReplay(s.Context(), id); err != nil {
+				if errors.Is(err, service.ErrNoReplay) {
 					fmt.Fprintf(s.ErrOut(), "termarena: no replay of match %d (unknown match, or pruned)\n", id)
 					return ExitFail
 				}
@@ -47,53 +47,6 @@ func replaysCommand() command {
 		summary: "recorded matches to replay: the newest, or NAME's",
 		detail: "Without NAME: the newest matches on the server that can be replayed, whoever\n" +
 			"played them. With NAME: that player's. Pruned replays are left out.",
-		run: runReplays,
+		run: plain(commands.Replays),
 	}
-}
-
-func runReplays(srv *Server, s *Session, args []string) int {
-	p, err := cmdargs.Parse(args, []string{"json"}, []string{"limit"})
-	limit := 0
-	if err == nil {
-		limit, err = p.Limit(20, 200)
-	}
-	if err != nil {
-		fmt.Fprintf(s.ErrOut(), "termarena: replays: %v\nusage: replays [NAME] [--limit N] [--json]\n", err)
-		return ExitUsage
-	}
-	var with []store.MatchRecord
-	var code int
-	if len(p.Pos) == 0 {
-		// No name: what is there to watch on this server, whoever played.
-		with, err = srv.deps.Store.RecentMatches(limit, func(m store.MatchRecord) bool { return m.Replay })
-		if err != nil {
-			srv.log.Error("replays", "err", err)
-			fmt.Fprintln(s.ErrOut(), "termarena: could not read the replays; please try again")
-			return ExitFail
-		}
-		code = writeMatches(s.Out(), "", with, p.Bools["json"], "no recorded matches on this server yet")
-	} else {
-		pl, c := whose(srv, s, p.Pos)
-		if c != ExitOK {
-			return c
-		}
-		// Pruned matches keep their record but lose the replay: read more
-		// than the limit so the listing still fills up.
-		ms, err := srv.deps.Store.Matches(pl.Fingerprint, min(limit*4, 1000))
-		if err != nil {
-			srv.log.Error("replays", "err", err)
-			fmt.Fprintln(s.ErrOut(), "termarena: could not read the replays; please try again")
-			return ExitFail
-		}
-		for _, m := range ms {
-			if m.Replay && len(with) < limit {
-				with = append(with, m)
-			}
-		}
-		code = writeMatches(s.Out(), pl.Fingerprint, with, p.Bools["json"], pl.Name+" has no recorded matches")
-	}
-	if !p.Bools["json"] && len(with) > 0 {
-		fmt.Fprintln(s.Out(), "\nwatch one: ssh -t HOST replay ID")
-	}
-	return code
 }

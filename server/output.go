@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"io"
 
-	"github.com/termarena/termarena/store"
+	"github.com/termarena/termarena/commands"
 )
 
 // writeJSON writes v as the indented JSON every --json listing uses.
@@ -17,20 +17,13 @@ func writeJSON(w io.Writer, v any) int {
 	return ExitOK
 }
 
-// writeMatches prints a match listing from player fp's side (matches and
-// replays share it), or says empty when there is none.
-func writeMatches(w io.Writer, fp string, ms []store.MatchRecord, asJSON bool, empty string) int {
-	if asJSON {
-		out := []matchJSON{}
-		for _, m := range ms {
-			out = append(out, toMatchJSON(m))
-		}
-		return writeJSON(w, out)
+// plain routes a session to a plain command: the command sees the
+// caller, its arguments and the session's two output streams, nothing of
+// SSH.
+func plain(f commands.Func) func(srv *Server, s *Session, args []string) int {
+	return func(srv *Server, s *Session, args []string) int {
+		id := s.Identity()
+		d := commands.Deps{Service: srv.deps.Service, Log: srv.log}
+		return f(s.Context(), d, commands.Caller{ID: id.ID, Name: id.Name, Guest: id.Guest}, args, s.Out(), s.ErrOut())
 	}
-	if len(ms) == 0 {
-		io.WriteString(w, empty+"\n")
-		return ExitOK
-	}
-	printMatches(w, fp, ms)
-	return ExitOK
 }

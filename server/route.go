@@ -7,15 +7,17 @@ import (
 	"strings"
 
 	"github.com/termarena/termarena/admin"
+	"github.com/termarena/termarena/commands"
 	"github.com/termarena/termarena/sanitize"
 )
 
-// Exit codes, shared by every command so scripts can rely on them.
+// Exit codes, shared by every command so scripts can rely on them: the
+// plain commands' own.
 const (
-	ExitOK     = 0
-	ExitFail   = 1
-	ExitUsage  = 2
-	ExitDenied = 77
+	ExitOK     = commands.ExitOK
+	ExitFail   = commands.ExitFail
+	ExitUsage  = commands.ExitUsage
+	ExitDenied = commands.ExitDenied
 )
 
 // command is one thing a player can ask for with `ssh host NAME …`.

@@ -23,6 +23,7 @@ import (
 	"github.com/termarena/termarena/chat"
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/pace"
+	"github.com/termarena/termarena/service"
 	"github.com/termarena/termarena/store"
 	"github.com/termarena/termarena/telemetry"
 	"github.com/termarena/termarena/tui"
@@ -59,6 +60,9 @@ type Deps struct {
 	Rooms *lobby.Rooms
 	// Matchmaker runs the ranked queues; nil disables ranked play.
 	Matchmaker *lobby.Matchmaker
+	// Service answers the queries of the plain commands and the lobby;
+	// nil means one over Store and Rooms.
+	Service *service.Service
 	// Chat is the server's chat; nil disables chat.
 	Chat *chat.Chat
 	// Views are the games' own room-screen views by game name (the list in
@@ -102,6 +106,9 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	}
 	if deps.Logger == nil {
 		deps.Logger = slog.New(slog.DiscardHandler)
+	}
+	if deps.Service == nil {
+		deps.Service = service.New(deps.Store, deps.Rooms)
 	}
 	if cfg.MaxSessionsPerConn <= 0 {
 		cfg.MaxSessionsPerConn = DefaultConfig().MaxSessionsPerConn

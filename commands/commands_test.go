@@ -1,0 +1,251 @@
+package commands_test
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/termarena/termarena/commands"
+	"github.com/termarena/termarena/game"
+)
+
+var (
+	asAlice = commands.Caller{ID: alice, Name: "alice"}
+	asGuest = commands.Caller{Name: "guest-1234", Guest: true}
+)
+
+// check runs each case and compares what a script would see: the exit
+// code, and stdout and stderr (exactly when want is exact, else as
+// substrings).
+type cmdCase struct {
+	name      string
+	who       commands.Caller
+	args      []string
+	code      int
+	stdout    []string // each must appear, in order
+	exact     string   // when set, stdout must be exactly this
+	stderr    string   // must appear
+	notStdout string   // must not appear
+}
+
+func check(t *testing.T, f commands.Func, d commands.Deps, cases []cmdCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := run(t, f, d, c.who, c.args...)
+			if r.code != c.code {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", r.code, c.code, r.stdout, r.stderr)
+			}
+			if c.exact != "" && r.stdout != c.exact {
+				t.Errorf("stdout:\n%s\nwant:\n%s", r.stdout, c.exact)
+			}
+			rest := r.stdout
+			for _, s := range c.stdout {
+				i := strings.Index(rest, s)
+				if i < 0 {
+					t.Errorf("stdout lacks %q (in order):\n%s", s, r.stdout)
+					break
+				}
+				rest = rest[i+len(s):]
+			}
+			if c.notStdout != "" && strings.Contains(r.stdout, c.notStdout) {
+				t.Errorf("stdout has %q:\n%s", c.notStdout, r.stdout)
+			}
+			if !strings.Contains(r.stderr, c.stderr) {
+				t.Errorf("stderr lacks %q:\n%s", c.stderr, r.stderr)
+			}
+			if c.code != commands.ExitOK && r.stdout != "" {
+				t.Errorf("a failing command wrote to stdout:\n%s", r.stdout)
+			}
+		})
+	}
+}
+
+func TestLeaderboard(t *testing.T) {
+	empty := newWorld(t)
+	check(t, commands.Leaderboard, empty.deps, []cmdCase{
+		{name: "empty", who: asAlice, code: 0, exact: "no rated pong-1v1 games yet — be the first: ssh -t HOST play pong-1v1\n"},
+		{name: "empty json", who: asAlice, args: []string{"--json"}, code: 0, exact: "{\n  \"mode\": \"pong-1v1\",\n  \"players\": []\n}\n"},
+	})
+
+	w := newWorld(t)
+	w.login(alice, "alice")
+	w.login(bob, "bob")
+	w.rankedWin(bob, alice, false)
+	check(t, commands.Leaderboard, w.deps, []cmdCase{
+		{name: "text", who: asGuest, code: 0, stdout: []string{"RANK", "NAME", "RATING", "GAMES", "WIN%",
+			"   1  bob                 1520?      1   100%", "   2  alice               1480?      1     0%"}},
+		{name: "json", who: asGuest, args: []string{"--json", "--limit", "1"}, code: 0, exact: `{
+  "mode": "pong-1v1",
+  "players": [
+    {
+      "rank": 1,
+      "name": "bob",
+      "rating": 1520,
+      "provisional": true,
+      "games": 1,
+      "wins": 1,
+      "losses": 0,
+      "draws": 0,
+      "win_pct": 100
+    }
+  ]
+}
+`},
+		{name: "short mode", who: asGuest, args: []string{"--mode", "1v1"}, code: 0, stdout: []string{"bob"}},
+		{name: "other mode is empty", who: asGuest, args: []string{"--mode=pong-ffa4"}, code: 0, stdout: []string{"no rated pong-ffa4 games yet"}},
+		{name: "unknown mode", who: asGuest, args: []string{"--mode", "chess"}, code: 2, stderr: `unknown mode "chess": want pong-1v1, pong-2v2, pong-ffa4`},
+		{name: "bad limit", who: asGuest, args: []string{"--limit", "0"}, code: 2, stderr: "--limit \"0\": want a number from 1 to 1000"},
+		{name: "stray argument", who: asGuest, args: []string{"bob"}, code: 2, stderr: `unexpected argument "bob"`},
+	})
+}
+
+func TestProfile(t *testing.T) {
+	w := newWorld(t)
+	w.login(alice, "alice")
+	w.login(bob, "bob")
+	id := w.rankedWin(bob, alice, true)
+	check(t, commands.Profile, w.deps, []cmdCase{
+		{name: "own", who: asAlice, code: 0, stdout: []string{"name         alice", "first seen   2026-11-22",
+			"pong-1v1      1480?      1     0     1     0", "recent matches", "2026-11-22 14:04  2nd      bob 5, alice 3                -20"}},
+		{name: "named, from the named player's side", who: asGuest, args: []string{"bob"}, code: 0,
+			stdout: []string{"name         bob", "won      bob 5, alice 3                +20"}},
+		{name: "json", who: asAlice, args: []string{"--json"}, code: 0, exact: `{
+  "name": "alice",
+  "first_seen": "2026-11-22T13:51:00Z",
+  "ratings": [
+    {
+      "mode": "pong-1v1",
+      "rating": 1480,
+      "rating_exact": 1480,
+      "display": "1480?",
+      "provisional": true,
+      "games": 1,
+      "wins": 0,
+      "losses": 1,
+      "draws": 0
+    }
+  ],
+  "matches": [
+    {
+      "id": ` + itoa(id) + `,
+      "mode": "pong-1v1",
+      "ranked": true,
+      "aborted": false,
+      "start": "2026-11-22T14:04:00Z",
+      "duration_seconds": 32.5,
+      "players": [
+        {
+          "name": "bob",
+          "place": 1,
+          "score": 5,
+          "rating_before": 1500,
+          "rating_after": 1520,
+          "left": false
+        },
+        {
+          "name": "alice",
+          "place": 2,
+          "score": 3,
+          "rating_before": 1500,
+          "rating_after": 1480,
+          "left": false
+        }
+      ],
+      "replay": true
+    }
+  ]
+}
+`},
+		{name: "unknown player", who: asAlice, args: []string{"carol"}, code: 1, stderr: `no player named "carol"`},
+		{name: "not a name", who: asAlice, args: []string{"no such name!"}, code: 1, stderr: "no player named"},
+		{name: "guest has none", who: asGuest, code: 1, stderr: "guests have no profile"},
+		{name: "guest names one", who: asGuest, args: []string{"alice"}, code: 0, stdout: []string{"name         alice"}},
+		{name: "two names", who: asAlice, args: []string{"alice", "bob"}, code: 2, stderr: `unexpected argument "bob"`},
+		{name: "unknown flag", who: asAlice, args: []string{"--jsn"}, code: 2, stderr: "usage: profile [NAME] [--json]"},
+	})
+}
+
+func TestMatchesAndReplays(t *testing.T) {
+	w := newWorld(t)
+	w.login(alice, "alice")
+	w.login(bob, "bob")
+	w.login("SHA256:carol", "carol")
+	first := w.rankedWin(bob, alice, true)
+	second := w.rankedWin(alice, bob, false)
+	check(t, commands.Matches, w.deps, []cmdCase{
+		{name: "own, newest first", who: asAlice, code: 0, stdout: []string{"ID", "RESULT",
+			itoa(second) + "  pong-1v1", "won", "+20", itoa(first) + "▶  pong-1v1", "2nd", "-20"}},
+		{name: "limit", who: asAlice, args: []string{"--limit", "1"}, code: 0, stdout: []string{itoa(second)}, notStdout: itoa(first) + "▶"},
+		{name: "json list", who: asAlice, args: []string{"bob", "--json", "--limit=1"}, code: 0, stdout: []string{"[\n  {\n    \"id\": " + itoa(second) + ","}},
+		{name: "none yet", who: asGuest, args: []string{"carol"}, code: 0, exact: "carol has no matches yet\n"},
+		{name: "none yet json", who: asGuest, args: []string{"carol", "--json"}, code: 0, exact: "[]\n"},
+		{name: "guest's own", who: asGuest, code: 1, stderr: "guests have no profile"},
+		{name: "bad limit", who: asAlice, args: []string{"--limit", "201"}, code: 2, stderr: "usage: matches [NAME] [--limit N] [--json]"},
+	})
+	check(t, commands.Replays, w.deps, []cmdCase{
+		{name: "server's, only with a replay", who: asGuest, code: 0, stdout: []string{itoa(first) + "▶", "watch one: ssh -t HOST replay ID"},
+			notStdout: "alice 5"},
+		{name: "a player's", who: asGuest, args: []string{"alice"}, code: 0, stdout: []string{itoa(first) + "▶", "2nd"}},
+		{name: "none", who: asGuest, args: []string{"carol"}, code: 0, exact: "carol has no recorded matches\n"},
+		{name: "json", who: asGuest, args: []string{"--json"}, code: 0, stdout: []string{"\"id\": " + itoa(first), "\"replay\": true"}},
+		{name: "unknown player", who: asGuest, args: []string{"dave"}, code: 1, stderr: `no player named "dave"`},
+	})
+	empty := newWorld(t)
+	check(t, commands.Replays, empty.deps, []cmdCase{
+		{name: "nothing recorded", who: asGuest, code: 0, exact: "no recorded matches on this server yet\n"},
+		{name: "nothing recorded json", who: asGuest, args: []string{"--json"}, code: 0, exact: "[]\n"},
+	})
+}
+
+func TestRooms(t *testing.T) {
+	w := newWorld(t)
+	check(t, commands.Rooms, w.deps, []cmdCase{
+		{name: "none", who: asGuest, code: 0, exact: "no open rooms — create one in the lobby: ssh -t HOST\n"},
+		{name: "none json", who: asGuest, args: []string{"--json"}, code: 0, exact: "[]\n"},
+	})
+	r, err := w.rooms.Create("pong", "1v1", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.rooms.Create("pong", "ffa", true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Join(context.Background(), game.Player{ID: alice, Name: "alice"}, 0); err != nil {
+		t.Fatal(err)
+	}
+	// The room publishes the seat at its next tick.
+	waitFor(t, func() bool { return len(r.Info().Players) == 1 })
+	check(t, commands.Rooms, w.deps, []cmdCase{
+		{name: "public only", who: asGuest, code: 0, exact: "ROOM   MODE  PHASE      SEATS   PLAYERS\nr1     1v1   waiting    1/2     alice\n"},
+		{name: "json", who: asGuest, args: []string{"--json"}, code: 0, exact: `[
+  {
+    "id": "r1",
+    "game": "pong",
+    "mode": "1v1",
+    "phase": "waiting",
+    "players": [
+      "alice"
+    ],
+    "seats": 2
+  }
+]
+`},
+		{name: "arguments", who: asGuest, args: []string{"r1"}, code: 2, stderr: "rooms takes no arguments (got \"r1\")\nusage: rooms [--json]"},
+	})
+}
+
+func waitFor(t *testing.T, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met in 10s")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func itoa(n uint64) string { return strconv.FormatUint(n, 10) }

@@ -1,0 +1,117 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/termarena/termarena/store"
+)
+
+// Match is one recorded match: the stable shape of an element of
+// `matches --json` and `replays --json` (fields are only added).
+type Match struct {
+	ID       uint64        `json:"id"`
+	Mode     string        `json:"mode"`
+	Ranked   bool          `json:"ranked"`
+	Aborted  bool          `json:"aborted"`
+	Start    string        `json:"start"`
+	Duration float64       `json:"duration_seconds"`
+	Players  []MatchPlayer `json:"players"`
+	// Replay is true while a replay is stored: `replay ID` plays it.
+	Replay bool `json:"replay"`
+	// Started is Start as a time, for text.
+	Started time.Time `json:"-"`
+}
+
+// MatchPlayer is one seat of a match.
+type MatchPlayer struct {
+	Name         string `json:"name"`
+	Place        int    `json:"place"`
+	Score        int    `json:"score"`
+	RatingBefore int    `json:"rating_before"`
+	RatingAfter  int    `json:"rating_after"`
+	Left         bool   `json:"left"`
+	// Fingerprint is the player's key ("" for a guest): a listing finds
+	// its reader's own seat by it. Never shown.
+	Fingerprint string `json:"-"`
+}
+
+func toMatch(m store.MatchRecord) Match {
+	j := Match{ID: m.ID, Mode: m.Mode, Ranked: m.Ranked, Aborted: m.Aborted, Start: stamp(m.Start), Started: m.Start,
+		Duration: m.Duration.Seconds(), Players: make([]MatchPlayer, 0, len(m.Players)), Replay: m.Replay}
+	for _, p := range m.Players {
+		j.Players = append(j.Players, MatchPlayer{Name: p.Name, Place: p.Place, Score: p.Score,
+			RatingBefore: int(math.Round(p.RatingBefore)), RatingAfter: int(math.Round(p.RatingAfter)), Left: p.Left,
+			Fingerprint: p.Fingerprint})
+	}
+	return j
+}
+
+func toMatches(ms []store.MatchRecord) []Match {
+	out := make([]Match, 0, len(ms))
+	for _, m := range ms {
+		out = append(out, toMatch(m))
+	}
+	return out
+}
+
+// Matches reads the matches of the player with key fingerprint fp, newest
+// first, at most limit.
+func (s *Service) Matches(ctx context.Context, fp string, limit int) ([]Match, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	ms, err := s.store.Matches(fp, limit)
+	if err != nil {
+		return nil, fmt.Errorf("service: matches of %s: %w", fp, err)
+	}
+	return toMatches(ms), nil
+}
+
+// Replays reads the matches whose replay is still stored, newest first,
+// at most limit: the player's with key fingerprint fp, or, for "", the
+// server's whoever played them.
+func (s *Service) Replays(ctx context.Context, fp string, limit int) ([]Match, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if fp == "" {
+		ms, err := s.store.RecentMatches(limit, func(m store.MatchRecord) bool { return m.Replay })
+		if err != nil {
+			return nil, fmt.Errorf("service: replays: %w", err)
+		}
+		return toMatches(ms), nil
+	}
+	// Pruned matches keep their record but lose the replay: read more
+	// than the limit so the listing still fills up.
+	ms, err := s.store.Matches(fp, min(limit*4, 1000))
+	if err != nil {
+		return nil, fmt.Errorf("service: replays of %s: %w", fp, err)
+	}
+	out := []Match{}
+	for _, m := range ms {
+		if m.Replay && len(out) < limit {
+			out = append(out, toMatch(m))
+		}
+	}
+	return out, nil
+}
+
+// HasReplay reports whether match id's replay is stored: ErrNoReplay when
+// it is not (an unknown match, or a pruned one).
+func (s *Service) HasReplay(ctx context.Context, id uint64) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	_, err := s.store.Replay(id)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return fmt.Errorf("service: match %d: %w", id, ErrNoReplay)
+	case err != nil:
+		return fmt.Errorf("service: replay of match %d: %w", id, err)
+	}
+	return nil
+}

@@ -1,0 +1,63 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/termarena/termarena/rating"
+	"github.com/termarena/termarena/store"
+)
+
+// Profile is a player's ratings and recent matches: the stable shape of
+// `profile --json` (fields are only added).
+type Profile struct {
+	Name      string       `json:"name"`
+	FirstSeen string       `json:"first_seen"`
+	Ratings   []ModeRating `json:"ratings"`
+	Matches   []Match      `json:"matches"`
+	// Player is the record the profile is of, for text and links.
+	Player store.Player `json:"-"`
+}
+
+// ModeRating is a player's rating and record in one ranked mode.
+type ModeRating struct {
+	Mode        string  `json:"mode"`
+	Rating      int     `json:"rating"`
+	Exact       float64 `json:"rating_exact"`
+	Display     string  `json:"display"`
+	Provisional bool    `json:"provisional"`
+	Games       int     `json:"games"`
+	Wins        int     `json:"wins"`
+	Losses      int     `json:"losses"`
+	Draws       int     `json:"draws"`
+}
+
+// Profile reads the profile of the player with key fingerprint fp (as
+// PlayerNamed or PlayerByKey found it): ErrNoPlayer when there is none.
+// It is the same query as the lobby's profile screen.
+func (s *Service) Profile(ctx context.Context, fp string) (Profile, error) {
+	if err := ctx.Err(); err != nil {
+		return Profile{}, err
+	}
+	pr, err := s.store.Profile(fp)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return Profile{}, fmt.Errorf("service: profile of %s: %w", fp, ErrNoPlayer)
+	case err != nil:
+		return Profile{}, fmt.Errorf("service: profile of %s: %w", fp, err)
+	}
+	out := Profile{Name: pr.Player.Name, FirstSeen: stamp(pr.Player.FirstSeen), Player: pr.Player,
+		Ratings: make([]ModeRating, 0, len(pr.Ratings)), Matches: toMatches(pr.Matches)}
+	for _, r := range pr.Ratings {
+		out.Ratings = append(out.Ratings, ModeRating{Mode: r.Mode, Rating: int(math.Round(r.Rating)), Exact: r.Rating,
+			Display: rating.Display(r.Rating, r.Games), Provisional: rating.Provisional(r.Games),
+			Games: r.Games, Wins: r.Wins, Losses: r.Losses, Draws: r.Draws})
+	}
+	return out, nil
+}
+
+// stamp is a time as every JSON shape writes it: RFC 3339 in UTC.
+func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }

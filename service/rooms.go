@@ -1,0 +1,45 @@
+package service
+
+import (
+	"context"
+
+	"github.com/termarena/termarena/lobby"
+)
+
+// Room is an open public room: the stable shape of an element of
+// `rooms --json` (fields are only added).
+type Room struct {
+	ID      string   `json:"id"`
+	Game    string   `json:"game"`
+	Mode    string   `json:"mode"`
+	Phase   string   `json:"phase"`
+	Players []string `json:"players"`
+	Seats   int      `json:"seats"`
+}
+
+// RoomOf is the shape of one room's summary.
+func RoomOf(ri lobby.RoomInfo) Room {
+	return Room{ID: ri.ID, Game: ri.Game, Mode: ri.Mode, Phase: ri.Phase.String(), Players: ri.Names(), Seats: ri.Seats}
+}
+
+// Rooms lists the public rooms players can join, oldest first.
+func (s *Service) Rooms(ctx context.Context) ([]Room, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	infos := s.rooms.Infos(lobby.Public)
+	out := make([]Room, 0, len(infos))
+	for _, ri := range infos {
+		out = append(out, RoomOf(ri))
+	}
+	return out, nil
+}
+
+// RoomInfos summarises the rooms of a listing, oldest first: the
+// watchable ones for a chooser, every one for operators.
+func (s *Service) RoomInfos(ctx context.Context, which lobby.Listing) ([]lobby.RoomInfo, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return s.rooms.Infos(which), nil
+}

@@ -1,0 +1,109 @@
+// Package service owns the queries behind what termarena shows about its
+// players, matches and rooms — leaderboards, profiles, match histories,
+// replays and the room list — and the stable shapes they are shown in
+// (`--json` today, the web face later). The SSH commands, the lobby and a
+// web handler call the same methods and get the same values, so each
+// question has one answer however it is asked.
+//
+// It depends on small interfaces over the store and the room directory
+// (declared here, where they are used), never on the SSH side.
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/lobby"
+	"github.com/termarena/termarena/sanitize"
+	"github.com/termarena/termarena/store"
+)
+
+// Store is what the queries read: *store.Store implements it.
+type Store interface {
+	Leaderboard(mode string, limit int) ([]store.Rating, error)
+	PlayerByFingerprint(fp string) (store.Player, error)
+	PlayerByName(name string) (store.Player, error)
+	Profile(fp string) (store.Profile, error)
+	Matches(fp string, limit int) ([]store.MatchRecord, error)
+	RecentMatches(limit int, keep func(store.MatchRecord) bool) ([]store.MatchRecord, error)
+	Replay(matchID uint64) ([]byte, error)
+}
+
+// Rooms is the room directory the room queries read: *lobby.Rooms
+// implements it.
+type Rooms interface {
+	// Infos summarises the rooms a listing holds, oldest first.
+	Infos(which lobby.Listing) []lobby.RoomInfo
+	// Games is the server's catalogue: its ranked queues name the modes
+	// leaderboards are kept for.
+	Games() game.Catalog
+}
+
+// Service answers the queries. Its methods are safe for concurrent use.
+type Service struct {
+	store Store
+	rooms Rooms
+}
+
+// New returns the service over st and rooms; both are required.
+func New(st Store, rooms Rooms) *Service {
+	return &Service{store: st, rooms: rooms}
+}
+
+var (
+	// ErrNoPlayer means no player has that name (or that key).
+	ErrNoPlayer = errors.New("no such player")
+	// ErrNoReplay means no replay is stored for that match: an unknown
+	// match, or a pruned one.
+	ErrNoReplay = errors.New("no such replay")
+	// ErrUnknownMode means a name that is none of the server's ranked
+	// modes; its text lists them.
+	ErrUnknownMode = errors.New("unknown mode")
+)
+
+// Modes are the ranked modes leaderboards are kept for, in menu order.
+func (s *Service) Modes() []string { return s.rooms.Games().RankedQueues() }
+
+// ParseMode accepts the server's ranked mode names and their short forms
+// (game.Catalog.ParseRanked); "" is the first mode.
+func (s *Service) ParseMode(name string) (string, error) {
+	games := s.rooms.Games()
+	if q, ok := games.ParseRanked(name); ok {
+		return q, nil
+	}
+	return "", fmt.Errorf("%w %q: want %s", ErrUnknownMode, sanitize.Arg(name), strings.Join(games.RankedQueues(), ", "))
+}
+
+// PlayerNamed finds a player by name: ErrNoPlayer when nobody has it.
+func (s *Service) PlayerNamed(ctx context.Context, name string) (store.Player, error) {
+	if err := ctx.Err(); err != nil {
+		return store.Player{}, err
+	}
+	p, err := s.store.PlayerByName(name)
+	switch {
+	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrInvalidName):
+		return store.Player{}, fmt.Errorf("service: player %q: %w", sanitize.Arg(name), ErrNoPlayer)
+	case err != nil:
+		return store.Player{}, fmt.Errorf("service: player %q: %w", sanitize.Arg(name), err)
+	}
+	return p, nil
+}
+
+// PlayerByKey finds a player by key fingerprint: ErrNoPlayer when that
+// key has never logged in.
+func (s *Service) PlayerByKey(ctx context.Context, fp string) (store.Player, error) {
+	if err := ctx.Err(); err != nil {
+		return store.Player{}, err
+	}
+	p, err := s.store.PlayerByFingerprint(fp)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return store.Player{}, fmt.Errorf("service: player %s: %w", fp, ErrNoPlayer)
+	case err != nil:
+		return store.Player{}, fmt.Errorf("service: player %s: %w", fp, err)
+	}
+	return p, nil
+}
