@@ -186,6 +186,9 @@ type chatState struct {
 
 	dirty bool
 	snap  atomic.Pointer[ChatLines]
+	// added counts lines ever added: with the slice's length and array it
+	// tells the lobby's cached screen (frameMemo) whether lines changed.
+	added uint64
 }
 
 func newChatState(d LobbyDeps) *chatState {
@@ -282,6 +285,7 @@ func (cs *chatState) add(l chatLine) {
 	if over := len(cs.lines) - chatScrollback; over > 0 {
 		cs.lines = slices.Delete(cs.lines, 0, over)
 	}
+	cs.added++
 	cs.dirty = true
 }
 

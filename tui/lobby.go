@@ -147,7 +147,9 @@ type Lobby struct {
 	watch      *watching
 	replay     *replayer
 
-	chat *chatState // nil when the server has no chat
+	chat  *chatState // nil when the server has no chat
+	memo  frameMemo  // the last screen frame drew
+	boxed boxMemo    // the last body drawBox boxed
 
 	ratings ratingReader // d.Store, or nil
 }
@@ -1041,9 +1043,22 @@ func listWindow(n, sel, rows int) (start, end int, hint string) {
 	return start, end, "  " + strings.Join(parts, " · ")
 }
 
-// frame boxes a screen's body and centres it; a body too large for the
+// drawFrame boxes a screen's body and centres it; a body too large for the
 // terminal drops the box, and nothing is ever wider than the terminal.
-func (m *Lobby) frame(body string) string {
+func (m *Lobby) drawFrame(body string) string {
+	box, boxW, boxH := m.box(body)
+	if m.chat != nil {
+		pw := min(m.w, max(boxW, chatLobbyWidth))
+		if pane := m.chat.render(pw, m.h-boxH, max(chatLobbyRows, m.h/3)); pane != "" {
+			box = lipgloss.JoinVertical(lipgloss.Center, box, pane)
+		}
+	}
+	return fit(lipgloss.Place(m.w, m.h, lipgloss.Center, lipgloss.Center, box), m.w, m.h)
+}
+
+// drawBox is the body in its box, as much of it as leaves the chat pane a
+// line.
+func (m *Lobby) drawBox(body string) string {
 	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(colAccent).Padding(1, 3).
 		Render(body)
 	chatRows := 0
@@ -1062,12 +1077,8 @@ func (m *Lobby) frame(body string) string {
 			lines := strings.Split(box, "\n")
 			box = strings.Join(lines[:max(len(lines)-over, 0)], "\n")
 		}
-		pw := min(m.w, max(lipgloss.Width(box), chatLobbyWidth))
-		if pane := m.chat.render(pw, m.h-lipgloss.Height(box), max(chatLobbyRows, m.h/3)); pane != "" {
-			box = lipgloss.JoinVertical(lipgloss.Center, box, pane)
-		}
 	}
-	return fit(lipgloss.Place(m.w, m.h, lipgloss.Center, lipgloss.Center, box), m.w, m.h)
+	return box
 }
 
 // listH is the height list screens size themselves by: the terminal, less
