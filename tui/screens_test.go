@@ -424,3 +424,45 @@ func TestHeaderShowsAnUnansweredProbeAsStale(t *testing.T) {
 		}
 	}
 }
+
+// waitPhase waits (at most 10 s) until r's latest frame is in phase p.
+func waitPhase(t testing.TB, r *lobby.Room, p game.Phase) {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		fr, ch := r.Latest()
+		if fr != nil && fr.Phase == p {
+			return
+		}
+		select {
+		case <-ch:
+		case <-deadline:
+			t.Fatalf("%s never reached %v", r.ID(), p)
+		}
+	}
+}
+
+// Issue 20 item 12: "Watch a live room" lists matches in play first; a
+// finished room, though older, comes after.
+func TestWatchListPutsLiveMatchesFirst(t *testing.T) {
+	rooms := testRooms(t)
+	done := rankedRoom(t, rooms)
+	waitPhase(t, done, game.Countdown)
+	if err := done.Leave(context.Background(), "SHA256:ann"); err != nil {
+		t.Fatal(err)
+	}
+	waitPhase(t, done, game.Finished)
+	live := rankedRoom(t, rooms)
+	waitPhase(t, live, game.Countdown)
+	m := NewLobby(LobbyDeps{Ctx: t.Context(), Player: game.Player{ID: "SHA256:cat", Name: "cat"}, Online: lobby.NewHub(), Rooms: rooms})
+	m.w, m.h = 100, 30
+	m.Update(tea.KeyPressMsg{Code: 'w', Text: "w"})
+	scr := plain(m)
+	i, j := strings.Index(scr, live.ID()+" "), strings.Index(scr, done.ID()+" ")
+	if i < 0 || j < 0 || i > j {
+		t.Fatalf("the live %s is not listed before the finished %s:\n%s", live.ID(), done.ID(), scr)
+	}
+	if m.live[0] != live {
+		t.Fatalf("enter on the first row would watch %s, not the live %s", m.live[0].ID(), live.ID())
+	}
+}

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -59,6 +60,7 @@ func (m *Lobby) watchLive(ch <-chan struct{}) tea.Cmd {
 	rs, rr := m.d.Rooms, m.ratings
 	return afterChange(m.d.Ctx, ch, func() tea.Msg {
 		rooms, next := rs.Live()
+		rooms = liveFirst(rooms)
 		return liveMsg{rooms, readLabels(rr, rooms), next}
 	})
 }
@@ -66,10 +68,31 @@ func (m *Lobby) watchLive(ch <-chan struct{}) tea.Cmd {
 // openChooser shows the live rooms to watch.
 func (m *Lobby) openChooser(notice string) tea.Cmd {
 	rooms, ch := m.d.Rooms.Live()
+	rooms = liveFirst(rooms)
 	m.live, m.liveLabels = rooms, readLabels(m.ratings, rooms)
 	m.liveSel = min(m.liveSel, max(len(rooms)-1, 0))
 	m.state, m.notice = stWatchList, notice
 	return m.watchLive(ch)
+}
+
+// liveFirst orders the chooser's rooms by what there is to watch: matches
+// in play (or counting down) first, then rooms waiting for players, then
+// finished ones; oldest first within each (the order Rooms.Live gives).
+// Rooms.Live alone put the oldest, often finished, rooms at the top of
+// "Watch a live room".
+func liveFirst(rooms []*lobby.Room) []*lobby.Room {
+	rank := func(r *lobby.Room) int {
+		fr, _ := r.Latest()
+		switch {
+		case fr == nil || fr.Phase == game.Waiting:
+			return 1
+		case fr.Phase == game.Finished:
+			return 2
+		}
+		return 0
+	}
+	slices.SortStableFunc(rooms, func(a, b *lobby.Room) int { return rank(a) - rank(b) })
+	return rooms
 }
 
 // scoreboard is the scoreboard of the game named name, for the chooser's
