@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/sanitize"
 	"github.com/termarena/termarena/store"
 	"github.com/termarena/termarena/telemetry"
@@ -54,8 +55,9 @@ type Sessions interface {
 	Announce(text string) int
 	// List describes every live session, for `admin sessions`.
 	List() []SessionInfo
-	// Rooms describes every room, for `admin rooms`.
-	Rooms() []RoomInfo
+	// Rooms summarises every room, private ones included, for
+	// `admin rooms`.
+	Rooms() []lobby.RoomInfo
 	// Muted applies a mute to the player's live chat until the given
 	// time; a zero until clears it.
 	Muted(fingerprint string, until time.Time, reason string)
@@ -69,14 +71,6 @@ type SessionInfo struct {
 	Where       string // where the player is now: "lobby", "room r7", "watching r7", "queue pong-1v1", "replay 42"
 	Since       time.Time
 	Guest       bool
-}
-
-// RoomInfo is one room.
-type RoomInfo struct {
-	ID, Mode, Phase string
-	Players         []string
-	Ranked          bool
-	Watchers        int
 }
 
 // Deps are what the commands work with.
@@ -234,5 +228,5 @@ func (nobodyOnline) Kick(string, string) int         { return 0 }
 func (nobodyOnline) Tell(string, string) int         { return 0 }
 func (nobodyOnline) Announce(string) int             { return 0 }
 func (nobodyOnline) List() []SessionInfo             { return nil }
-func (nobodyOnline) Rooms() []RoomInfo               { return nil }
+func (nobodyOnline) Rooms() []lobby.RoomInfo         { return nil }
 func (nobodyOnline) Muted(string, time.Time, string) {}

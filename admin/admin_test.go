@@ -12,6 +12,8 @@ import (
 
 	"go.etcd.io/bbolt"
 
+	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/store"
 )
 
@@ -541,10 +543,10 @@ func TestSessionsAndRooms(t *testing.T) {
 	e.online("carol", fpCarol, "[2001:db8::1]:2222")
 	e.online("bob", fpBob, "192.0.2.1:1")
 	e.online("guest-\x1b[31mred", "guest:0102", "192.0.2.2:1")
-	e.live.rooms = []RoomInfo{
-		{ID: "r9", Mode: "ffa4", Phase: "waiting", Players: []string{"carol"}},
-		{ID: "r2", Mode: "1v1", Phase: "playing", Players: []string{"alice", "bob"}, Ranked: true, Watchers: 3},
-		{ID: "r5", Mode: "1v1", Phase: "waiting"},
+	e.live.rooms = []lobby.RoomInfo{
+		{ID: "r9", Mode: "ffa4", Phase: game.Waiting, Players: []lobby.SeatInfo{{Name: "carol"}}},
+		{ID: "r2", Mode: "1v1", Queue: "pong-1v1", Phase: game.Playing, Players: []lobby.SeatInfo{{Name: "alice"}, {Slot: 1, Name: "bob"}}, Ranked: true, Watchers: 3},
+		{ID: "r5", Mode: "1v1", Phase: game.Waiting},
 	}
 
 	table := e.must("sessions")
@@ -576,7 +578,7 @@ func TestSessionsAndRooms(t *testing.T) {
 	if err := json.Unmarshal([]byte(e.must("rooms", "--json")), &rooms); err != nil {
 		t.Fatal(err)
 	}
-	if len(rooms) != 3 || !reflect.DeepEqual(rooms[0], roomJSON{ID: "r2", Mode: "1v1", Phase: "playing", Ranked: true, Players: []string{"alice", "bob"}, Watchers: 3}) ||
+	if len(rooms) != 3 || !reflect.DeepEqual(rooms[0], roomJSON{ID: "r2", Mode: "pong-1v1", Phase: "playing", Ranked: true, Players: []string{"alice", "bob"}, Watchers: 3}) ||
 		rooms[1].Players == nil {
 		t.Errorf("rooms --json = %+v", rooms)
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/store"
 )
 
@@ -51,7 +52,7 @@ type muteCall struct {
 type fakeSessions struct {
 	mu        sync.Mutex
 	sessions  []SessionInfo
-	rooms     []RoomInfo
+	rooms     []lobby.RoomInfo
 	kicks     []sent
 	tells     []sent
 	announces []string
@@ -102,7 +103,7 @@ func (f *fakeSessions) List() []SessionInfo {
 	return slices.Clone(f.sessions)
 }
 
-func (f *fakeSessions) Rooms() []RoomInfo {
+func (f *fakeSessions) Rooms() []lobby.RoomInfo {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.calls++

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/sanitize"
 	"github.com/termarena/termarena/store"
 )
@@ -360,15 +361,11 @@ func runRooms(r *runner, args []string) int {
 		return r.usageErr("%v", err)
 	}
 	rooms := slices.Clone(r.d.Sessions.Rooms())
-	slices.SortFunc(rooms, func(a, b RoomInfo) int { return strings.Compare(a.ID, b.ID) })
+	slices.SortFunc(rooms, func(a, b lobby.RoomInfo) int { return strings.Compare(a.ID, b.ID) })
 	if p.Bools["json"] {
 		out := make([]roomJSON, 0, len(rooms))
 		for _, rm := range rooms {
-			players := rm.Players
-			if players == nil {
-				players = []string{}
-			}
-			out = append(out, roomJSON{ID: rm.ID, Mode: rm.Mode, Phase: rm.Phase, Ranked: rm.Ranked, Players: players, Watchers: rm.Watchers})
+			out = append(out, roomJSON{ID: rm.ID, Mode: rm.Filed(), Phase: rm.Phase.String(), Ranked: rm.Ranked, Players: rm.Names(), Watchers: rm.Watchers})
 		}
 		return r.writeJSON(out)
 	}
@@ -383,7 +380,7 @@ func runRooms(r *runner, args []string) int {
 		if rm.Ranked {
 			ranked = "yes"
 		}
-		t.row(rm.ID, rm.Mode, rm.Phase, ranked, strconv.Itoa(rm.Watchers), strings.Join(rm.Players, ", "))
+		t.row(rm.ID, rm.Filed(), rm.Phase.String(), ranked, strconv.Itoa(rm.Watchers), strings.Join(rm.Names(), ", "))
 	}
 	t.write(r.out)
 	return ExitOK

@@ -160,11 +160,13 @@ func tickRate(r *Room) int {
 
 // ModeName is how a room's matches are filed: the ranked mode, or
 // "casual-1v1" and friends.
-func ModeName(r *Room) string {
-	if r.Ranked != "" {
-		return string(r.Ranked)
+func ModeName(r *Room) string { return filedMode(r.Ranked, r.Mode.Name) }
+
+func filedMode(queue RankedMode, mode string) string {
+	if queue != "" {
+		return string(queue)
 	}
-	return "casual-" + r.Mode.Name
+	return "casual-" + mode
 }
 
 func (rs *Results) write(j resultJob) error {

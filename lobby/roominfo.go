@@ -32,8 +32,8 @@ type RoomInfo struct {
 	// Label names the room's mode as lists show it: "pong-1v1 · ranked",
 	// "1v1 · casual".
 	Label string
-	// Standing is each seat's score while the match is played, for a game
-	// that keeps one (game.Scorer); nil otherwise.
+	// Standing is each seat's score at that tick, for a game that keeps
+	// one (game.Scorer); nil otherwise. Lists show it by phase.
 	Standing []int
 	// State is the game's snapshot at that tick (nil before the first),
 	// for a game's view to write its own score text.
@@ -59,12 +59,7 @@ func (ri RoomInfo) Names() []string {
 
 // Filed is the mode its matches are filed under: the ranked queue, or
 // "casual-" and the mode ("casual-1v1").
-func (ri RoomInfo) Filed() string {
-	if ri.Queue != "" {
-		return string(ri.Queue)
-	}
-	return "casual-" + ri.Mode
-}
+func (ri RoomInfo) Filed() string { return filedMode(ri.Queue, ri.Mode) }
 
 // Info summarises the room as it is at its latest tick. It reads the
 // room's published frame and counters only, so it never waits on the
@@ -87,7 +82,7 @@ func (r *Room) Info() RoomInfo {
 			ri.Players = append(ri.Players, SeatInfo{Slot: slot, ID: s.Player.ID, Name: s.Player.Name, Connected: s.Connected})
 		}
 	}
-	if sc, ok := fr.State.(game.Scorer); ok && fr.Phase == game.Playing {
+	if sc, ok := fr.State.(game.Scorer); ok {
 		ri.Standing = sc.Standing()
 	}
 	return ri

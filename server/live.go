@@ -1,7 +1,6 @@
 package server
 
 import (
-	"strings"
 	"time"
 
 	"github.com/termarena/termarena/admin"
@@ -49,22 +48,9 @@ func (l liveSessions) List() []admin.SessionInfo {
 	return out
 }
 
-// Rooms describes every live room, private ones included.
-func (l liveSessions) Rooms() []admin.RoomInfo {
-	var out []admin.RoomInfo
-	for _, r := range l.srv.deps.Rooms.All() {
-		info := admin.RoomInfo{ID: r.ID(), Mode: lobby.ModeName(r), Ranked: r.Ranked != "", Watchers: r.Watchers(), Players: []string{}}
-		if fr, _ := r.Latest(); fr != nil {
-			info.Phase = strings.ToLower(fr.Phase.String())
-			for _, s := range fr.Seats {
-				if s.Taken {
-					info.Players = append(info.Players, s.Player.Name)
-				}
-			}
-		}
-		out = append(out, info)
-	}
-	return out
+// Rooms summarises every live room, private ones included.
+func (l liveSessions) Rooms() []lobby.RoomInfo {
+	return l.srv.deps.Rooms.Infos(lobby.Every)
 }
 
 // Muted applies a mute to live chat and tells the player why and for how

@@ -1106,7 +1106,7 @@ func (m *Lobby) renderRooms(rows int) string {
 	start, end, hint := listWindow(len(m.rooms), m.sel, rows)
 	for i := start; i < end; i++ {
 		r := m.rooms[i]
-		line := fmt.Sprintf("%-5s %-4s %s", r.ID(), r.Mode.Name, roomState(r))
+		line := fmt.Sprintf("%-5s %-4s %s", r.ID(), r.Mode.Name, roomState(r.Info(), r.Mode.Teams))
 		cursor := "  "
 		st := style(colText)
 		if i == m.sel {
@@ -1121,33 +1121,25 @@ func (m *Lobby) renderRooms(rows int) string {
 	return b.String()
 }
 
-func roomState(r *lobby.Room) string {
-	fr, _ := r.Latest()
-	if fr == nil {
+// roomState is a room's line in the lobby's list: its phase (with the
+// score while playing), seats taken and who sits. teams are the mode's.
+func roomState(ri lobby.RoomInfo, teams [][]int) string {
+	if !ri.Started {
 		return "starting"
 	}
-	var names []string
-	taken := 0
-	for _, s := range fr.Seats {
-		if s.Taken {
-			taken++
-			names = append(names, s.Player.Name)
-		}
-	}
-	state := fr.Phase.String()
-	if snap, ok := fr.State.(game.Scorer); ok && fr.Phase == game.Playing {
+	state := ri.Phase.String()
+	if st := ri.Standing; st != nil && ri.Phase == game.Playing {
 		// A score reads "a:b" between two sides: two seats, or two teams
 		// (each team's first seat holds the team's score).
-		st := snap.Standing()
 		a, b := 0, 1
-		if t := r.Mode.Teams; len(t) == 2 {
-			a, b = t[0][0], t[1][0]
+		if len(teams) == 2 {
+			a, b = teams[0][0], teams[1][0]
 		}
-		if (len(st) == 2 || len(r.Mode.Teams) == 2) && max(a, b) < len(st) {
+		if (len(st) == 2 || len(teams) == 2) && max(a, b) < len(st) {
 			state = fmt.Sprintf("playing %d:%d", st[a], st[b])
 		}
 	}
-	return fmt.Sprintf("%-12s %d/%d  %s", state, taken, len(fr.Seats), strings.Join(names, ", "))
+	return fmt.Sprintf("%-12s %d/%d  %s", state, len(ri.Players), ri.Seats, strings.Join(ri.Names(), ", "))
 }
 
 // metricsFor is the frame telemetry for a room of game name: labelled by

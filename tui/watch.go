@@ -137,7 +137,7 @@ func (m *Lobby) spectate(r *lobby.Room) tea.Cmd {
 	w := &watching{room: r, cancel: cancel, done: make(chan struct{}), stop: stop}
 	w.follow.Store(-1)
 	labels := ratingLabels(m.ratings, r)
-	title := fmt.Sprintf("watching %s · %s", r.ID(), modeLabel(r))
+	title := fmt.Sprintf("watching %s · %s", r.ID(), r.Info().Label)
 	if d := r.SpectateDelay(); d > 0 {
 		title += fmt.Sprintf(" · %ds behind", int(d.Seconds()))
 	}
@@ -212,13 +212,6 @@ func ratingLabels(rr ratingReader, r *lobby.Room) seatLabels {
 		}
 	}
 	return out
-}
-
-func modeLabel(r *lobby.Room) string {
-	if r.Ranked != "" {
-		return string(r.Ranked) + " · ranked"
-	}
-	return r.Mode.Name + " · casual"
 }
 
 // watchKey handles keys while watching.
@@ -300,8 +293,9 @@ func (m *Lobby) renderChooser() string {
 	start, end, hint := listWindow(len(m.live), m.liveSel, m.listRows(head+tail))
 	for i := start; i < end; i++ {
 		r := m.live[i]
-		line := fmt.Sprintf("%-5s %-16s %s", r.ID(), modeLabel(r), roomSummary(r, m.liveLabels[r], m.scoreboard(r.Game.Name())))
-		if n := r.Watchers(); n > 0 {
+		ri := r.Info()
+		line := fmt.Sprintf("%-5s %-16s %s", ri.ID, ri.Label, roomSummary(ri, m.liveLabels[r], m.scoreboard(ri.Game)))
+		if n := ri.Watchers; n > 0 {
 			line += fmt.Sprintf("  · %d watching", n)
 		}
 		st, cur := style(colText), "  "
@@ -318,30 +312,24 @@ func (m *Lobby) renderChooser() string {
 
 // roomSummary is "alice 1520? 3 · bob 1480? 5" or the phase and names:
 // scores as the game's scoreboard writes them (sb; nil: the standing).
-func roomSummary(r *lobby.Room, labels seatLabels, sb gameview.Scoreboard) string {
-	fr, _ := r.Latest()
-	if fr == nil {
+func roomSummary(ri lobby.RoomInfo, labels seatLabels, sb gameview.Scoreboard) string {
+	if !ri.Started {
 		return "starting"
 	}
 	var parts []string
-	for slot, s := range fr.Seats {
-		if !s.Taken {
-			continue
+	for _, s := range ri.Players {
+		p := s.Name
+		if s.Slot < maxSeats && labels[s.Slot] != "" {
+			p += " " + labels[s.Slot]
 		}
-		p := s.Player.Name
-		if slot < maxSeats && labels[slot] != "" {
-			p += " " + labels[slot]
-		}
-		switch sc, ok := fr.State.(game.Scorer); {
-		case fr.Phase == game.Waiting:
+		switch {
+		case ri.Phase == game.Waiting:
 		case sb != nil:
-			p += sb.ScoreText(fr.State, slot, false)
-		case ok:
-			if st := sc.Standing(); slot < len(st) {
-				p += fmt.Sprintf(" %d", st[slot])
-			}
+			p += sb.ScoreText(ri.State, s.Slot, false)
+		case s.Slot < len(ri.Standing):
+			p += fmt.Sprintf(" %d", ri.Standing[s.Slot])
 		}
 		parts = append(parts, p)
 	}
-	return fmt.Sprintf("%-9s %s", strings.ToLower(fr.Phase.String()), strings.Join(parts, " · "))
+	return fmt.Sprintf("%-9s %s", ri.Phase.String(), strings.Join(parts, " · "))
 }
