@@ -250,7 +250,7 @@ func fitHeader(w int, figs []string, build func(labels bool, nameMax int) []hudP
 		parts = build(labels, nameMax)
 		for n := len(figs); n >= 1; n-- {
 			right = strings.Join(figs[:n], " · ")
-			if partsWidth(parts)+len([]rune(right))+2 <= w {
+			if partsWidth(parts)+headerGap+len([]rune(right))+2 <= w {
 				return true
 			}
 		}
@@ -263,12 +263,24 @@ func fitHeader(w int, figs []string, build func(labels bool, nameMax int) []hudP
 	return parts, right
 }
 
+// headerGap is the least space between the seats and the figures: a team
+// header ends in its score, and with no gap "0" ran into "rtt 142ms".
+const headerGap = 2
+
+// partsWidth is the columns the seats take, less the spaces they end
+// with (a seat's own trailing gap counts towards headerGap).
 func partsWidth(ps []hudPart) int {
-	n := 0
+	n, trail := 0, 0
 	for _, p := range ps {
-		n += len([]rune(p.text))
+		r := []rune(p.text)
+		n += len(r)
+		kept := len([]rune(strings.TrimRight(p.text, " ")))
+		if kept > 0 {
+			trail = 0
+		}
+		trail += len(r) - kept
 	}
-	return n
+	return n - trail
 }
 
 // hudParts is the header's left side: each seat's name, rating and score

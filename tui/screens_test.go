@@ -307,9 +307,10 @@ func TestTwoVTwoShowsTeams(t *testing.T) {
 		t.Fatalf("2v2 header at 200 columns: %q", head)
 	}
 	// At 80 columns four such names cannot all be whole: they are
-	// shortened alike, the teams and their score stay.
+	// shortened alike, the teams and their score stay, two spaces clear
+	// of the figures.
 	scr = drawView(t, RoomViewConfig{Me: "0", Slot: 0, Title: "r1", Labels: labels}, fr, 80, 24)
-	if head := firstLine(scr); !strings.Contains(head, "A: ▸alexandra-smi… bartholomew-j… 0   B: christopher-l… dorothea-wint… 0") {
+	if head := firstLine(scr); !strings.Contains(head, "A: ▸alexandra-sm… bartholomew-… 0   B: christopher-… dorothea-win… 0  ") {
 		t.Fatalf("2v2 header at 80 columns: %q", head)
 	}
 	fr = match4(t, pong.OneVOne)
