@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+
+	"github.com/termarena/termarena/store"
 )
 
 // A permission error on the data dir or the admin keys file is the usual
@@ -29,4 +31,17 @@ func adminKeysHint(err error, path string) error {
 	uid := os.Getuid()
 	return fmt.Errorf("%w: termarena runs as uid %d and cannot read the admin keys file: chown %d %s, or chmod 0644 it (public keys are no secret); for a bind mount, on the host",
 		err, uid, uid, path)
+}
+
+// damageHint tells the operator of a damaged or empty database what to do:
+// the server will not start on it, and starting on an empty one would
+// begin a new server with every player, rating and ban gone.
+func damageHint(err error) error {
+	switch {
+	case errors.Is(err, store.ErrEmptyFile):
+		return fmt.Errorf("%w; it holds no players, ratings or bans, so termarena will not start on it: restore your latest backup into it (see \"Backups\" in the README), or, to start a new server with no players on purpose, remove the file", err)
+	case errors.Is(err, store.ErrDamaged):
+		return fmt.Errorf("%w; termarena will not start on it: move it aside and restore your latest backup (made with ssh HOST admin backup; see \"Backups\" in the README)", err)
+	}
+	return err
 }

@@ -220,7 +220,10 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 		if errors.Is(err, store.ErrInUse) {
 			return fmt.Errorf("data dir is in use by another termarena process (%s)", c.data)
 		}
-		return dataDirHint(fmt.Errorf("open store: %w", err), c.data)
+		return dataDirHint(damageHint(fmt.Errorf("open store: %w", err)), c.data)
+	}
+	if st.Created() {
+		log.Info("created a new, empty database: no players, ratings or bans yet", "path", st.Path())
 	}
 	// Registered first, so it runs last: the final log line is written once
 	// the database is closed, and says so.

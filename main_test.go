@@ -149,6 +149,9 @@ func TestServeFromEnvAndShutdown(t *testing.T) {
 			t.Errorf("startup log lacks %s", k)
 		}
 	}
+	if p, _ := find("created a new, empty database: no players, ratings or bans yet")["path"].(string); p != filepath.Join(dir, "termarena.db") {
+		t.Errorf("the new database's log line names %q", p)
+	}
 	if last := lines[len(lines)-1]["msg"]; last != "database closed; termarena stopped" {
 		t.Errorf("last log line %q, want the one written after the database closed", last)
 	}

@@ -17,6 +17,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"time"
 
 	"go.etcd.io/bbolt"
@@ -69,9 +71,10 @@ type Options struct {
 
 // Store is an open data file. Its methods are safe for concurrent use.
 type Store struct {
-	db   *bbolt.DB
-	path string
-	now  func() time.Time
+	db      *bbolt.DB
+	path    string
+	now     func() time.Time
+	created bool // Open made the file
 
 	// failAfter, set only by tests before any use, makes RecordMatch fail
 	// its transaction after the named stage, to prove nothing is half
@@ -83,8 +86,12 @@ type Store struct {
 	pruneBatch int
 }
 
-// Open opens or creates the bbolt file at path with mode 0600 and brings its
-// schema up to date. The directory must already exist.
+// Open opens the bbolt file at path and brings its schema up to date, or
+// creates it with mode 0600 when there is no file (Created then reports
+// true). The directory must already exist. A file that exists but is empty
+// is refused with ErrEmptyFile, and one that is cut short or whose pages
+// cannot be read with an error wrapping ErrDamaged, rather than crashing
+// the process or starting an empty server in its place.
 func Open(path string, opts Options) (*Store, error) {
 	return openWith(path, opts, migrations())
 }
@@ -95,11 +102,26 @@ func openWith(path string, opts Options, steps []migration) (*Store, error) {
 	if err := checkMigrations(steps); err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
+	missing, err := checkExisting(path)
+	if err == nil && missing {
+		missing, err = create(path)
+	}
+	if err != nil {
+		if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+			return nil, fmt.Errorf("store: %w", err) // it names the path already
+		}
+		return nil, fmt.Errorf("store: open %s: %w", path, err)
+	}
 	timeout := opts.Timeout
 	if timeout == 0 {
 		timeout = defaultTimeout
 	}
-	db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: timeout})
+	var db *bbolt.DB
+	err = guarded("opening it", func() error {
+		var err error
+		db, err = bbolt.Open(path, 0o600, &bbolt.Options{Timeout: timeout})
+		return err
+	})
 	if err != nil {
 		if errors.Is(err, bbolt.ErrTimeout) {
 			return nil, fmt.Errorf("store: open %s: lock not acquired within %s: %w", path, timeout, ErrInUse)
@@ -107,9 +129,14 @@ func openWith(path string, opts Options, steps []migration) (*Store, error) {
 		if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
 			return nil, fmt.Errorf("store: %w", err) // it names the path already
 		}
+		if errors.Is(err, bbolt.ErrInvalid) || errors.Is(err, bbolt.ErrChecksum) {
+			err = fmt.Errorf("%w: %w", ErrDamaged, err)
+		}
+		// A fault inside bbolt.Open leaves its file handle and lock behind:
+		// the process is about to exit with the error, which releases both.
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
-	if err := migrate(db, steps); err != nil {
+	if err := guarded("reading its schema", func() error { return migrate(db, steps) }); err != nil {
 		_ = db.Close() // the migration error is the one worth reporting
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
@@ -117,8 +144,45 @@ func openWith(path string, opts Options, steps []migration) (*Store, error) {
 	if now == nil {
 		now = time.Now
 	}
-	return &Store{db: db, path: path, now: now}, nil
+	return &Store{db: db, path: path, now: now, created: missing}, nil
 }
+
+// create makes a new, whole database at path: bbolt writes its first pages
+// into a temporary file, which is then linked into place. So a file at
+// path is never one bbolt began and did not finish, which is what lets
+// Open refuse an empty file as damage rather than take it for a new
+// database. created is false when another process made the file first.
+func create(path string) (created bool, err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".new-*")
+	if err != nil {
+		return false, err
+	}
+	tmp.Close()
+	defer os.Remove(tmp.Name())
+	db, err := bbolt.Open(tmp.Name(), 0o600, &bbolt.Options{Timeout: defaultTimeout})
+	if err != nil {
+		return false, fmt.Errorf("create: %w", err)
+	}
+	if err := db.Close(); err != nil {
+		return false, fmt.Errorf("create: %w", err)
+	}
+	if err := os.Link(tmp.Name(), path); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return false, nil
+		}
+		return false, err
+	}
+	// The new name must survive a crash as the file's content does.
+	if d, err := os.Open(filepath.Dir(path)); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+	return true, nil
+}
+
+// Created reports whether Open made a new database because there was no
+// file: the server logs it, since it means starting with no players.
+func (s *Store) Created() bool { return s.created }
 
 // Close releases the file and its lock.
 func (s *Store) Close() error {
