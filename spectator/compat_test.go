@@ -1,9 +1,12 @@
 package spectator
 
 import (
+	"errors"
 	"os"
 	"slices"
 	"testing"
+
+	"github.com/termarena/termarena/game/pong"
 )
 
 // v1-1v1.replay was written by the format-1 encoder (before inputs carried
@@ -35,5 +38,44 @@ func TestDecodesAndVerifiesFormat1Replay(t *testing.T) {
 	p := playAll(t, r, nil)
 	if p.Err() != nil {
 		t.Fatal(p.Err())
+	}
+}
+
+// v3-pong-1v1-flat.replay was recorded by a real room (format 3) before
+// Pong's rules were versioned (pong.RulesProgress): its config bytes carry
+// no rules version, and one of its returns left a paddle dead flat, which
+// the current rules no longer allow. It must keep verifying under the
+// rules it was played by.
+func TestReplayOfTheOriginalPongRulesStillVerifies(t *testing.T) {
+	b, err := os.ReadFile("testdata/v3-pong-1v1-flat.replay")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Decode(b)
+	if err != nil {
+		t.Fatalf("Decode: %v", err)
+	}
+	var c pong.Config
+	if err := c.UnmarshalBinary(r.Config); err != nil || c.Rules != pong.RulesOriginal {
+		t.Fatalf("fixture config: rules %d, %v; want the original rules", c.Rules, err)
+	}
+	if p := playAll(t, r, nil); p.Err() != nil {
+		t.Fatal(p.Err())
+	}
+	// The fixture is worth keeping only while it tells the rules apart:
+	// played by the current rules it must diverge.
+	c.Rules = pong.CurrentRules
+	now := *r
+	now.Config = pongBytes(c)
+	p, err := NewPlayback(&now, testGames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for err == nil && !p.Done() {
+		err = p.Step()
+	}
+	var div *DivergedError
+	if !errors.As(err, &div) {
+		t.Fatalf("played by the current rules: %v; want it to diverge", err)
 	}
 }

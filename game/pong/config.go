@@ -96,7 +96,29 @@ type Config struct {
 	// TickRate is the room's ticks per second. The simulation never reads
 	// it (it counts ticks); clients use it to turn elapsed time into ticks.
 	TickRate int
+	// Rules is the version of the rules the match is played by. Replays
+	// keep the config, so a match recorded under older rules replays
+	// under them; every new room plays by CurrentRules (Kind.Setup).
+	Rules Rules
 }
+
+// Rules versions Pong's rules beyond what the numbers in Config say.
+type Rules uint8
+
+const (
+	// RulesOriginal: a dead-centre return is flat, and a rally lasts as
+	// long as the paddles keep meeting the ball, so two still paddles can
+	// return a flat ball forever. Only replays recorded before
+	// RulesProgress play by it.
+	RulesOriginal Rules = 0
+	// RulesProgress guarantees every rally ends, whatever the players do
+	// (or fail to do): no return is flatter than minBounceDeg, and after
+	// shrinkAfterHits hits in one rally every further hit shrinks the
+	// paddles by a unit until there is nothing left to meet the ball.
+	RulesProgress Rules = 1
+	// CurrentRules are what new rooms play by.
+	CurrentRules = RulesProgress
+)
 
 // Limits enforced by Validate. They keep every intermediate product inside
 // int32 and stop a hand-written config from producing an unplayable board.
@@ -117,7 +139,17 @@ const (
 	maxBounceDeg = 60 // steepest paddle return: never parallel to the paddle
 	minServeDeg  = 10 // serves are never dead straight...
 	maxServeDeg  = 45 // ...nor so shallow they crawl across the board
+	// RulesProgress: a return off the paddle's dead centre leaves at
+	// least this far off the normal, so two still paddles do not trade a
+	// flat ball for ever.
+	minBounceDeg = 5
 )
+
+// ShrinkAfterHits is how many paddle hits a rally has (RulesProgress)
+// before every further hit takes a unit off each paddle. The ball has
+// reached its top speed by then; with the default 8-unit paddles no rally
+// gets past 28 hits.
+const ShrinkAfterHits = 20
 
 // DefaultConfig is tuned for 60 ticks per second. The 1v1 board (76×40
 // units = 76 columns × 20 rows) fits an 80×24 terminal with a border and a
@@ -141,6 +173,7 @@ func DefaultConfig(m Mode) Config {
 		Lives:           5,
 		ServeDelayTicks: 60,
 		TickRate:        60,
+		Rules:           CurrentRules,
 	}
 	if m != OneVOne {
 		c.Width, c.Height = 44, 44
@@ -199,6 +232,9 @@ func (c Config) Validate() error {
 	}
 	if c.TickRate < 1 || c.TickRate > maxTickRate {
 		errs = append(errs, fmt.Errorf("tick rate %d outside 1..%d", c.TickRate, maxTickRate))
+	}
+	if c.Rules > CurrentRules {
+		errs = append(errs, fmt.Errorf("rules version %d is newer than this server's %d", c.Rules, CurrentRules))
 	}
 	if len(errs) == 0 {
 		return nil

@@ -20,6 +20,13 @@ func (g *Game) Hash() uint64 {
 	f.U64(uint64(c.Lives))
 	f.U64(uint64(c.ServeDelayTicks))
 	f.U64(uint64(c.TickRate))
+	if c.Rules != RulesOriginal {
+		// Only for later rules, so a match of the original rules hashes
+		// as it always did and its replays verify.
+		f.U8(0x5e)
+		f.U8(uint8(c.Rules))
+		f.I32(g.rallyHits)
+	}
 
 	f.U64(g.rng.State())
 	f.U64(g.tick)

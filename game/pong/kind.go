@@ -49,7 +49,9 @@ func (k Kind) Setup(mode string) (game.Setup, error) {
 	if k.Configure != nil {
 		c = k.Configure(m)
 	}
-	c.Mode = m
+	// A new match plays by the current rules whatever the config was
+	// built from: only a replay plays by older ones.
+	c.Mode, c.Rules = m, CurrentRules
 	if err := c.Validate(); err != nil {
 		return game.Setup{}, fmt.Errorf("pong: %s config: %w", m, err)
 	}
@@ -92,12 +94,17 @@ var ErrConfigEncoding = errors.New("pong: bad config encoding")
 // number as a zig-zag varint, in field order. It is the layout replays of
 // formats 1 and 2 stored inline, so those decode into these bytes as they
 // are; a new field goes at the end, and older encodings (shorter) must go
-// on decoding to what they were played with.
+// on decoding to what they were played with. Rules follows the numbers
+// only when it is not RulesOriginal, so a config of the original rules
+// encodes to the very bytes it always did.
 func (c Config) MarshalBinary() ([]byte, error) {
 	b := make([]byte, 0, 24)
 	b = append(b, byte(c.Mode))
 	for _, v := range c.numbers() {
 		b = binary.AppendVarint(b, v)
+	}
+	if c.Rules != RulesOriginal {
+		b = binary.AppendUvarint(b, uint64(c.Rules))
 	}
 	return b, nil
 }
@@ -111,10 +118,11 @@ func (c Config) numbers() []int64 {
 }
 
 // ConfigFields is how many numbers follow the mode byte in an encoded
-// config.
+// config; the rules version may follow them.
 const ConfigFields = 11
 
 // UnmarshalBinary decodes what MarshalBinary wrote; it does not Validate.
+// An encoding without the rules version is a config of RulesOriginal.
 func (c *Config) UnmarshalBinary(data []byte) error {
 	if len(data) < 1 {
 		return fmt.Errorf("%w: empty", ErrConfigEncoding)
@@ -131,6 +139,19 @@ func (c *Config) UnmarshalBinary(data []byte) error {
 			return fmt.Errorf("%w: field %d out of range", ErrConfigEncoding, i+1)
 		}
 		v[i] = int32(x)
+		off += n
+	}
+	if off < len(data) {
+		r, n := binary.Uvarint(data[off:])
+		switch {
+		case n <= 0:
+			return fmt.Errorf("%w: rules version truncated", ErrConfigEncoding)
+		case r == uint64(RulesOriginal) || r > math.MaxUint8:
+			// RulesOriginal is written as no version at all, so each
+			// config has exactly one encoding.
+			return fmt.Errorf("%w: rules version %d", ErrConfigEncoding, r)
+		}
+		c.Rules = Rules(r)
 		off += n
 	}
 	if off != len(data) {

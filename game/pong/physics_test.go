@@ -89,6 +89,9 @@ func TestPaddleBounce(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := DefaultConfig(tt.mode)
+			// The original rules return a centre hit straight; replays
+			// recorded under them still play so (TestRulesProgress*).
+			cfg.Rules = RulesOriginal
 			g := newGame(t, cfg, allSeats(tt.mode)...)
 			start(g)
 			shootAt(g, tt.side, 0, 200)
@@ -118,6 +121,7 @@ func TestBounceAngleByHitOffset(t *testing.T) {
 	for _, side := range []int{Left, Right, Top, Bottom} {
 		cfg := DefaultConfig(FFA4)
 		cfg.SpeedUpPerHit = 0
+		cfg.Rules = RulesOriginal // a centre hit returns straight
 		half := cfg.PaddleLen*Sub/2 + BallRadius
 		const speed = 300
 		bounce := func(off int32) (normal, along int32, ok bool) {
@@ -192,6 +196,10 @@ func sideName(s int) string {
 
 func TestSpeedUpPerHitAndCap(t *testing.T) {
 	cfg := DefaultConfig(OneVOne)
+	// The original rules: a flat rally never ends, which is what lets
+	// this count hits for ever (TestStillPaddlesRallyEndsInEveryMode is
+	// the current rules' answer to that).
+	cfg.Rules = RulesOriginal
 	g := newGame(t, cfg, 0, 1)
 	start(g)
 	// Straight down the middle between two centred paddles: every hit is a

@@ -74,6 +74,9 @@ type Game struct {
 	ball    ball
 	serveIn int32 // ticks left before the serve while the ball is not live
 	lastHit int8  // side that last touched the ball this rally, -1 none
+	// rallyHits counts paddle hits since the serve (RulesProgress shrinks
+	// the paddles once it passes ShrinkAfterHits).
+	rallyHits int32
 	// held is 1+side while the ball waits at side's contact line for a late
 	// catch (0 otherwise); heldAt is the tick it got there.
 	held   int8
@@ -392,27 +395,58 @@ func (g *Game) contact(side int) bool {
 	return true
 }
 
+// paddleLen is every paddle's length now, in sub-units: the config's,
+// less a unit for each hit of the rally past ShrinkAfterHits under
+// RulesProgress, down to nothing.
+func (g *Game) paddleLen() int32 {
+	l := g.cfg.PaddleLen * Sub
+	if g.cfg.Rules >= RulesProgress && g.rallyHits > ShrinkAfterHits {
+		l -= (g.rallyHits - ShrinkAfterHits) * Sub
+	}
+	return max(l, 0)
+}
+
 // reach reports whether side's paddle covers the ball, and where along the
-// paddle it meets it (d, from the paddle's centre).
+// paddle it meets it (d, from the paddle's centre). A paddle shrunk to
+// nothing meets nothing: that is what ends every rally under
+// RulesProgress, however still or skilled the players.
 func (g *Game) reach(side int) (d int32, ok bool) {
 	along := g.ball.y
 	if side == Top || side == Bottom {
 		along = g.ball.x
 	}
-	half := g.cfg.PaddleLen*Sub/2 + BallRadius
+	l := g.paddleLen()
+	half := l/2 + BallRadius
 	d = along - g.seats[side].pos
-	return d, d >= -half && d <= half
+	return d, l > 0 && d >= -half && d <= half
 }
 
 // bounce returns the ball from side's paddle, met at d from its centre.
 func (g *Game) bounce(side int, d int32) {
 	b := &g.ball
 	s := &g.seats[side]
-	half := g.cfg.PaddleLen*Sub/2 + BallRadius
+	half := g.paddleLen()/2 + BallRadius
 	// The further from the centre, the steeper the return, up to
 	// maxBounceDeg so the ball always has real speed away from the paddle.
 	// Truncation toward zero keeps the mapping symmetric about the centre.
 	deg := d * maxBounceDeg / half
+	if g.cfg.Rules >= RulesProgress && abs32(deg) < minBounceDeg {
+		// Never flat: off the dead centre the ball keeps drifting the way
+		// it came, so a still paddle does not send back what it got.
+		deg = minBounceDeg
+		switch {
+		case d < 0:
+			deg = -minBounceDeg
+		case d > 0:
+		case side == Left || side == Right:
+			if b.vy < 0 {
+				deg = -minBounceDeg
+			}
+		case b.vx < 0:
+			deg = -minBounceDeg
+		}
+	}
+	g.rallyHits++
 	b.speed = min(b.speed+g.cfg.SpeedUpPerHit, g.cfg.MaxBallSpeed)
 	normal, al := polar(b.speed, deg)
 	loX, hiX, loY, hiY := g.cfg.bounds()
@@ -494,6 +528,7 @@ func (g *Game) resetBall() {
 	g.held, g.heldAt = 0, 0
 	g.serveIn = int32(g.cfg.ServeDelayTicks)
 	g.lastHit = -1
+	g.rallyHits = 0
 	g.activatePending()
 }
 

@@ -20,7 +20,7 @@ type Paddle struct {
 	// stops it (TapAction); 0 while Dir holds.
 	Tap int32
 	Pos int32
-	Len int32 // in sub-units
+	Len int32 // in sub-units: shorter late in a long rally (RulesProgress), 0 once gone
 }
 
 // Snapshot is an immutable view of a match after a tick. The room allocates
@@ -93,7 +93,7 @@ func (g *Game) Snapshot() any {
 			Dir:     st.dir,
 			Tap:     st.tap,
 			Pos:     st.pos,
-			Len:     g.cfg.PaddleLen * Sub,
+			Len:     g.paddleLen(),
 		}
 		s.Lives[i] = st.lives
 		s.Hits[i] = st.hits
