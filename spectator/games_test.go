@@ -3,10 +3,11 @@ package spectator
 import (
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/game/pong"
+	"github.com/termarena/termarena/game/tron"
 )
 
-// testGames is the catalogue the tests replay with.
-var testGames = game.Catalog{pong.Kind{}}
+// testGames is the catalogue the tests replay with: the server's games.
+var testGames = game.Catalog{pong.Kind{}, tron.Kind{}}
 
 // pongBytes is c as a replay and a recorder carry it.
 func pongBytes(c pong.Config) []byte {
