@@ -70,4 +70,10 @@ type Result struct {
 	// Forfeit is true when the game ended because seats left rather than
 	// by play.
 	Forfeit bool
+	// WarmUp is true when nothing was ever at stake: the game ended (its
+	// players left) without two sides having contended (Pong: a 2v2 of
+	// one team, where misses only re-serve). A warm-up is not a match: it
+	// is not recorded, and no replay is kept. Never true of a match a
+	// replay holds, so replays do not encode it.
+	WarmUp bool
 }

@@ -71,6 +71,11 @@ func (rs *Results) Hooks(r *Room) game.Hooks {
 			rs.mu.Lock()
 			st := rs.playing[r]
 			delete(rs.playing, r)
+			if res.WarmUp { // nothing was at stake: not a match
+				r.replay = nil
+				rs.mu.Unlock()
+				return
+			}
 			res.Placements = append([]int(nil), res.Placements...)
 			res.Places = append([]int(nil), res.Places...)
 			res.Scores = append([]int(nil), res.Scores...)

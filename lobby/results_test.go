@@ -174,3 +174,56 @@ func TestTickStatsOutliveRooms(t *testing.T) {
 		t.Fatalf("after the room ended: %d ticks (%d in the lateness histogram), before %d", ticks1, late1, ticks0)
 	}
 }
+
+// A 2v2 with one team only is a warm-up: misses re-serve, nobody can win
+// it, so it is not a match, and when its players leave nothing is recorded
+// (no history, no replay, no profile line). A real match played next in the
+// same room is recorded as usual.
+func TestTwoVTwoWarmUpIsNotRecorded(t *testing.T) {
+	svc, st := testServices(t)
+	ctx := context.Background()
+	r, err := svc.Rooms.Create("pong", "2v2", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ann, ben := game.Player{ID: "SHA256:aaa", Name: "ann"}, game.Player{ID: "SHA256:bbb", Name: "ben"}
+	// Left and right: the same team.
+	for slot, p := range []game.Player{ann, ben} {
+		if _, err := r.Join(ctx, p, slot); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.SetReady(ctx, p.ID, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor(t, "the warm-up to run", func() bool { fr, _ := r.Latest(); return fr.Phase == game.Playing && fr.Tick > 200 })
+	for _, p := range []game.Player{ann, ben} {
+		if err := r.Leave(ctx, p.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Then a real match: ann on the left against ben on top.
+	r2, err := svc.Rooms.Create("pong", "2v2", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range []game.Player{ann, ben} {
+		if _, err := r2.Join(ctx, p, []int{pong.Left, pong.Top}[i]); err != nil {
+			t.Fatal(err)
+		}
+		if err := r2.SetReady(ctx, p.ID, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor(t, "the real match's result to be saved", func() bool { o := r2.Outcome(); return o != nil && o.MatchID != 0 })
+	for _, fp := range []string{"SHA256:aaa", "SHA256:bbb"} {
+		ms, err := st.Matches(fp, 10)
+		if err != nil || len(ms) != 1 || ms[0].Room != r2.ID() {
+			t.Fatalf("%s's history: %+v %v; want only the match in %s", fp, ms, err, r2.ID())
+		}
+	}
+	recent, err := st.RecentMatches(10, func(m store.MatchRecord) bool { return m.Replay })
+	if err != nil || len(recent) != 1 || recent[0].Room != r2.ID() {
+		t.Fatalf("replays: %+v %v; want only the match in %s", recent, err, r2.ID())
+	}
+}

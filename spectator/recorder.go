@@ -51,7 +51,8 @@ type RecorderConfig struct {
 // A Recorder belongs to one room: every method runs on that room's
 // goroutine (Factory's first call, from NewRoom, before Run starts), so it
 // holds no locks. Matches the room abandons (closed before a result) produce
-// nothing, and neither does a match longer than MaxTicks.
+// nothing, and neither does a match longer than MaxTicks or a warm-up
+// (game.Result.WarmUp).
 type Recorder struct {
 	cfg RecorderConfig
 	cur *recordedGame // the game the room made last, which is the one it plays
@@ -239,7 +240,7 @@ func (r *Recorder) MatchEnded(room string, res game.Result, seats []game.Seat, t
 	}
 	l := g.log
 	g.log = nil // whatever happens next, this match is done
-	if ticks != g.steps || ticks == 0 {
+	if ticks != g.steps || ticks == 0 || res.WarmUp {
 		return
 	}
 	rep := &Replay{

@@ -26,6 +26,7 @@ func (g *Game) Hash() uint64 {
 		f.U8(0x5e)
 		f.U8(uint8(c.Rules))
 		f.I32(g.rallyHits)
+		f.Flag(g.contested)
 	}
 
 	f.U64(g.rng.State())

@@ -90,6 +90,10 @@ type Game struct {
 	team     [2]int32 // 2v2 team points: team 0 = Left+Right, 1 = Top+Bottom
 	outCount int8
 
+	// contested: misses have counted at some step (counting), so the
+	// match was played for; a match that ends without it is a warm-up.
+	contested bool
+
 	over    bool
 	forfeit bool
 	winners uint8 // bit i: slot i shares first place
@@ -251,6 +255,7 @@ func (g *Game) Step(inputs []game.Input) {
 			}
 		}
 	}
+	g.contested = g.contested || g.counting()
 	if !g.ball.live {
 		if g.serveIn > 0 {
 			g.serveIn--
@@ -651,6 +656,7 @@ func (g *Game) Result() (game.Result, bool) {
 		Places:     make([]int, n),
 		Scores:     make([]int, n),
 		Forfeit:    g.forfeit,
+		WarmUp:     !g.contested,
 	}
 	for i := range n {
 		switch g.cfg.Mode {

@@ -149,3 +149,28 @@ func TestRulesProgressCentreHitIsNeverFlat(t *testing.T) {
 		}
 	}
 }
+
+// A 2v2 of one team never counts a miss, so when its players leave the
+// result says it was a warm-up (not recorded); a match two sides contended
+// is not one, even when it ends 0–0 by a forfeit on its first tick.
+func TestWarmUpResult(t *testing.T) {
+	g := newGame(t, DefaultConfig(TwoVTwo), Left, Right)
+	for range 500 {
+		g.Step(nil)
+	}
+	g.Leave(Left)
+	g.Leave(Right)
+	if r, over := g.Result(); !over || !r.WarmUp {
+		t.Fatalf("one team warming up, then gone: over %v, %+v; want a warm-up", over, r)
+	}
+	for _, m := range []Mode{OneVOne, TwoVTwo, FFA4} {
+		g := newGame(t, DefaultConfig(m), allSeats(m)...)
+		start(g)
+		for _, s := range allSeats(m)[1:] {
+			g.Leave(s)
+		}
+		if r, over := g.Result(); !over || r.WarmUp || !r.Forfeit {
+			t.Fatalf("%v forfeited on the first tick: over %v, %+v; want a forfeit, not a warm-up", m, over, r)
+		}
+	}
+}
