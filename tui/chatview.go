@@ -155,12 +155,17 @@ func (v *RoomView) paintPane() {
 	}
 }
 
+// bannerLive: the chat snapshot has a banner whose time is not up.
+func (v *RoomView) bannerLive() bool {
+	cl := v.chatNow
+	return cl != nil && cl.banner != "" && v.cfg.Now().Before(cl.bannerUntil)
+}
+
 // paintBanner shows the snapshot's banner across the top row until it
 // expires, then gives the row back to the HUD (or the waiting screen).
 func (v *RoomView) paintBanner() {
 	cl := v.chatNow
-	on := cl != nil && cl.banner != "" && v.cfg.Now().Before(cl.bannerUntil)
-	if !on {
+	if !v.bannerLive() {
 		if v.bannerShown {
 			v.bannerShown = false
 			v.hud, v.hudKey = "", hudKey{} // repaint what the banner covered

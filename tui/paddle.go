@@ -12,6 +12,7 @@ type keyEvent struct {
 	release bool
 	repeat  bool
 	poke    bool // no key: a new size or palette is waiting
+	foreign bool // with poke: Bubble Tea wrote over the screen
 	at      time.Time
 	// An event game's action (acted) or a watcher's camera key (look).
 	act   int8

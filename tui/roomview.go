@@ -291,11 +291,19 @@ func (v *RoomView) promptLines() []string {
 	return nil
 }
 
-// poke wakes Run to look at size and pal. If the key buffer is full, Run is
-// about to wake anyway and looks at them on every wake.
+// poke tells Run a new size, palette or prompt waits; the next beat
+// applies it. If the key buffer is full, Run is about to wake anyway.
 func (v *RoomView) poke() {
 	select {
 	case v.keys <- keyEvent{poke: true}:
+	default:
+	}
+}
+
+// pokeForeign wakes Run to repaint over a write of Bubble Tea's.
+func (v *RoomView) pokeForeign() {
+	select {
+	case v.keys <- keyEvent{poke: true, foreign: true}:
 	default:
 	}
 }
@@ -321,6 +329,13 @@ func (v *RoomView) applyChanges() {
 // written only when something on screen changed, and a write that blocks
 // (the player's terminal is not reading) simply delays the next frame: the
 // room's latest-wins mailbox means nothing queues up behind it.
+//
+// A key is carried out at once (sent to the room, timed from its read) but
+// drawn by the next paced frame, which also shows the own piece's move:
+// a frame per key let the key rate set the frame rate (a flood of 20,000
+// keys a second was answered with up to 11,600 frames a second), and a
+// resize or a prompt likewise waits for the beat. Only Bubble Tea's own
+// writes, which its renderer paces, are painted over at once.
 func (v *RoomView) Run(ctx context.Context) {
 	clocks := v.cfg.Clocks
 	if clocks == nil {
@@ -331,7 +346,7 @@ func (v *RoomView) Run(ctx context.Context) {
 	if n, ok := v.cfg.Out.(ForeignNotifier); ok {
 		// A write by Bubble Tea (the menu's last frame landing after the
 		// game's first) is repainted over at once, not a beat later.
-		defer n.OnForeign(v.poke)()
+		defer n.OnForeign(v.pokeForeign)()
 	}
 	beat, beats := clk.Next()
 	v.fpsAt = v.cfg.Now()
@@ -342,45 +357,23 @@ func (v *RoomView) Run(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case k := <-v.keys:
-			if k.poke {
-				break // a new size or palette: a full paced frame below
-			}
-			if k.acted || k.look != "" {
+			switch {
+			case k.foreign:
 				v.applyChanges()
+				v.poll()
+				v.draw()
+			case k.poke:
+				// A new size, palette or prompt: the next beat shows it.
+			case k.acted || k.look != "":
 				v.poll()
 				if k.acted {
 					v.sendAction(k)
 				} else if v.cfg.Game != nil {
 					v.cfg.Game.Look(k.look)
 				}
-				n := v.fpsCount
-				v.draw()
-				v.fpsCount = n
-				continue
+			default:
+				v.steerKey(k)
 			}
-			v.applyChanges()
-			v.poll()
-			before := v.ctl.dir
-			if k.release {
-				v.ctl.release(k)
-			} else {
-				v.ctl.press(k)
-			}
-			// A key is timed until a frame shows the paddle move: only a
-			// press that starts the paddle from rest towards where it can
-			// go. A key during a pause or into a wall has no frame that
-			// shows it, and a reversal may leave the paddle on the same
-			// pixels it was drawn on, though it does change its course.
-			if d := v.ctl.dir; d != 0 && before == 0 && v.keyAt.IsZero() && v.canMove(d) {
-				v.keyAt, v.keyRect = k.at, v.steer.Drawn()
-			}
-			v.keyTap(!k.release)
-			v.submit()
-			// Draw at once so the paddle answers the key in this frame,
-			// not the next paced one; it does not count as a paced frame.
-			n := v.fpsCount
-			v.draw()
-			v.fpsCount = n
 			continue
 		case <-beat:
 			// Beats go on while the loop is blocked writing to a client
@@ -396,7 +389,30 @@ func (v *RoomView) Run(ctx context.Context) {
 		v.submit()
 		v.poll()
 		v.draw()
+		v.countFrame()
 	}
+}
+
+// steerKey carries out a Steered game's key press or release: the control
+// takes it and the room gets the new direction now; the next frame draws it.
+func (v *RoomView) steerKey(k keyEvent) {
+	v.poll()
+	before := v.ctl.dir
+	if k.release {
+		v.ctl.release(k)
+	} else {
+		v.ctl.press(k)
+	}
+	// A key is timed until a frame shows the paddle move: only a press
+	// that starts the paddle from rest towards where it can go. A key
+	// during a pause or into a wall has no frame that shows it, and a
+	// reversal may leave the paddle on the same pixels it was drawn on,
+	// though it does change its course.
+	if d := v.ctl.dir; d != 0 && before == 0 && v.keyAt.IsZero() && v.canMove(d) {
+		v.keyAt, v.keyRect = k.at, v.steer.Drawn()
+	}
+	v.keyTap(!k.release)
+	v.submit()
 }
 
 // poll takes the room's newest frame if it is not the one shown.
@@ -536,9 +552,15 @@ func (v *RoomView) draw() {
 	if !v.live() {
 		v.keyAt = time.Time{}
 	}
-	// The HUD's rate counts frames delivered on time, written or not (an
-	// unchanged frame costs nothing to deliver): a terminal that stops
-	// reading blocks WriteFrame, and this rate falls with it.
+}
+
+// countFrame counts a paced frame for the HUD's rate: frames delivered on
+// time, written or not (an unchanged frame costs nothing to deliver), so a
+// terminal that stops reading, which blocks WriteFrame, makes it fall.
+// Only beats count: a repaint over Bubble Tea's write is no frame of the
+// rate the player chose.
+func (v *RoomView) countFrame() {
+	now := v.cfg.Now()
 	v.fpsCount++
 	if d := now.Sub(v.fpsAt); d >= time.Second {
 		v.fps = int(float64(v.fpsCount)/d.Seconds() + 0.5)
@@ -553,6 +575,11 @@ func (v *RoomView) Frames() uint64 { return v.frames }
 func (v *RoomView) paint(now time.Time) {
 	if v.cfg.Chat != nil {
 		v.chatNow = v.cfg.Chat()
+	}
+	if v.bannerShown && !v.bannerLive() {
+		// A banner whose time is up gives its row back to the header
+		// drawn next, in this frame.
+		v.paintBanner()
 	}
 	if fr := v.fr; v.cfg.Game != nil && fr != nil && fr.Phase != game.Waiting {
 		v.paintBoard(fr, now)
