@@ -62,9 +62,16 @@ func writeMatches(w io.Writer, fp string, ms []service.Match, asJSON bool, empty
 }
 
 // printMatches writes one aligned line per match from player fp's side:
-// the RESULT and RATING columns are that player's.
+// the RESULT and RATING columns are that player's. For "" (the server's
+// listing, nobody's side) there are no such columns: a guest has no
+// fingerprint either, so matching rows by "" put a guest's result in them.
+// An aborted match says so in both.
 func printMatches(w io.Writer, fp string, ms []service.Match) {
-	fmt.Fprintf(w, "%7s  %-11s  %-16s  %-7s  %-28s  %s\n", "ID", "MODE", "WHEN", "RESULT", "PLAYERS", "RATING")
+	if fp == "" {
+		fmt.Fprintf(w, "%7s  %-11s  %-16s  %s\n", "ID", "MODE", "WHEN", "PLAYERS")
+	} else {
+		fmt.Fprintf(w, "%7s  %-11s  %-16s  %-7s  %-28s  %s\n", "ID", "MODE", "WHEN", "RESULT", "PLAYERS", "RATING")
+	}
 	for _, m := range ms {
 		result, change := "", ""
 		var names []string
@@ -74,7 +81,7 @@ func printMatches(w io.Writer, fp string, ms []service.Match) {
 				name += " (left)" // walked out or did not come back in time: a loss
 			}
 			names = append(names, name)
-			if p.Fingerprint != fp {
+			if fp == "" || p.Fingerprint != fp {
 				continue
 			}
 			switch {
@@ -93,7 +100,16 @@ func printMatches(w io.Writer, fp string, ms []service.Match) {
 		if m.Replay {
 			id += "▶" // replay stored
 		}
-		fmt.Fprintf(w, "%7s  %-11s  %-16s  %-7s  %-28s  %s\n", id, m.Mode, m.Started.UTC().Format("2006-01-02 15:04"), result, strings.Join(names, ", "), change)
+		when := m.Started.UTC().Format("2006-01-02 15:04")
+		players := strings.Join(names, ", ")
+		if fp == "" {
+			if m.Aborted {
+				players = "aborted: " + players
+			}
+			fmt.Fprintf(w, "%7s  %-11s  %-16s  %s\n", id, m.Mode, when, players)
+			continue
+		}
+		fmt.Fprintf(w, "%7s  %-11s  %-16s  %-7s  %-28s  %s\n", id, m.Mode, when, result, players, change)
 	}
 }
 
