@@ -13,21 +13,18 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/termarena/termarena/app"
 	"github.com/termarena/termarena/buildinfo"
 	"github.com/termarena/termarena/chat"
 	"github.com/termarena/termarena/game"
-	"github.com/termarena/termarena/games"
-	"github.com/termarena/termarena/hostkeys"
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/server"
 	"github.com/termarena/termarena/store"
-	"github.com/termarena/termarena/telemetry"
 )
 
 func main() {
@@ -215,43 +212,9 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 	if err := os.MkdirAll(c.data, 0o700); err != nil {
 		return dataDirHint(fmt.Errorf("create data dir: %w", err), c.data)
 	}
-	st, err := store.Open(filepath.Join(c.data, "termarena.db"), store.Options{Timeout: 3 * time.Second})
-	if err != nil {
-		if errors.Is(err, store.ErrInUse) {
-			return fmt.Errorf("data dir is in use by another termarena process (%s)", c.data)
-		}
-		return dataDirHint(damageHint(fmt.Errorf("open store: %w", err)), c.data)
-	}
-	if st.Created() {
-		log.Info("created a new, empty database: no players, ratings or bans yet", "path", st.Path())
-	}
-	// Registered first, so it runs last: the final log line is written once
-	// the database is closed, and says so.
-	defer func() {
-		if err := st.Close(); err != nil {
-			log.Error("closing the database failed", "err", err)
-			return
-		}
-		log.Info("database closed; termarena stopped")
-	}()
-
-	key, err := hostkeys.LoadOrCreate(c.data)
-	if err != nil {
-		return dataDirHint(err, c.data)
-	}
-	if key.Created {
-		log.Info("created host key", "path", key.Path)
-	}
 	admins, err := server.LoadAdminKeys(c.adminKeys)
 	if err != nil {
 		return adminKeysHint(err, c.adminKeys)
-	}
-	// Rooms live until the SSH server has shut down (players are told why
-	// before their matches end); then in-progress matches are recorded as
-	// aborted, and only then does the store close (deferred above).
-	delay := c.spectateDelay
-	if delay == 0 {
-		delay = -1 // live: RoomsConfig reads 0 as "the default"
 	}
 	var filter *chat.Filter
 	if c.chatFilter != "" {
@@ -259,19 +222,34 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 			return fmt.Errorf("--chat-filter: %w", err)
 		}
 	}
-	svc, err := lobby.Start(st, lobby.Config{Rooms: lobby.RoomsConfig{Games: games.Catalog(), SpectateDelay: delay, Room: game.RoomConfig{LagCompensation: c.lagComp}}, Chat: chat.Config{Filter: filter}}, log)
-	if err != nil {
-		return err
+	// Rooms live until the SSH server has shut down (players are told why
+	// before their matches end); then in-progress matches are recorded as
+	// aborted, and only then does the store close (a.Close, deferred).
+	delay := c.spectateDelay
+	if delay == 0 {
+		delay = -1 // live: RoomsConfig reads 0 as "the default"
 	}
-	defer svc.Stop()
-	svc.PruneReplays(st, lobby.Retention{KeepPerPlayer: c.keepReplays, KeepFor: time.Duration(c.keepDays) * 24 * time.Hour}, log)
-	hub := svc.Hub
-	metrics := telemetry.New(svc)
-	srv, err := server.New(c.srv, server.Deps{Store: st, Hub: hub, Rooms: svc.Rooms, Matchmaker: svc.Matchmaker, Chat: svc.Chat, Views: games.Views(), Metrics: metrics,
-		HostKey: key.Signer, Admins: admins, Logger: log})
+	ac := app.DefaultConfig()
+	ac.Data, ac.StoreTimeout, ac.Server, ac.Admins, ac.Logger = c.data, 3*time.Second, c.srv, admins, log
+	ac.Lobby = lobby.Config{Rooms: lobby.RoomsConfig{SpectateDelay: delay, Room: game.RoomConfig{LagCompensation: c.lagComp}}, Chat: chat.Config{Filter: filter}}
+	ac.Retention = lobby.Retention{KeepPerPlayer: c.keepReplays, KeepFor: time.Duration(c.keepDays) * 24 * time.Hour}
+	a, err := app.Assemble(ac)
 	if err != nil {
-		return err
+		if errors.Is(err, store.ErrInUse) {
+			return fmt.Errorf("data dir is in use by another termarena process (%s)", c.data)
+		}
+		return dataDirHint(damageHint(err), c.data)
 	}
+	// The final log line is written once the database is closed, and
+	// says so.
+	defer func() {
+		if err := a.Close(); err != nil {
+			log.Error("closing the database failed", "err", err)
+			return
+		}
+		log.Info("database closed; termarena stopped")
+	}()
+	srv, key, metrics := a.Server, a.HostKey, a.Metrics
 	ln, err := net.Listen("tcp", c.listen)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)

@@ -6,15 +6,12 @@ import (
 	"log/slog"
 	"net"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/termarena/termarena/game"
-	"github.com/termarena/termarena/game/pong"
-	"github.com/termarena/termarena/games"
+	"github.com/termarena/termarena/app"
 	"github.com/termarena/termarena/hostkeys"
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/server"
@@ -27,6 +24,7 @@ type harness struct {
 	t       testing.TB
 	Addr    string
 	Dir     string
+	App     *app.App
 	Srv     *server.Server
 	Store   *store.Store
 	Hub     *lobby.Hub
@@ -42,39 +40,27 @@ func start(t testing.TB, dir string, cfg server.Config, admins map[string]bool) 
 	return startWith(t, dir, cfg, admins, lobby.RoomsConfig{})
 }
 
-// startWith starts a server with rooms configured by roomsCfg; hooks run on
-// the server before it serves (test-only commands).
+// startWith starts a server with rooms configured by roomsCfg (the whole
+// catalogue of games unless it names some); hooks run on the server before
+// it serves (test-only commands).
 func startWith(t testing.TB, dir string, cfg server.Config, admins map[string]bool, roomsCfg lobby.RoomsConfig, hooks ...func(*server.Server)) *harness {
 	t.Helper()
-	st, err := store.Open(filepath.Join(dir, "termarena.db"), store.Options{Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	key, err := hostkeys.LoadOrCreate(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if roomsCfg.Games == nil {
-		roomsCfg.Games = game.Catalog{pong.Kind{}}
-	}
-	svc, err := lobby.Start(st, lobby.Config{Rooms: roomsCfg}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	metrics := telemetry.New(svc)
-	hub, rooms := svc.Hub, svc.Rooms
 	var logOut io.Writer = io.Discard
 	if os.Getenv("TERMARENA_TEST_LOG") != "" {
 		logOut = os.Stderr
 	}
-	srv, err := server.New(cfg, server.Deps{
-		Store: st, Hub: hub, Rooms: rooms, Matchmaker: svc.Matchmaker, Chat: svc.Chat, Metrics: metrics, HostKey: key.Signer, Admins: admins,
-		Views:  games.Views(),
-		Logger: slog.New(slog.NewTextHandler(logOut, nil)),
-	})
+	// What main builds, with the test's own tuning: the whole catalogue of
+	// games unless roomsCfg names some.
+	ac := app.DefaultConfig()
+	ac.Data, ac.StoreTimeout, ac.Server, ac.Admins = dir, time.Second, cfg, admins
+	ac.Lobby = lobby.Config{Rooms: roomsCfg}
+	ac.Logger = slog.New(slog.NewTextHandler(logOut, nil))
+	a, err := app.Assemble(ac)
 	if err != nil {
 		t.Fatal(err)
 	}
+	srv, st, svc, metrics, key := a.Server, a.Store, a.Lobby, a.Metrics, a.HostKey
+	hub, rooms := svc.Hub, svc.Rooms
 	for _, hook := range hooks {
 		hook(srv)
 	}
@@ -82,7 +68,7 @@ func startWith(t testing.TB, dir string, cfg server.Config, admins map[string]bo
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &harness{t: t, Addr: ln.Addr().String(), Dir: dir, Srv: srv, Store: st, Hub: hub, Rooms: rooms, Svc: svc, Metrics: metrics, HostKey: key, served: make(chan error, 1)}
+	h := &harness{t: t, Addr: ln.Addr().String(), Dir: dir, App: a, Srv: srv, Store: st, Hub: hub, Rooms: rooms, Svc: svc, Metrics: metrics, HostKey: key, served: make(chan error, 1)}
 	go func() { h.served <- srv.Serve(ln) }()
 	t.Cleanup(h.Stop)
 	return h
@@ -102,9 +88,8 @@ func (h *harness) Stop() {
 	if err := <-h.served; err != nil {
 		h.t.Errorf("serve: %v", err)
 	}
-	h.Svc.Stop()
-	if err := h.Store.Close(); err != nil {
-		h.t.Errorf("store close: %v", err)
+	if err := h.App.Close(); err != nil {
+		h.t.Errorf("close: %v", err)
 	}
 }
 

@@ -1,0 +1,130 @@
+// Package app assembles a termarena server from its configuration: the
+// store in the data dir, the host key, the lobby's services over the
+// server's catalogue of games, telemetry, the query service and the SSH
+// server, wired together. main and the end-to-end test harness both build
+// through Assemble, so the tests run what operators run.
+//
+// It is the composition root: the one package besides main that imports
+// server/ (and games/, so the server's own packages never need to).
+package app
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"time"
+
+	"github.com/termarena/termarena/games"
+	"github.com/termarena/termarena/hostkeys"
+	"github.com/termarena/termarena/lobby"
+	"github.com/termarena/termarena/server"
+	"github.com/termarena/termarena/service"
+	"github.com/termarena/termarena/store"
+	"github.com/termarena/termarena/telemetry"
+	"github.com/termarena/termarena/tui"
+)
+
+// Config is everything a server is built from.
+type Config struct {
+	// Data is the data dir, which must exist: termarena.db and the host
+	// key live there (both created on first start).
+	Data string
+	// StoreTimeout bounds the wait for the data file's lock (another
+	// process holding it); 0 is the store's default.
+	StoreTimeout time.Duration
+	Server       server.Config
+	// Lobby tunes rooms, queues and chat. Lobby.Rooms.Games nil means the
+	// whole catalogue, games.Catalog().
+	Lobby lobby.Config
+	// Views are the games' room-screen views; nil means games.Views().
+	Views tui.Views
+	// Retention is how long replays are kept (pruned hourly).
+	Retention lobby.Retention
+	// Admins are the fingerprints of the admin keys file.
+	Admins map[string]bool
+	// Logger receives the server's log; nil discards it.
+	Logger *slog.Logger
+}
+
+// DefaultConfig is what `termarena` runs with when no flag says otherwise
+// (the data dir aside).
+func DefaultConfig() Config {
+	return Config{Server: server.DefaultConfig(), Retention: lobby.Retention{KeepPerPlayer: 50, KeepFor: 30 * 24 * time.Hour}}
+}
+
+// App is an assembled server, not yet listening: Server.Serve starts it.
+type App struct {
+	Store   *store.Store
+	HostKey hostkeys.Key
+	Lobby   *lobby.Services
+	Service *service.Service
+	Metrics *telemetry.Metrics
+	Server  *server.Server
+	closed  bool
+}
+
+// Assemble opens the store and the host key in c.Data and builds
+// everything on them. On error nothing is left open. An error wraps the
+// cause: store.ErrInUse when another process has the data file,
+// store.ErrEmptyFile or store.ErrDamaged for a data file it will not
+// start on, an fs.ErrPermission when the data dir is not ours.
+func Assemble(c Config) (*App, error) {
+	log := c.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if c.Lobby.Rooms.Games == nil {
+		c.Lobby.Rooms.Games = games.Catalog()
+	}
+	if c.Views == nil {
+		c.Views = games.Views()
+	}
+	st, err := store.Open(filepath.Join(c.Data, "termarena.db"), store.Options{Timeout: c.StoreTimeout})
+	if err != nil {
+		return nil, fmt.Errorf("open store: %w", err)
+	}
+	if st.Created() {
+		log.Info("created a new, empty database: no players, ratings or bans yet", "path", st.Path())
+	}
+	a := &App{Store: st}
+	fail := func(err error) (*App, error) {
+		if a.Lobby != nil {
+			a.Lobby.Stop()
+		}
+		return nil, errors.Join(err, st.Close())
+	}
+	if a.HostKey, err = hostkeys.LoadOrCreate(c.Data); err != nil {
+		return fail(err)
+	}
+	if a.HostKey.Created {
+		log.Info("created host key", "path", a.HostKey.Path)
+	}
+	if a.Lobby, err = lobby.Start(st, c.Lobby, log); err != nil {
+		return fail(err)
+	}
+	a.Lobby.PruneReplays(st, c.Retention, log)
+	a.Metrics = telemetry.New(a.Lobby)
+	a.Service = service.New(st, a.Lobby.Rooms)
+	a.Server, err = server.New(c.Server, server.Deps{Store: st, Hub: a.Lobby.Hub, Rooms: a.Lobby.Rooms, Matchmaker: a.Lobby.Matchmaker,
+		Chat: a.Lobby.Chat, Service: a.Service, Views: c.Views, Metrics: a.Metrics, HostKey: a.HostKey.Signer, Admins: c.Admins, Logger: log})
+	if err != nil {
+		return fail(err)
+	}
+	return a, nil
+}
+
+// Close stops the rooms and queues (matches in progress are recorded as
+// aborted) and then closes the store. Call it once the server has shut
+// down; a second call does nothing.
+func (a *App) Close() error {
+	if a.closed {
+		return nil
+	}
+	a.closed = true
+	a.Lobby.Stop()
+	if err := a.Store.Close(); err != nil {
+		return fmt.Errorf("close store: %w", err)
+	}
+	return nil
+}
