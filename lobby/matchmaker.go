@@ -23,6 +23,19 @@ func (e *CooldownError) Error() string {
 }
 func (e *CooldownError) Is(target error) bool { return target == ErrCooldown }
 
+// ErrInMatch is returned to a player who already holds a seat in a ranked
+// match, from this terminal or another: one key plays one ranked match at
+// a time, or each would be rated from what the other just did.
+var ErrInMatch = errors.New("already in a ranked match")
+
+// InMatchError names the ranked room whose seat the player holds.
+type InMatchError struct{ Room *Room }
+
+func (e *InMatchError) Error() string {
+	return fmt.Sprintf("you are already in a ranked %s match, in %s", e.Room.Ranked, e.Room.ID())
+}
+func (e *InMatchError) Is(target error) bool { return target == ErrInMatch }
+
 // ShowUpTimeout is how long matched players have to sit down before the
 // match is called off.
 const ShowUpTimeout = 20 * time.Second
@@ -51,6 +64,9 @@ type Matchmaker struct {
 	mu      sync.Mutex
 	tickets map[string]*Ticket
 	last    map[string][]string // player → previous ranked opponents
+	// matched is the live ranked room each player was last matched into,
+	// until that room ends: where to look for a seat they still hold.
+	matched map[string]*Room
 }
 
 // NewMatchmaker prepares a queue for each ranked mode of the rooms' games.
@@ -59,7 +75,7 @@ func NewMatchmaker(rooms *Rooms, cooldowns *Cooldowns, log *slog.Logger) (*Match
 		log = slog.New(slog.DiscardHandler)
 	}
 	mm := &Matchmaker{rooms: rooms, queues: map[RankedMode]*Queue{}, cooldowns: cooldowns, now: time.Now, log: log,
-		tickets: map[string]*Ticket{}, last: map[string][]string{}}
+		tickets: map[string]*Ticket{}, last: map[string][]string{}, matched: map[string]*Room{}}
 	for _, k := range rooms.Games() {
 		for _, m := range k.Modes() {
 			if m.Ranked == "" {
@@ -97,7 +113,8 @@ func (mm *Matchmaker) Run(ctx context.Context) {
 }
 
 // Join queues a player for mode. A player already queued (say, from a
-// second terminal) is moved to the new ticket's mode.
+// second terminal) is moved to the new ticket's mode. A player who holds a
+// seat in a ranked match (InMatch) is refused with an *InMatchError.
 func (mm *Matchmaker) Join(mode RankedMode, id, name string, rating float64) (*Ticket, error) {
 	q := mm.queues[mode]
 	if q == nil {
@@ -107,16 +124,24 @@ func (mm *Matchmaker) Join(mode RankedMode, id, name string, rating float64) (*T
 	if until, blocked := mm.cooldowns.Check(id, now); blocked {
 		return nil, &CooldownError{Until: until}
 	}
-	mm.Leave(id)
 	t := &Ticket{Mode: mode, ID: id, room: make(chan *Room, 1)}
+	// The check, the move from an older ticket and the enqueue happen
+	// under one lock that deliver also takes: a match formed meanwhile
+	// (from another terminal's ticket) is either seen here or takes this
+	// ticket's place in the queue with it.
 	mm.mu.Lock()
-	last := mm.last[id]
-	mm.tickets[id] = t
-	mm.mu.Unlock()
-	if err := q.Enqueue(Entry{ID: id, Name: name, Rating: rating, Since: now, LastOpponents: last}, now); err != nil {
-		mm.mu.Lock()
-		delete(mm.tickets, id)
+	if r := mm.inMatchLocked(id); r != nil {
 		mm.mu.Unlock()
+		return nil, &InMatchError{Room: r}
+	}
+	mm.dropTicketLocked(id, now)
+	mm.tickets[id] = t
+	err := q.Enqueue(Entry{ID: id, Name: name, Rating: rating, Since: now, LastOpponents: mm.last[id]}, now)
+	if err != nil {
+		delete(mm.tickets, id)
+	}
+	mm.mu.Unlock()
+	if err != nil {
 		return nil, err
 	}
 	// A full table within tolerance pairs at once, not at the next wave.
@@ -129,12 +154,63 @@ func (mm *Matchmaker) Join(mode RankedMode, id, name string, rating float64) (*T
 // Leave takes a player out of whatever queue they are in.
 func (mm *Matchmaker) Leave(id string) {
 	mm.mu.Lock()
-	t := mm.tickets[id]
-	delete(mm.tickets, id)
-	mm.mu.Unlock()
-	if t != nil {
-		mm.queues[t.Mode].Remove(id, mm.now())
+	defer mm.mu.Unlock()
+	mm.dropTicketLocked(id, mm.now())
+}
+
+func (mm *Matchmaker) dropTicketLocked(id string, now time.Time) {
+	if t := mm.tickets[id]; t != nil {
+		delete(mm.tickets, id)
+		mm.queues[t.Mode].Remove(id, now)
 	}
+}
+
+// InMatch returns the ranked room where the player holds a seat — matched
+// and not yet seated, or seated in a match counting down or in play (in
+// grace too) — or nil. A finished match, or one they forfeited, holds
+// nobody.
+func (mm *Matchmaker) InMatch(id string) *Room {
+	mm.mu.Lock()
+	defer mm.mu.Unlock()
+	return mm.inMatchLocked(id)
+}
+
+func (mm *Matchmaker) inMatchLocked(id string) *Room {
+	r := mm.matched[id]
+	if r == nil {
+		return nil
+	}
+	select {
+	case <-r.Done():
+		delete(mm.matched, id)
+		return nil
+	default:
+	}
+	if holdsRankedSeat(r, game.PlayerID(id)) {
+		return r
+	}
+	return nil
+}
+
+// holdsRankedSeat: in ranked room r, id was matched and has not sat down
+// yet, or sits in a match counting down or in play.
+func holdsRankedSeat(r *Room, id game.PlayerID) bool {
+	fr, _ := r.Latest()
+	if fr == nil {
+		return false
+	}
+	switch fr.Phase {
+	case game.Waiting:
+		_, ok := r.Seats[id]
+		return ok
+	case game.Countdown, game.Playing:
+		for _, s := range fr.Seats {
+			if s.Taken && s.Player.ID == id {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Status is what the queue screen shows.
@@ -160,13 +236,32 @@ func (mm *Matchmaker) deliver(m Match) {
 			}
 		}
 		mm.last[p.ID] = opp
+		mm.matched[p.ID] = r
 		if t := mm.tickets[p.ID]; t != nil {
-			delete(mm.tickets, p.ID)
+			// The ticket may be one another terminal queued after this
+			// wave took the player out: it is gone from its queue too.
+			mm.dropTicketLocked(p.ID, mm.now())
 			t.room <- r // capacity 1, delivered once
 		}
 	}
 	mm.mu.Unlock()
-	go mm.watchShowUp(r, len(m.Players))
+	go func() {
+		mm.watchShowUp(r, len(m.Players))
+		<-r.Done()
+		mm.forget(r)
+	}()
+}
+
+// forget drops an ended room's players from matched, unless a newer match
+// has taken its place.
+func (mm *Matchmaker) forget(r *Room) {
+	mm.mu.Lock()
+	defer mm.mu.Unlock()
+	for id := range r.Seats {
+		if mm.matched[string(id)] == r {
+			delete(mm.matched, string(id))
+		}
+	}
 }
 
 func (mm *Matchmaker) watchShowUp(r *Room, want int) {

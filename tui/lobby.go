@@ -733,6 +733,8 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 		if modes := m.rankedModes(); len(modes) > 0 {
 			return m.queueFor(modes[0])
 		}
+	case "b":
+		return m.backToMatch()
 	case "P":
 		switch {
 		case m.d.Matchmaker == nil:
@@ -801,6 +803,12 @@ func (m *Lobby) join(j joinMsg) tea.Cmd {
 			}
 			r = rr
 		}
+	}
+	if held := m.rankedSeat(); r.Ranked != "" && held != nil && held != r {
+		// Sitting down again in an older ranked room would let a rematch
+		// start there while this match is played.
+		m.notice = fmt.Sprintf("You are playing a ranked %s match in %s: one ranked match at a time. b goes back to it.", held.Ranked, held.ID())
+		return nil
 	}
 	slot, err := r.Join(m.d.Ctx, m.d.Player, j.side)
 	if err != nil {
@@ -953,6 +961,9 @@ func (m *Lobby) render() string {
 		players = "player"
 	}
 	b.WriteString("\n" + style(colText).Render(fmt.Sprintf("● %d %s online", m.online, players)) + "\n")
+	if r := m.rankedSeat(); r != nil && m.state == stLobby {
+		b.WriteString(style(colWarn).Render(fmt.Sprintf("▶ Your ranked %s match is on in %s · b go back to it", r.Ranked, r.ID())) + "\n")
+	}
 	head := b.String()
 	b.Reset()
 	if m.notice != "" {

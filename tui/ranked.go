@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -68,7 +69,13 @@ func (m *Lobby) queueFor(mode lobby.RankedMode) tea.Cmd {
 		return nil
 	}
 	t, err := m.d.Matchmaker.Join(mode, string(m.d.Player.ID), m.d.Player.Name, r.Rating)
-	if err != nil {
+	var in *lobby.InMatchError
+	switch {
+	case errors.As(err, &in):
+		m.notice = fmt.Sprintf("You are already playing a ranked %s match, in %s (another terminal of yours): "+
+			"one ranked match at a time. b goes back to it.", in.Room.Ranked, in.Room.ID())
+		return nil
+	case err != nil:
 		m.notice = strings.TrimPrefix(err.Error(), "lobby: ")
 		return nil
 	}
@@ -83,6 +90,29 @@ func (m *Lobby) queueFor(mode lobby.RankedMode) tea.Cmd {
 			return nil
 		}
 	})
+}
+
+// rankedSeat is the ranked room where the player holds a seat (another
+// terminal of theirs plays it, or it waits for them), or nil.
+func (m *Lobby) rankedSeat() *lobby.Room {
+	if m.d.Matchmaker == nil || m.d.Player.Guest {
+		return nil
+	}
+	return m.d.Matchmaker.InMatch(string(m.d.Player.ID))
+}
+
+// backToMatch takes the player to the ranked seat they hold, as a second
+// terminal on the same seat (the room keeps it connected while either is).
+func (m *Lobby) backToMatch() tea.Cmd {
+	r := m.rankedSeat()
+	if r == nil {
+		return nil
+	}
+	side := -1
+	if s, ok := r.Seats[m.d.Player.ID]; ok {
+		side = s
+	}
+	return m.join(joinMsg{room: r, side: side})
 }
 
 func queueTick() tea.Cmd {

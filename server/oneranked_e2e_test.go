@@ -1,0 +1,56 @@
+package server_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/lobby"
+	"github.com/termarena/termarena/server"
+	"github.com/termarena/termarena/sshtest"
+)
+
+// Ann plays a ranked match in one terminal; a second terminal of hers
+// cannot queue for another (p, or play from a shell), is told where her
+// match is, and b takes it back to that match on the same seat. Carol,
+// queued meanwhile, is not paired with her.
+func TestSecondTerminalCannotQueueWhileInARankedMatch(t *testing.T) {
+	rc := lobby.RoomsConfig{Room: game.RoomConfig{Countdown: 30 * time.Second, Grace: 20 * time.Second}}
+	h := startWith(t, t.TempDir(), server.DefaultConfig(), nil, rc)
+	annKey := sshtest.NewKey(t)
+	ann := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("ann", annKey)), 80, 24, "play pong-1v1")
+	ann.WaitFor(wait, "Looking for a pong-1v1 match")
+	ben := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("ben", sshtest.NewKey(t))), 80, 24, "play 1v1")
+	room := rankedCountdown(t, h, ann, ben)
+
+	ann2 := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("ann", annKey)), 100, 30, "")
+	ann2.WaitFor(wait, "Welcome, ann!", "Your ranked pong-1v1 match is on in "+room.ID(), "b go back to it")
+	ann2.Type("p")
+	ann2.WaitFor(wait, "already playing a ranked pong-1v1 match, in "+room.ID())
+	// From a shell too: the lobby opens with the same answer.
+	ann3 := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("ann", annKey)), 100, 30, "play pong-1v1")
+	ann3.WaitFor(wait, "already playing a ranked pong-1v1 match, in "+room.ID())
+	carol := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("carol", sshtest.NewKey(t))), 80, 24, "play pong-1v1")
+	carol.WaitFor(wait, "Looking for a pong-1v1 match", "in the queue  1")
+	time.Sleep(2 * lobby.WaveInterval) // a wave or two, had ann been queued
+	for _, tm := range []*sshtest.Term{ann2, ann3} {
+		if scr := tm.Screen(); strings.Contains(scr, "Looking for a") {
+			t.Fatalf("a second terminal of a player in a ranked match queued:\n%s", scr)
+		}
+	}
+	if scr := carol.Screen(); !strings.Contains(scr, "Looking for a pong-1v1 match") {
+		t.Fatalf("carol left the queue although nobody else was in it:\n%s", scr)
+	}
+	for _, r := range h.Rooms.All() {
+		if r != room && r.Ranked != "" {
+			t.Fatalf("a second ranked room %s was made while ann held a seat in %s", r.ID(), room.ID())
+		}
+	}
+	// b goes back to the match, on ann's seat.
+	ann2.Type("b")
+	ann2.WaitFor(wait, room.ID()+" · pong-1v1 · ranked", "▸ann")
+	if fr, _ := room.Latest(); fr.Phase != game.Countdown {
+		t.Fatalf("the match is %v after ann's second terminal came back to it, want the countdown", fr.Phase)
+	}
+}
