@@ -192,6 +192,11 @@ type Hooks struct {
 	// slot, who played it (Taken), including players who forfeited
 	// (Connected false).
 	MatchEnded func(room string, res Result, seats []Seat, ticks uint64)
+	// Forfeited is called the moment a player gives up their seat in a
+	// match under way (a leave, or a grace that ran out), before any
+	// result that causes: a free-for-all or a team may play on for
+	// minutes, and what the leave costs must not wait for that.
+	Forfeited func(room string, slot int, p Player)
 }
 
 // Errors returned by the control calls.

@@ -392,10 +392,14 @@ func (l *roomLoop) leave(i int, t time.Duration) {
 			return
 		}
 	}
+	gone := l.seats[i].Player
 	l.seats[i] = seat{}
 	switch {
 	case l.running() && l.started:
 		l.setForfeited(i)
+		if h := l.r.hooks.Forfeited; h != nil {
+			h(l.r.id, i, gone)
+		}
 		l.game.Leave(i)
 		l.state = l.game.Snapshot()
 		if res, ok := l.game.Result(); ok {

@@ -213,6 +213,11 @@ func holdsRankedSeat(r *Room, id game.PlayerID) bool {
 	return false
 }
 
+// Cooldown reports until when a ranked leaver may not queue.
+func (mm *Matchmaker) Cooldown(id string) (until time.Time, blocked bool) {
+	return mm.cooldowns.Check(id, mm.now())
+}
+
 // Status is what the queue screen shows.
 func (mm *Matchmaker) Status(t *Ticket) (waited time.Duration, lo, hi float64, queued int, ok bool) {
 	return mm.queues[t.Mode].Status(t.ID, mm.now())
@@ -293,9 +298,4 @@ func (mm *Matchmaker) watchShowUp(r *Room, want int) {
 			return
 		}
 	}
-}
-
-// RecordLeave notes a ranked leaver for the growing queue cooldown.
-func (mm *Matchmaker) RecordLeave(id string) time.Time {
-	return mm.cooldowns.RecordLeave(id, mm.now())
 }

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/termarena/termarena/store"
 )
 
 // RankedMode names a ranked matchmaking queue (a game.Mode's Ranked); the
@@ -546,8 +548,9 @@ const StrikeDecay = 24 * time.Hour
 
 // Cooldowns tracks ranked leavers and their queue cooldowns. It is pure and
 // clock-injected like Queue, safe for concurrent use, and its zero value is
-// ready to use. It is in memory: a restart forgives everyone, which is
-// acceptable for cooldowns of at most an hour.
+// ready to use. It keeps no file itself: the results writer stores each
+// leave (Leaves) and the server restores them at start (Restore), so a
+// restart forgives nobody.
 type Cooldowns struct {
 	mu sync.Mutex
 	m  map[string]leaveRecord
@@ -588,6 +591,34 @@ func (c *Cooldowns) RecordLeave(id string, now time.Time) (until time.Time) {
 	until = now.Add(LeaveCooldown(strikes))
 	c.m[id] = leaveRecord{strikes: strikes, last: now, until: until}
 	return until
+}
+
+// Leaves is id's record as it stands after their last leave, for the
+// store.
+func (c *Cooldowns) Leaves(id string) store.Leaves {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r := c.m[id]
+	return store.Leaves{Strikes: r.strikes, Last: r.last, Until: r.until}
+}
+
+// Restore loads stored leave records (at start, before anyone queues).
+func (c *Cooldowns) Restore(all map[string]store.Leaves) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = make(map[string]leaveRecord, len(all))
+	}
+	for id, l := range all {
+		c.m[id] = leaveRecord{strikes: l.Strikes, last: l.Last, until: l.Until}
+	}
+}
+
+// Spent reports whether a stored leave record no longer matters at now:
+// every strike forgiven and its cooldown over.
+func Spent(l store.Leaves, now time.Time) bool {
+	r := leaveRecord{strikes: l.Strikes, last: l.Last, until: l.Until}
+	return r.strikesAt(now) == 0 && !r.until.After(now)
 }
 
 // Check reports whether id may not queue at now, and until when.

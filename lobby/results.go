@@ -18,9 +18,9 @@ import (
 // store transaction. Room hooks only hand work over; one goroutine (Run)
 // does the writing, so a slow disk never stalls a room.
 type Results struct {
-	st      *store.Store
-	log     *slog.Logger
-	onLeave func(id string) time.Time // a ranked leaver, for the queue cooldown; returns its end
+	st        *store.Store
+	log       *slog.Logger
+	cooldowns *Cooldowns // ranked leavers' strikes, which the queue checks
 
 	mu      sync.Mutex
 	jobs    []resultJob
@@ -33,6 +33,9 @@ type startedMatch struct {
 	seed  uint64
 	start time.Time
 	seats []game.Seat
+	// struck is, for a ranked match, the end of the queue cooldown each
+	// leaver earned at the moment they left.
+	struck map[game.PlayerID]time.Time
 }
 
 type resultJob struct {
@@ -43,18 +46,22 @@ type resultJob struct {
 	seats   []game.Seat
 	ticks   uint64
 	aborted bool
+	// leaver, when set, makes this job the storing of that player's leave
+	// record (leaves), not a match.
+	leaver string
+	leaves store.Leaves
 }
 
-// NewResults returns a results writer; onLeave may be nil. It records a
-// ranked leave and returns the end of the queue cooldown that earned.
-func NewResults(st *store.Store, onLeave func(id string) time.Time, log *slog.Logger) *Results {
+// NewResults returns a results writer that counts ranked leaves in
+// cooldowns (nil: a set of its own) and stores them.
+func NewResults(st *store.Store, cooldowns *Cooldowns, log *slog.Logger) *Results {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	if onLeave == nil {
-		onLeave = func(string) time.Time { return time.Time{} }
+	if cooldowns == nil {
+		cooldowns = &Cooldowns{}
 	}
-	return &Results{st: st, log: log, onLeave: onLeave, signal: make(chan struct{}, 1),
+	return &Results{st: st, log: log, cooldowns: cooldowns, signal: make(chan struct{}, 1),
 		playing: map[*Room]startedMatch{}, written: make(chan struct{})}
 }
 
@@ -64,8 +71,26 @@ func (rs *Results) Hooks(r *Room) game.Hooks {
 	return game.Hooks{
 		MatchStarted: func(_ string, seed uint64, seats []game.Seat) {
 			rs.mu.Lock()
-			rs.playing[r] = startedMatch{seed: seed, start: time.Now(), seats: append([]game.Seat(nil), seats...)}
+			rs.playing[r] = startedMatch{seed: seed, start: time.Now(), seats: append([]game.Seat(nil), seats...),
+				struck: map[game.PlayerID]time.Time{}}
 			rs.mu.Unlock()
+		},
+		Forfeited: func(_ string, _ int, p game.Player) {
+			// The strike counts from the moment of leaving, so the queue
+			// refuses the leaver at once, not when the match they left
+			// ends; only storing it waits for the writer.
+			if r.Ranked == "" || p.ID == "" || p.Guest {
+				return
+			}
+			id := string(p.ID)
+			until := rs.cooldowns.RecordLeave(id, time.Now())
+			rs.mu.Lock()
+			if st, ok := rs.playing[r]; ok {
+				st.struck[p.ID] = until
+			}
+			rs.jobs = append(rs.jobs, resultJob{room: r, leaver: id, leaves: rs.cooldowns.Leaves(id)})
+			rs.mu.Unlock()
+			rs.wake()
 		},
 		MatchEnded: func(_ string, res game.Result, seats []game.Seat, ticks uint64) {
 			rs.mu.Lock()
@@ -82,11 +107,29 @@ func (rs *Results) Hooks(r *Room) game.Hooks {
 			rs.jobs = append(rs.jobs, resultJob{room: r, replay: r.replay, started: st, res: res, seats: append([]game.Seat(nil), seats...), ticks: ticks})
 			r.replay = nil
 			rs.mu.Unlock()
-			select {
-			case rs.signal <- struct{}{}:
-			default:
-			}
+			rs.wake()
 		},
+	}
+}
+
+func (rs *Results) wake() {
+	select {
+	case rs.signal <- struct{}{}:
+	default:
+	}
+}
+
+// strike counts a ranked leave now and stores it; it runs on the writer.
+func (rs *Results) strike(id string) time.Time {
+	until := rs.cooldowns.RecordLeave(id, time.Now())
+	rs.storeLeaves(id, rs.cooldowns.Leaves(id))
+	return until
+}
+
+func (rs *Results) storeLeaves(id string, l store.Leaves) {
+	if err := rs.st.PutLeaves(id, l); err != nil {
+		// The strike still holds until the server restarts.
+		rs.log.Error("store leave strike", "player", id, "err", err)
 	}
 }
 
@@ -130,6 +173,10 @@ func (rs *Results) drain() {
 		j := rs.jobs[0]
 		rs.jobs = rs.jobs[1:]
 		rs.mu.Unlock()
+		if j.leaver != "" {
+			rs.storeLeaves(j.leaver, j.leaves)
+			continue
+		}
 		if err := rs.write(j); err != nil {
 			rs.log.Error("record match", "room", j.room.ID(), "err", err)
 		}
@@ -237,7 +284,13 @@ func (rs *Results) write(j resultJob) error {
 			}
 			c := RatingChange{Before: p.RatingBefore, After: p.RatingAfter, Games: games, Left: p.Left}
 			if p.Left {
-				c.Cooldown = rs.onLeave(p.Fingerprint)
+				// Struck when they left; one still in grace when the
+				// match ended is struck now.
+				until, ok := j.started.struck[game.PlayerID(p.Fingerprint)]
+				if !ok {
+					until = rs.strike(p.Fingerprint)
+				}
+				c.Cooldown = until
 			}
 			out.Changes[slots[i]] = c
 		}

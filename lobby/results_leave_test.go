@@ -200,3 +200,40 @@ func TestAbortedMatchKeepsItsScore(t *testing.T) {
 		}
 	}
 }
+
+// A 2v2 leaver is struck the moment they leave, while the others play on,
+// and the strike reaches the store; Start reads it back, so a restart
+// forgives nobody.
+func TestRankedLeaveStrikesAtOnceAndIsStored(t *testing.T) {
+	svc, st := servicesWith(t, 4, game.RoomConfig{Countdown: -1}, nil)
+	// p0 left a ranked match before (forgiven): this leave is the second.
+	svc.Results.cooldowns.RecordLeave("SHA256:p0", time.Now().Add(-time.Hour))
+	r := seatRanked(t, svc, RankedPong2v2, 4)
+	waitFor(t, "the match to start", func() bool { fr, _ := r.Latest(); return fr.Phase == game.Playing })
+	if err := r.Leave(context.Background(), "SHA256:p0"); err != nil {
+		t.Fatal(err)
+	}
+	if fr, _ := r.Latest(); fr.Phase != game.Playing {
+		t.Fatalf("the 2v2 is %v after one player left, want it played on", fr.Phase)
+	}
+	until, blocked := svc.Matchmaker.Cooldown("SHA256:p0")
+	if !blocked || until.Sub(time.Now()) < 4*time.Minute {
+		t.Fatalf("the leaver's cooldown while the match plays on: blocked %v until %v", blocked, until)
+	}
+	if _, err := svc.Matchmaker.Join(RankedPong1v1, "SHA256:p0", "p0", 1500); !errors.Is(err, ErrCooldown) {
+		t.Fatalf("the leaver queued while the match they left plays on: %v", err)
+	}
+	waitFor(t, "the strike to be stored", func() bool {
+		all, err := st.LoadLeaves(nil)
+		return err == nil && all["SHA256:p0"].Strikes == 2 && all["SHA256:p0"].Until.Equal(until)
+	})
+	svc.Stop()
+	svc2, err := Start(st, Config{Rooms: RoomsConfig{Games: pongGames(nil)}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc2.Stop()
+	if _, err := svc2.Matchmaker.Join(RankedPong1v1, "SHA256:p0", "p0", 1500); !errors.Is(err, ErrCooldown) {
+		t.Fatalf("a restart forgave the leaver: %v", err)
+	}
+}

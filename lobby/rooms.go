@@ -361,6 +361,10 @@ func chainHooks(a, b game.Hooks) game.Hooks {
 				b.MatchEnded(room, res, seats, ticks)
 			}
 		},
+		Forfeited: func(room string, slot int, p game.Player) {
+			call3(a.Forfeited, room, slot, p)
+			call3(b.Forfeited, room, slot, p)
+		},
 	}
 }
 

@@ -45,15 +45,22 @@ func Start(st *store.Store, c Config, log *slog.Logger) (*Services, error) {
 	}
 	s := &Services{Hub: NewHub(), Chat: chat.New(c.Chat)}
 	cfg := c.Rooms
-	var mm *Matchmaker
-	s.Results = NewResults(st, func(id string) time.Time { return mm.RecordLeave(id) }, log)
+	// Strikes outlive the process: a restart forgives no leaver.
+	cooldowns := &Cooldowns{}
+	now := time.Now()
+	leaves, err := st.LoadLeaves(func(l store.Leaves) bool { return Spent(l, now) })
+	if err != nil {
+		return nil, fmt.Errorf("lobby: %w", err)
+	}
+	cooldowns.Restore(leaves)
+	s.Results = NewResults(st, cooldowns, log)
 	cfg.Observer = s.Results
 	roomsCtx, stopRooms := context.WithCancel(context.Background())
 	resultsCtx, stopResults := context.WithCancel(context.Background())
 	s.stopRooms, s.stopResults = stopRooms, stopResults
 	s.pruneCtx = roomsCtx
 	s.Rooms = NewRooms(roomsCtx, cfg)
-	mm, err := NewMatchmaker(s.Rooms, &Cooldowns{}, log)
+	mm, err := NewMatchmaker(s.Rooms, cooldowns, log)
 	if err != nil {
 		stopRooms()
 		stopResults()

@@ -25,6 +25,7 @@ func migrations() []migration {
 		{version: 2, name: "create ratings, matches and player_matches buckets", apply: createBuckets(bucketRatings, bucketMatches, bucketPlayerMatches)},
 		{version: 3, name: "create bans, ban_fingerprints, ban_ranges, mutes, audit and replays buckets",
 			apply: createBuckets(bucketBans, bucketBanFingerprints, bucketBanRanges, bucketMutes, bucketAudit, bucketReplays)},
+		{version: 4, name: "create leaves bucket", apply: createBuckets(bucketLeaves)},
 	}
 }
 

@@ -493,7 +493,7 @@ func TestMigration3OnSchema2File(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	s = openTest(t, path, Options{})
+	s = openWithTest(t, path, migrations()[:3])
 	if v, err := s.SchemaVersion(); err != nil || v != 3 {
 		t.Errorf("SchemaVersion after upgrade = %d, %v; want 3", v, err)
 	}

@@ -35,6 +35,14 @@ func (m *Lobby) forfeitNotice(in *inRoom, before *game.Frame) tea.Cmd {
 			return nil
 		}
 	}
+	if after, _ := r.Latest(); after != nil && (after.Phase == game.Countdown || after.Phase == game.Playing) && m.d.Matchmaker != nil {
+		// The others play on (a team, a free-for-all): the rating
+		// change waits for their result, but the strike was counted as
+		// the player left, so the cooldown is known now.
+		until, _ := m.d.Matchmaker.Cooldown(string(m.d.Player.ID))
+		text := "You left a ranked match: it counts as a loss when it ends." + cooldownLine(until, time.Now())
+		return func() tea.Msg { return forfeitMsg{text} }
+	}
 	ctx, slot, seed := m.d.Ctx, in.slot, before.Seed
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, forfeitWait)
@@ -52,8 +60,13 @@ func forfeitText(o *lobby.Outcome, slot int, now time.Time) string {
 	c := o.Changes[slot]
 	delta := int(math.Round(c.After)) - int(math.Round(c.Before))
 	text := fmt.Sprintf("You left a ranked match: counted as a loss (%+d, now %s).", delta, rating.Display(c.After, c.Games))
-	if wait := c.Cooldown.Sub(now); wait > 0 {
-		return text + fmt.Sprintf("\nQueue cooldown: %d min.", int(math.Ceil(wait.Minutes())))
+	return text + cooldownLine(c.Cooldown, now)
+}
+
+// cooldownLine says what queue cooldown a leave ending at until earned.
+func cooldownLine(until, now time.Time) string {
+	if wait := until.Sub(now); wait > 0 {
+		return fmt.Sprintf("\nQueue cooldown: %d min.", int(math.Ceil(wait.Minutes())))
 	}
-	return text + "\nNo queue cooldown this time; leaving again soon earns one."
+	return "\nNo queue cooldown this time; leaving again soon earns one."
 }

@@ -1,0 +1,95 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"go.etcd.io/bbolt"
+)
+
+// bucketLeaves holds each ranked leaver's strikes, keyed by fingerprint,
+// so a restart does not forgive every leaver their queue cooldown.
+const bucketLeaves = "leaves"
+
+// Leaves is a player's record of leaving ranked matches: the unforgiven
+// strikes as of Last (the most recent leave) and the end of the queue
+// cooldown that leave earned. How strikes decay is the lobby's rule; the
+// store only keeps what it was given.
+type Leaves struct {
+	Strikes int
+	Last    time.Time
+	Until   time.Time
+}
+
+type leavesRecord struct {
+	V       int       `json:"v"`
+	Strikes int       `json:"strikes"`
+	Last    time.Time `json:"last"`
+	Until   time.Time `json:"until"`
+}
+
+func (r leavesRecord) version() int { return r.V }
+
+// PutLeaves replaces fp's leave record.
+func (s *Store) PutLeaves(fp string, l Leaves) error {
+	if err := checkFingerprint(fp); err != nil {
+		return fmt.Errorf("store: put leaves: %w", err)
+	}
+	raw, err := json.Marshal(leavesRecord{V: recordVersion, Strikes: l.Strikes, Last: l.Last.UTC(), Until: l.Until.UTC()})
+	if err != nil {
+		return fmt.Errorf("store: encode leaves of %s: %w", fp, err)
+	}
+	err = s.db.Update(func(tx *bbolt.Tx) error {
+		b := tx.Bucket([]byte(bucketLeaves))
+		if b == nil {
+			return fmt.Errorf("bucket %s missing", bucketLeaves)
+		}
+		return b.Put([]byte(fp), raw)
+	})
+	if err != nil {
+		return fmt.Errorf("store: put leaves of %s: %w", fp, err)
+	}
+	return nil
+}
+
+// LoadLeaves returns every stored leave record by fingerprint, and deletes
+// those stale says are no longer worth keeping (strikes forgiven and
+// cooldown over), in the same transaction. A record that cannot be decoded
+// is an error: skipping it would forgive a leaver silently.
+func (s *Store) LoadLeaves(stale func(Leaves) bool) (map[string]Leaves, error) {
+	out := map[string]Leaves{}
+	err := s.db.Update(func(tx *bbolt.Tx) error {
+		b := tx.Bucket([]byte(bucketLeaves))
+		if b == nil {
+			return fmt.Errorf("bucket %s missing", bucketLeaves)
+		}
+		var drop [][]byte
+		err := b.ForEach(func(k, v []byte) error {
+			r, err := decodeRecord[leavesRecord](v, "leaves")
+			if err != nil {
+				return fmt.Errorf("%s: %w", k, err)
+			}
+			l := Leaves{Strikes: r.Strikes, Last: r.Last, Until: r.Until}
+			if stale != nil && stale(l) {
+				drop = append(drop, append([]byte(nil), k...))
+				return nil
+			}
+			out[string(k)] = l
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for _, k := range drop {
+			if err := b.Delete(k); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: leaves: %w", err)
+	}
+	return out, nil
+}
