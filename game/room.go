@@ -323,6 +323,7 @@ const (
 	ctlLeave
 	ctlDisconnect
 	ctlReady
+	ctlEvict
 )
 
 type ctlReq struct {
@@ -372,6 +373,14 @@ func (r *Room) Join(ctx context.Context, p Player, slot int) (int, error) {
 // not forfeit the match another is playing.
 func (r *Room) Leave(ctx context.Context, id PlayerID) error {
 	return r.call(ctx, ctlReq{kind: ctlLeave, player: Player{ID: id}}).err
+}
+
+// Evict takes the player's seat away for good, from every session at
+// once: a Leave (a forfeit in a match under way) that no other terminal of
+// theirs keeps off and no grace delays. A ban or kick uses it, so the
+// others are not left waiting out a grace for someone who cannot return.
+func (r *Room) Evict(ctx context.Context, id PlayerID) error {
+	return r.call(ctx, ctlReq{kind: ctlEvict, player: Player{ID: id}}).err
 }
 
 // Disconnect reports that one of the player's sessions dropped. While

@@ -299,7 +299,7 @@ func (l *roomLoop) handle(req ctlReq) ctlResp {
 	switch req.kind {
 	case ctlJoin:
 		resp.slot, resp.err = l.join(req.player, req.slot, now)
-	case ctlLeave, ctlDisconnect, ctlReady:
+	case ctlLeave, ctlDisconnect, ctlReady, ctlEvict:
 		i := l.seatOf(req.player.ID)
 		if i < 0 {
 			resp.err = ErrNotSeated
@@ -313,6 +313,8 @@ func (l *roomLoop) handle(req ctlReq) ctlResp {
 				s.sessions--
 				break
 			}
+			l.leave(i, now)
+		case ctlEvict:
 			l.leave(i, now)
 		case ctlDisconnect:
 			l.disconnect(i, now)

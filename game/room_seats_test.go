@@ -192,3 +192,24 @@ func TestRankedRematchNeedsEveryExpectedPlayer(t *testing.T) {
 		t.Fatalf("rematch seed %d", f.Seed)
 	}
 }
+
+// Evicting a player (a ban) takes the seat from every session at once, as
+// a forfeit, with no grace; the Forfeited hook hears of it at once.
+func TestEvictTakesTheSeatFromEverySessionWithoutGrace(t *testing.T) {
+	var forfeited []PlayerID
+	h := newHarnessHooks(t, RoomConfig{Grace: 30 * time.Second}, fakeFactory(2, 0), 1, Hooks{
+		Forfeited: func(_ string, _ int, p Player) { forfeited = append(forfeited, p.ID) },
+	})
+	h.play("a", "b")
+	h.join("a", -1) // a second terminal on the seat
+	if err := h.r.Evict(ctxT(t), "a"); err != nil {
+		t.Fatal(err)
+	}
+	f := h.wantPhase(Finished)
+	if !f.Result.Forfeit || !slices.Equal(f.Forfeited, []bool{true, false}) || f.Seats[0].Taken {
+		t.Fatalf("after evicting a: result %+v forfeited %v seat %+v", f.Result, f.Forfeited, f.Seats[0])
+	}
+	if !slices.Equal(forfeited, []PlayerID{"a"}) {
+		t.Fatalf("Forfeited hook heard %v, want [a]", forfeited)
+	}
+}

@@ -450,6 +450,28 @@ func (rs *Rooms) Count() int {
 	return len(rs.byID)
 }
 
+// Evict takes player id's seat in every live room away for good (a
+// forfeit in a match under way), whichever sessions hold it, and returns
+// how many seats that was: a banned or kicked player leaves at once.
+func (rs *Rooms) Evict(ctx context.Context, id game.PlayerID) int {
+	n := 0
+	for _, r := range rs.All() {
+		fr, _ := r.Latest()
+		if fr == nil {
+			continue
+		}
+		for _, s := range fr.Seats {
+			if s.Taken && s.Player.ID == id {
+				if r.Evict(ctx, id) == nil {
+					n++
+				}
+				break
+			}
+		}
+	}
+	return n
+}
+
 // Holding returns the room, public or private, where player id holds a seat
 // it dropped and may still reclaim (grace running), so a reconnecting
 // player goes straight back to their match.

@@ -1,10 +1,12 @@
 package server
 
 import (
+	"context"
 	"time"
 
 	"github.com/termarena/termarena/admin"
 	"github.com/termarena/termarena/chat"
+	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/lobby"
 )
 
@@ -15,10 +17,19 @@ type liveSessions struct{ srv *Server }
 var _ admin.Sessions = liveSessions{}
 
 // Kick ends every session of the player, showing why; the session exits
-// with 77 ("not allowed").
+// with 77 ("not allowed"). First the player gives up every seat they hold,
+// as a leave: kicked or banned, they are not coming back within a grace,
+// and the others should not wait for them.
 func (l liveSessions) Kick(id, reason string) int {
+	ctx, cancel := context.WithTimeout(context.Background(), evictTimeout)
+	defer cancel()
+	l.srv.deps.Rooms.Evict(ctx, game.PlayerID(id))
 	return l.srv.deps.Hub.Tell(id, lobby.Notice{Text: reason, Final: true, Code: ExitDenied})
 }
+
+// evictTimeout bounds the wait for a room to take a kicked player's seat
+// back; a room answers within one turn of its loop.
+const evictTimeout = 5 * time.Second
 
 // Tell shows a moderator's warning on the player's screen and in chat.
 func (l liveSessions) Tell(id, text string) int {
