@@ -35,6 +35,12 @@ type View interface {
 	// Size is the board region (columns, rows) that shows snap's whole
 	// board, and the least region the game can be played in.
 	Size(snap any) (wholeW, wholeH, minW, minH int)
+	// MinSize is the least region a match of the game's mode (its
+	// game.Mode.Name) can be played in: Size's least region before
+	// there is a snapshot to ask, so a player's terminal is checked when
+	// they queue for or join the mode (ok false: a mode the view does not
+	// know).
+	MinSize(mode string) (w, h int, ok bool)
 	// Paint draws snap into the region x, y, w, h for v. Cells outside the
 	// region are left alone.
 	Paint(scr *screen.Screen, x, y, w, h int, snap any, v Viewer)

@@ -39,6 +39,12 @@ func joinCommand() command {
 				fmt.Fprintf(s.ErrOut(), "termarena: %s is full (%d players); watch it with: ssh -t HOST spectate %s\n", r.ID(), r.Mode.Seats, ref)
 				return ExitFail
 			}
+			if err == nil && !seatedIn(s, r) {
+				if why := srv.tooSmall(s, fmt.Sprintf("%s (%s %s)", r.ID(), r.Game.Name(), r.Mode.Name), r.Game.Name(), r.Mode.Name); why != "" {
+					fmt.Fprint(s.ErrOut(), tooSmallNotice(why))
+					return ExitFail
+				}
+			}
 			return srv.runLobby(s, lobbyStart{join: ref, side: side})
 		},
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/lobby"
 )
 
@@ -35,6 +36,14 @@ func playCommand() command {
 			if srv.deps.Matchmaker == nil {
 				fmt.Fprintln(s.ErrOut(), "termarena: ranked play is not enabled on this server")
 				return ExitFail
+			}
+			if _, held := srv.deps.Rooms.Holding(game.PlayerID(s.Identity().ID)); !held {
+				if k, md, ok := srv.deps.Rooms.Games().Ranked(mode); ok {
+					if why := srv.tooSmall(s, mode, k.Name(), md.Name); why != "" {
+						fmt.Fprint(s.ErrOut(), tooSmallNotice(why))
+						return ExitFail
+					}
+				}
 			}
 			return srv.runLobby(s, lobbyStart{side: -1, play: lobby.RankedMode(mode)})
 		},

@@ -3,11 +3,15 @@ package tui
 import (
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/game/pong"
+	"github.com/termarena/termarena/lobby"
 )
 
 // headerFigure finds the figures at a header's right and what precedes
@@ -46,6 +50,29 @@ func TestTwoVTwoHeaderKeepsScoreAndFiguresApart(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// Issue 20 item 7: the "too small" screens fit a 20×8 terminal whole: the
+// size needed and had, how to get out, and (in play) that the match goes
+// on, none of it cut off at the edge.
+func TestTooSmallFitsTwentyByEight(t *testing.T) {
+	fr := match4(t, pong.TwoVTwo)
+	scr := drawView(t, RoomViewConfig{Me: "0", Slot: 0, Title: "r1"}, fr, 20, 8)
+	flat := strings.Join(strings.Fields(scr), " ")
+	for _, want := range []string{"Terminal too small", "need 44×24, have 20×8", "enlarge the window, or q to leave", "match in progress — enlarge the terminal"} {
+		if !strings.Contains(flat, want) {
+			t.Fatalf("the room screen at 20×8 lacks %q:\n%s", want, scr)
+		}
+	}
+	m := NewLobby(LobbyDeps{Ctx: t.Context(), Player: game.Player{ID: "a", Name: "alice"}, Online: lobby.NewHub()})
+	m.Update(tea.WindowSizeMsg{Width: 20, Height: 8})
+	scr = plain(m)
+	flat = strings.Join(strings.Fields(scr), " ")
+	for _, want := range []string{"Terminal too small", "need 40×12, have 20×8", "enlarge the window, or q to quit"} {
+		if !strings.Contains(flat, want) {
+			t.Fatalf("the lobby at 20×8 lacks %q:\n%s", want, scr)
 		}
 	}
 }

@@ -84,3 +84,63 @@ func TestModeKeyCollidingWithAMenuKeyIsRefused(t *testing.T) {
 		t.Errorf("t is free in both dialogs (chat does not open from them): %v", err)
 	}
 }
+
+// Issue 20 item 7: a ranked queue picked with the lobby's keys refuses a
+// terminal too small for the mode's board, saying what it needs and what
+// it has; one that fits queues.
+func TestQueueRefusesATerminalTooSmallForTheMode(t *testing.T) {
+	st := testStore(t)
+	svc, err := lobby.Start(st, lobby.Config{Rooms: lobby.RoomsConfig{Games: games.Catalog()}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(svc.Stop)
+	for _, tc := range []struct {
+		w, h int
+		keys []string
+		want string // "" queues
+	}{
+		{40, 12, []string{"P", "2"}, "pong-2v2 needs a terminal of at least 44×24; yours is 40×12"},
+		{70, 30, []string{"p"}, "pong-1v1 needs a terminal of at least 76×22; yours is 70×30"},
+		{40, 12, []string{"P", "t"}, ""},
+		{80, 24, []string{"P", "2"}, ""},
+	} {
+		m := chatLobby(t, newChat(t), chatMember("alice"), LobbyDeps{Rooms: svc.Rooms, Matchmaker: svc.Matchmaker, Store: st, Views: games.Views()})
+		m.Update(tea.WindowSizeMsg{Width: tc.w, Height: tc.h})
+		press(m, tc.keys...)
+		queued := m.state == stQueue
+		m.leaveQueue()
+		if tc.want == "" {
+			if !queued {
+				t.Errorf("%v at %d×%d did not queue: %q", tc.keys, tc.w, tc.h, m.notice)
+			}
+			continue
+		}
+		if queued || !strings.Contains(m.notice, tc.want) {
+			t.Errorf("%v at %d×%d: queued %v, notice %q; want %q", tc.keys, tc.w, tc.h, queued, m.notice, tc.want)
+		}
+	}
+}
+
+// Each game's declared least size per mode is the one its board really
+// needs: Size's least region for a new match of the mode.
+func TestMinSizeIsTheBoardsLeastRegion(t *testing.T) {
+	views := Views(games.Views())
+	for _, k := range games.Catalog() {
+		for _, md := range k.Modes() {
+			setup, err := k.Setup(md.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, err := k.New(setup.Config, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _, w, h := views.newGameView(k.Name(), 0).Size(g.Snapshot())
+			mw, mh, ok := views.MinTerminal(k.Name(), md.Name)
+			if !ok || mw != w || mh != h+chromeRows {
+				t.Errorf("%s %s: MinTerminal %d×%d (%v), the board needs %d×%d and two rows", k.Name(), md.Name, mw, mh, ok, w, h)
+			}
+		}
+	}
+}

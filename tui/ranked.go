@@ -63,6 +63,13 @@ func (m *Lobby) queueFor(mode lobby.RankedMode) tea.Cmd {
 			return m.join(joinMsg{room: held, side: -1})
 		}
 	}
+	// The match will not wait for a terminal that cannot show its board.
+	if k, md, ok := m.games().Ranked(string(mode)); ok {
+		if why := m.d.Views.TooSmall(string(mode), k.Name(), md.Name, m.w, m.h); why != "" {
+			m.notice = why + ": enlarge it and queue again."
+			return nil
+		}
+	}
 	r, _, err := m.d.Store.Rating(string(mode), string(m.d.Player.ID))
 	if err != nil {
 		m.notice = "Could not read your rating; please try again."

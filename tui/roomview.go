@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -602,20 +603,31 @@ func (v *RoomView) paintTooSmall(fr *game.Frame, needW, needH int, over bool) {
 		v.clearScreen()
 		v.mode = modeSmall
 	}
-	lines := []string{"Terminal too small", fmt.Sprintf("need %d×%d, have %d×%d", needW, needH, v.w, v.h), "enlarge the window, or q to leave", ""}
+	lines := []string{"Terminal too small", fmt.Sprintf("need %d×%d, have %d×%d", needW, needH, v.w, v.h), "enlarge the window, or q to leave"}
 	if v.cfg.Slot >= 0 && (fr.Phase == game.Countdown || fr.Phase == game.Playing) && !over {
 		// The match goes on without this terminal: the player must know
 		// that points are being played, not that the game waits.
-		lines[3] = "match in progress — enlarge the terminal"
+		lines = append(lines, "match in progress — enlarge the terminal")
 	}
-	lines = append(lines, v.promptLines()...)
-	for i := range 6 {
-		// Rows are cleared first: the prompt comes and goes.
-		v.scr.Fill(0, v.h/2-1+i, v.w, 1, ' ', stDefault)
-		if i < len(lines) {
-			v.scr.Text(max((v.w-len([]rune(lines[i])))/2, 0), v.h/2-1+i, lines[i], stWarn)
-		}
+	lines = fitLines(append(lines, v.promptLines()...), v.w, v.h)
+	// Every row is cleared first: the prompt comes and goes, and a resize
+	// moves the lines.
+	v.scr.Fill(0, 0, v.w, v.h, ' ', stDefault)
+	top := max((v.h-len(lines))/2, 0)
+	for i, l := range lines {
+		v.scr.Text(max((v.w-len([]rune(l)))/2, 0), top+i, l, stWarn)
 	}
+}
+
+// fitLines breaks lines between words to w columns and keeps the first h
+// rows: a too-small screen must itself fit the smallest terminal (20×8
+// holds the whole message).
+func fitLines(lines []string, w, h int) []string {
+	var out []string
+	for _, l := range lines {
+		out = append(out, strings.Split(wrapWords(strings.Fields(l), " ", w, ""), "\n")...)
+	}
+	return out[:min(len(out), max(h, 0))]
 }
 
 // tooSmallToPlay: this terminal cannot show fr's board.
@@ -624,12 +636,12 @@ func (v *RoomView) tooSmallToPlay(fr *game.Frame) bool {
 		return false
 	}
 	_, _, w, h := v.pluginSize(fr)
-	return v.w < w || v.h < h+2
+	return v.w < w || v.h < h+chromeRows
 }
 
 func (v *RoomView) smallWarning(fr *game.Frame) string {
 	_, _, w, h := v.pluginSize(fr)
-	return fmt.Sprintf("too small for the board (need %d×%d): the match will not wait", w, h+2)
+	return fmt.Sprintf("too small for the board (need %d×%d, have %d×%d): the match will not wait", w, h+chromeRows, v.w, v.h)
 }
 
 // staleAfter is how long an unanswered probe takes to make the last RTT

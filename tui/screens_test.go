@@ -278,7 +278,7 @@ func TestTooSmallSaysTheMatchGoesOn(t *testing.T) {
 	}
 	fr.Phase = game.Waiting
 	scr = drawView(t, RoomViewConfig{Me: "0", Slot: 0, Title: "r1"}, fr, 80, 20)
-	if !strings.Contains(scr, "too small for the board (need 76×22)") {
+	if !strings.Contains(scr, "too small for the board (need 76×22, have 80×20)") {
 		t.Fatalf("too small before the match:\n%s", scr)
 	}
 	if scr := drawView(t, RoomViewConfig{Me: "0", Slot: 0, Title: "r1"}, fr, 80, 24); strings.Contains(scr, "too small") {

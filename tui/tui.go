@@ -61,6 +61,7 @@ func tooSmall(w, h, needW, needH int) string {
 	if w < 1 || h < 1 {
 		return msg
 	}
+	msg = strings.Join(fitLines(strings.Split(msg, "\n"), w, h), "\n")
 	return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center,
 		lipgloss.NewStyle().Foreground(colWarn).Align(lipgloss.Center).Render(msg))
 }

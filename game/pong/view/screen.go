@@ -109,6 +109,18 @@ func (s *Screen) Size(snap any) (wholeW, wholeH, minW, minH int) {
 	return w, h, w, h
 }
 
+// MinSize is the court of mode's default config at one cell per unit:
+// Pong's board scales down no further (76×20 for 1v1, 44×22 for 2v2 and
+// free-for-all).
+func (s *Screen) MinSize(mode string) (w, h int, ok bool) {
+	m, err := pong.ParseMode(mode)
+	if err != nil {
+		return 0, 0, false
+	}
+	c := pong.DefaultConfig(m)
+	return int(c.Width), (int(c.Height) + 1) / 2, true
+}
+
 // Fit is where the court goes in a region of cols × rows: scaled as large
 // as it fits in quarter steps, centred.
 func (s *Screen) Fit(snap any, cols, rows int) (x, y, w, h int, ok bool) {

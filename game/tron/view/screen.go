@@ -58,6 +58,15 @@ func (s *Screen) Size(snap any) (wholeW, wholeH, minW, minH int) {
 	return wholeW, wholeH, min(leastW, wholeW), min(leastH, wholeH)
 }
 
+// MinSize is the least camera region, in every mode: a smaller terminal
+// than the arena follows the rider.
+func (s *Screen) MinSize(mode string) (w, h int, ok bool) {
+	if _, err := tron.ParseMode(mode); err != nil {
+		return 0, 0, false
+	}
+	return leastW, leastH, true
+}
+
 // Paint draws snap into the region for vw (Seat -1 for a watcher), with
 // the seat's unconfirmed turns predicted. A rider sees the whole arena
 // when the region holds it and follows their own cycle otherwise; a
