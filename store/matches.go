@@ -169,7 +169,7 @@ func (s *Store) RecordMatch(m MatchRecord, rate func(current []Rating) ([]Rating
 		return MatchRecord{}, fmt.Errorf("store: record %s match: ranked match needs a rate func", m.Mode)
 	}
 	now := s.now().UTC()
-	err = s.db.Update(func(tx *bbolt.Tx) error {
+	err = s.update(func(tx *bbolt.Tx) error {
 		b, err := matchBuckets(tx)
 		if err != nil {
 			return err

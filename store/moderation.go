@@ -208,7 +208,7 @@ func (s *Store) AddBan(b Ban) (Ban, error) {
 		return Ban{}, fmt.Errorf("store: add ban: %w", err)
 	}
 	now := s.now().UTC()
-	err = s.db.Update(func(tx *bbolt.Tx) error {
+	err = s.update(func(tx *bbolt.Tx) error {
 		mb, err := modBuckets(tx)
 		if err != nil {
 			return err
@@ -327,7 +327,7 @@ func (s *Store) RemoveBan(fpOrName string, by By) (int, error) {
 	}
 	now := s.now().UTC()
 	n := 0
-	err := s.db.Update(func(tx *bbolt.Tx) error {
+	err := s.update(func(tx *bbolt.Tx) error {
 		mb, err := modBuckets(tx)
 		if err != nil {
 			return err
@@ -561,7 +561,7 @@ func (s *Store) SetMute(m Mute) error {
 			return fmt.Errorf("store: set mute of %s: expires %s is already past", m.Fingerprint, m.Expires.Format(time.RFC3339))
 		}
 	}
-	err := s.db.Update(func(tx *bbolt.Tx) error {
+	err := s.update(func(tx *bbolt.Tx) error {
 		mb, err := modBuckets(tx)
 		if err != nil {
 			return err
@@ -603,7 +603,7 @@ func (s *Store) RemoveMute(fp string, by By) (bool, error) {
 	}
 	now := s.now().UTC()
 	active := false
-	err := s.db.Update(func(tx *bbolt.Tx) error {
+	err := s.update(func(tx *bbolt.Tx) error {
 		mb, err := modBuckets(tx)
 		if err != nil {
 			return err
@@ -731,7 +731,7 @@ func (s *Store) Audit(e AuditEntry) error {
 		return fmt.Errorf("store: audit: %w", err)
 	}
 	e.Time = s.now().UTC()
-	err := s.db.Update(func(tx *bbolt.Tx) error {
+	err := s.update(func(tx *bbolt.Tx) error {
 		b := tx.Bucket([]byte(bucketAudit))
 		if b == nil {
 			return fmt.Errorf("bucket %s missing", bucketAudit)
@@ -830,7 +830,7 @@ func (s *Store) SetRole(fp, role string, by By) (Player, error) {
 	}
 	now := s.now().UTC()
 	var p Player
-	err := s.db.Update(func(tx *bbolt.Tx) error {
+	err := s.update(func(tx *bbolt.Tx) error {
 		mb, err := modBuckets(tx)
 		if err != nil {
 			return err

@@ -2,6 +2,7 @@ package store
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -60,6 +61,10 @@ func (r playerRecord) player(fp string) Player {
 //
 // Picking the name and claiming it happen in one write transaction, so
 // concurrent first logins can never end up sharing a name.
+//
+// When the file cannot take the write (ErrCannotSave: a full disk), a
+// known player still logs in, with the LastSeen saved before; a new one
+// gets an error matching ErrCannotSave.
 func (s *Store) Login(fingerprint, keyType, sshUser string) (p Player, created bool, err error) {
 	if err := checkFingerprint(fingerprint); err != nil {
 		return Player{}, false, fmt.Errorf("store: login: %w", err)
@@ -72,7 +77,7 @@ func (s *Store) Login(fingerprint, keyType, sshUser string) (p Player, created b
 	// bbolt may run this function again on its own if another in the
 	// batch fails; it only reads the store and sets p and created, so a
 	// rerun is harmless.
-	err = s.db.Batch(func(tx *bbolt.Tx) error {
+	err = s.batch(func(tx *bbolt.Tx) error {
 		players, names, err := playerBuckets(tx)
 		if err != nil {
 			return err
@@ -110,6 +115,15 @@ func (s *Store) Login(fingerprint, keyType, sshUser string) (p Player, created b
 		p, created = rec.player(fingerprint), true
 		return nil
 	})
+	if errors.Is(err, ErrCannotSave) {
+		// LastSeen is best effort: a known player logs in on a full disk
+		// (admins too, who have the tools for that moment), keeping the
+		// LastSeen already saved. A new player cannot be created without a
+		// write, and gets the error.
+		if known, rerr := s.PlayerByFingerprint(fingerprint); rerr == nil {
+			return known, false, nil
+		}
+	}
 	if err != nil {
 		return Player{}, false, fmt.Errorf("store: login %s: %w", fingerprint, err)
 	}
@@ -197,7 +211,7 @@ func (s *Store) Rename(fp, newName string, every time.Duration) (Player, error) 
 	n := NormalizeName(newName)
 	now := s.now().UTC()
 	var p Player
-	err := s.db.Update(func(tx *bbolt.Tx) error {
+	err := s.update(func(tx *bbolt.Tx) error {
 		mb, err := modBuckets(tx)
 		if err != nil {
 			return err

@@ -49,7 +49,7 @@ func (s *Store) PutReplay(matchID uint64, data []byte) error {
 	// caller reusing its buffer from another goroutine cannot change what
 	// gets written.
 	data = bytes.Clone(data)
-	err := s.db.Update(func(tx *bbolt.Tx) error {
+	err := s.update(func(tx *bbolt.Tx) error {
 		matches, replays, err := replayBuckets(tx)
 		if err != nil {
 			return err
@@ -119,7 +119,7 @@ func (s *Store) PruneReplays(keepPerPlayer int, keepFor time.Duration, now time.
 	for start := 0; start < len(doomed); start += batch {
 		ids := doomed[start:min(start+batch, len(doomed))]
 		n := 0
-		err := s.db.Update(func(tx *bbolt.Tx) error {
+		err := s.update(func(tx *bbolt.Tx) error {
 			n = 0
 			matches, replays, err := replayBuckets(tx)
 			if err != nil {

@@ -19,6 +19,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"go.etcd.io/bbolt"
@@ -67,6 +68,10 @@ type Options struct {
 	// Now is the store's clock: FirstSeen/LastSeen, ban and mute expiry,
 	// audit timestamps. nil means time.Now.
 	Now func() time.Time
+
+	// openFile, set only by tests, opens the data file in bbolt's place:
+	// one opened read-only makes every commit fail as on a full disk.
+	openFile func(string, int, os.FileMode) (*os.File, error)
 }
 
 // Store is an open data file. Its methods are safe for concurrent use.
@@ -75,6 +80,10 @@ type Store struct {
 	path    string
 	now     func() time.Time
 	created bool // Open made the file
+
+	// writeFailed is the last commit that failed (a full disk), nil once
+	// one succeeds: Health reports it.
+	writeFailed atomic.Pointer[writeFailure]
 
 	// failAfter, set only by tests before any use, makes RecordMatch fail
 	// its transaction after the named stage, to prove nothing is half
@@ -119,7 +128,7 @@ func openWith(path string, opts Options, steps []migration) (*Store, error) {
 	var db *bbolt.DB
 	err = guarded("opening it", func() error {
 		var err error
-		db, err = bbolt.Open(path, 0o600, &bbolt.Options{Timeout: timeout})
+		db, err = bbolt.Open(path, 0o600, &bbolt.Options{Timeout: timeout, OpenFile: opts.openFile})
 		return err
 	})
 	if err != nil {

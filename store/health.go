@@ -1,0 +1,113 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"go.etcd.io/bbolt"
+)
+
+// ErrCannotSave means a write transaction could not be committed: the file
+// could not take it (no space left on the device, an I/O error). What was
+// already saved still reads; the write is lost, and nothing half-written
+// stays (bbolt rolls the transaction back).
+var ErrCannotSave = errors.New("the server cannot save right now")
+
+// writeFailure is the last commit that failed, kept until one succeeds.
+type writeFailure struct {
+	at  time.Time
+	err error
+}
+
+// update runs fn in a write transaction, batch in one bbolt may share with
+// concurrent callers. An error fn returns comes back as it is; a commit
+// that fails is wrapped in ErrCannotSave and remembered, so Health reports
+// it until a later commit succeeds.
+func (s *Store) update(fn func(*bbolt.Tx) error) error { return s.write(s.db.Update, fn) }
+func (s *Store) batch(fn func(*bbolt.Tx) error) error  { return s.write(s.db.Batch, fn) }
+
+func (s *Store) write(do func(func(*bbolt.Tx) error) error, fn func(*bbolt.Tx) error) error {
+	var fnErr error
+	returned := false
+	err := do(func(tx *bbolt.Tx) error {
+		returned = false
+		fnErr = fn(tx)
+		returned = true
+		return fnErr
+	})
+	switch {
+	case err == nil:
+		s.writeFailed.Store(nil)
+		return nil
+	case !returned:
+		// fn panicked (Batch hands the panic back as an error): a page
+		// it read was not what bbolt expected.
+		return fmt.Errorf("%w: %v", ErrDamaged, err)
+	case fnErr != nil, errors.Is(err, bbolt.ErrDatabaseNotOpen):
+		return err
+	}
+	s.writeFailed.Store(&writeFailure{at: s.now().UTC(), err: err})
+	return fmt.Errorf("%w: %w", ErrCannotSave, err)
+}
+
+// BucketDamageError says which bucket of the file could not be read.
+type BucketDamageError struct {
+	Bucket string
+	Err    error
+}
+
+func (e *BucketDamageError) Error() string {
+	return fmt.Sprintf("bucket %q is damaged: %v", e.Bucket, e.Err)
+}
+
+// Unwrap lets errors.Is(err, ErrDamaged) match.
+func (e *BucketDamageError) Unwrap() error { return e.Err }
+
+// Health tells a store that works from one that does not: nil, an error
+// wrapping ErrCannotSave while the last write failed (a full disk), or a
+// *BucketDamageError (matching ErrDamaged) naming the first bucket whose
+// pages cannot be read. It walks every key of every bucket in one read
+// transaction — what a command reading that bucket would touch, without
+// decoding values — so it costs about a millisecond per few thousand
+// records and takes no writer lock; run it every few seconds, not per
+// request.
+func (s *Store) Health() error {
+	if wf := s.writeFailed.Load(); wf != nil {
+		return fmt.Errorf("%w: the last write, at %s, failed: %w", ErrCannotSave, wf.at.Format(time.RFC3339), wf.err)
+	}
+	var bucket string
+	err := guarded("reading it", func() error {
+		return s.db.View(func(tx *bbolt.Tx) error {
+			return tx.ForEach(func(name []byte, b *bbolt.Bucket) error {
+				bucket = string(name)
+				return walk(b)
+			})
+		})
+	})
+	if err == nil {
+		return nil
+	}
+	if bucket == "" {
+		return fmt.Errorf("store: health: %w", err)
+	}
+	if !errors.Is(err, ErrDamaged) {
+		err = fmt.Errorf("%w: %w", ErrDamaged, err)
+	}
+	return &BucketDamageError{Bucket: bucket, Err: err}
+}
+
+// walk visits every key of b and of the buckets nested in it. bbolt
+// panics (or faults) on a page that is not what its parent says it is;
+// Health's guard turns that into an error.
+func walk(b *bbolt.Bucket) error {
+	return b.ForEach(func(k, v []byte) error {
+		if v != nil {
+			return nil
+		}
+		if nb := b.Bucket(k); nb != nil {
+			return walk(nb)
+		}
+		return nil
+	})
+}
