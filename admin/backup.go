@@ -26,13 +26,21 @@ func runBackup(r *runner, args []string) int {
 	}
 	f, err := os.CreateTemp(r.d.TempDir, "termarena-backup-*.db")
 	if err != nil {
-		return r.fail("could not create a spool file: %v", err)
+		return r.backupDirect(err)
 	}
 	defer func() {
 		_ = f.Close()           // read-only use by now; the copy's error was already reported
 		_ = os.Remove(f.Name()) // best effort: a leftover is 0600 and in the temp dir
 	}()
-	n, err := r.d.Store.Backup(f)
+	spool := &spoolWriter{w: f}
+	n, err := r.d.Store.Backup(spool)
+	if spool.err != nil {
+		// A full disk is when a backup matters most, and the spool file
+		// shares the data file's disk. Nothing can grow the data file
+		// meanwhile, so a slow reader holding the snapshot stalls nothing.
+		_ = os.Remove(f.Name())
+		return r.backupDirect(spool.err)
+	}
 	if err == nil {
 		_, err = f.Seek(0, io.SeekStart)
 	}
@@ -42,7 +50,7 @@ func runBackup(r *runner, args []string) int {
 	// Logged once the snapshot exists, before streaming: a client that
 	// hangs up halfway may still have most of the data, so the attempt is
 	// what the log must show.
-	if code := r.audit(store.ActionBackup, target{}, ""); code != ExitOK {
+	if code := r.backupAudit(); code != ExitOK {
 		return code
 	}
 	copied, err := io.Copy(r.out, ctxReader{ctx: r.ctx, r: f})
@@ -51,6 +59,51 @@ func runBackup(r *runner, args []string) int {
 	}
 	fmt.Fprintf(r.errOut, "termarena: backup: %d bytes\n", n)
 	return ExitOK
+}
+
+// backupDirect streams the snapshot straight from the store when it could
+// not be spooled (why says what failed).
+func (r *runner) backupDirect(why error) int {
+	fmt.Fprintf(r.errOut, "termarena: backup: no spool file (%s): streaming straight from the database\n", sanitize.Text(why.Error(), 200))
+	if code := r.backupAudit(); code != ExitOK {
+		return code
+	}
+	n, err := r.d.Store.Backup(r.out)
+	if err != nil {
+		return r.fail("streaming stopped after %d bytes: %s", n, sanitize.Text(err.Error(), 300))
+	}
+	fmt.Fprintf(r.errOut, "termarena: backup: %d bytes\n", n)
+	return ExitOK
+}
+
+// backupAudit records the backup in the audit log. When the store cannot
+// save (a full disk) the backup goes ahead, and says the entry is missing:
+// refusing the one tool for that moment would help no one.
+func (r *runner) backupAudit() int {
+	err := r.d.Store.Audit(store.AuditEntry{Actor: r.actor(), Action: store.ActionBackup, Target: target{}.label()})
+	if errors.Is(err, store.ErrCannotSave) {
+		fmt.Fprintln(r.errOut, "termarena: backup: the server cannot save right now, so this backup is not in the audit log")
+		return ExitOK
+	}
+	if err != nil {
+		return r.fail("%s not done: the audit log was not written: %s", store.ActionBackup, sanitize.Text(err.Error(), 300))
+	}
+	return ExitOK
+}
+
+// spoolWriter remembers the spool file's own write error, to tell a full
+// spool disk from a store that cannot be read.
+type spoolWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (s *spoolWriter) Write(p []byte) (int, error) {
+	n, err := s.w.Write(p)
+	if err != nil && s.err == nil {
+		s.err = err
+	}
+	return n, err
 }
 
 // ctxReader stops a copy once the session is gone, rather than reading the

@@ -48,6 +48,10 @@ func runWhoami(srv *Server, s *Session, args []string) int {
 	}
 	if id.Guest {
 		fmt.Fprintf(out, "name         %s\n", id.Name)
+		if id.NameNote != "" { // a key the server could not register
+			fmt.Fprintf(out, "account      guest (%s)\n", id.NameNote)
+			return ExitOK
+		}
 		fmt.Fprintln(out, "account      guest (no SSH key offered: nothing is saved)")
 		return ExitOK
 	}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -46,6 +47,17 @@ func (srv *Server) identify(sctx ssh.Context, user string) (Identity, error) {
 	fp := gossh.FingerprintSHA256(key)
 	asked := sanitize.Text(user, 32)
 	p, created, err := srv.deps.Store.Login(fp, key.Type(), asked)
+	if errors.Is(err, store.ErrCannotSave) {
+		// A known player logs in whatever the disk (Login reads their
+		// record); a new key cannot be registered without a write. It
+		// plays as a guest rather than being turned away: the lobby and
+		// whoami say why, and the next login after the outage registers it.
+		srv.log.Warn("new player not registered: the database cannot be written; playing as a guest", "fingerprint", fp, "err", err)
+		g := newGuest()
+		g.NameNote = "the server cannot save right now, so your key could not be registered: you play as " + g.Name +
+			" and nothing is saved; connect again later to get your name"
+		return g, nil
+	}
 	if err != nil {
 		return Identity{}, fmt.Errorf("server: login %s: %w", fp, err)
 	}
