@@ -16,7 +16,8 @@ func joinCommand() command {
 		detail: "ROOM is a public room's id (r3, as `rooms` lists them); CODE a private room's\n" +
 			"five-letter join code. SEAT asks for a seat, by its number from 1 or by its\n" +
 			"name: a Pong room's sides are left and right (1v1), or left, right, top and\n" +
-			"bottom. Exit status 1 when the room is full, 2 when it has no such seat.",
+			"bottom. Exit status 1 when no such room is open, when it is full or when your\n" +
+			"terminal is too small for its game, 2 when it has no such seat.",
 		tui: true,
 		run: func(srv *Server, s *Session, args []string) int {
 			if len(args) < 1 || len(args) > 2 {
@@ -34,6 +35,21 @@ func joinCommand() command {
 					return ExitUsage
 				}
 				side = slot
+			}
+			if err != nil {
+				// Not a public room or a code: a ranked match's own
+				// players may still come back to it by id (the lobby
+				// seats them); anything else is refused here, before a
+				// screen opens, as replay refuses an unknown match.
+				rr, werr := srv.deps.Rooms.Watchable(ref)
+				switch {
+				case werr != nil:
+					fmt.Fprintf(s.ErrOut(), "termarena: no room %q is open (ssh HOST rooms lists them)\n", sanitize.Arg(ref))
+					return ExitFail
+				case !seatedIn(s, rr):
+					fmt.Fprintf(s.ErrOut(), "termarena: %s is a ranked match: only its players sit in it; watch it with: ssh -t HOST spectate %s\n", rr.ID(), rr.ID())
+					return ExitFail
+				}
 			}
 			if err == nil && roomIsFull(s, r) {
 				fmt.Fprintf(s.ErrOut(), "termarena: %s is full (%d players); watch it with: ssh -t HOST spectate %s\n", r.ID(), r.Mode.Seats, ref)

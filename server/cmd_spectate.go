@@ -20,6 +20,10 @@ func spectateCommand() command {
 			start := lobbyStart{side: -1, spectateList: true}
 			if len(args) == 1 {
 				start.spectate = sanitize.Text(args[0], 32)
+				if _, err := srv.deps.Rooms.Watchable(start.spectate); err != nil {
+					fmt.Fprintf(s.ErrOut(), "termarena: no live room %q to watch (ssh -t HOST spectate lists them)\n", sanitize.Arg(args[0]))
+					return ExitFail
+				}
 			}
 			return srv.runLobby(s, start)
 		},

@@ -55,11 +55,13 @@ func TestSpectateAndReplayOverSSH(t *testing.T) {
 	if r := sshtest.Run(t, h.Addr, "carol", sshtest.NewKey(t), "spectate r1"); r.Code != 2 || !strings.Contains(r.Stderr, "ssh -t") {
 		t.Fatalf("spectate without pty: %+v", r)
 	}
-	// An unknown room: the chooser, with a notice, listing r1.
+	// An unknown room is refused before any screen opens, exit 1, as
+	// replay refuses an unknown match (issue 20).
 	carolKey := sshtest.NewKey(t)
 	lost := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("carol", carolKey)), 80, 24, "spectate r42")
-	lost.WaitFor(wait, `No live room "r42"`, "Watch a live room", "r1", "alice", "bob")
-	lost.Type("q")
+	if st, err := lost.Wait(wait); err != nil || st != server.ExitFail || !strings.Contains(lost.Screen(), `termarena: no live room "r42" to watch`) {
+		t.Fatalf("spectate r42: exit %d (%v)\n%s", st, err, lost.Screen())
+	}
 
 	carol := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("carol", carolKey)), 100, 30, "spectate r1")
 	carol.WaitFor(wait, "watching r1", "alice", "bob")

@@ -48,3 +48,30 @@ func TestPlayAndJoinRefuseATerminalTooSmallForTheMode(t *testing.T) {
 	tm.WaitFor(wait, "tron-ffa")
 	tm.Close()
 }
+
+// Issue 20: `join r999` and `spectate r999` opened the full-screen lobby
+// and exited 0. An unknown room is refused before any screen opens, with
+// a message and exit 1, as `replay 999` is; so is joining a ranked match
+// one does not play in.
+func TestJoinAndSpectateAnUnknownRoomExit1(t *testing.T) {
+	h := start(t, t.TempDir(), server.DefaultConfig(), nil)
+	for _, tc := range []struct{ cmd, want string }{
+		{"join r999", `termarena: no room "r999" is open (ssh HOST rooms lists them)`},
+		{"join zzzzz left", `termarena: no room "zzzzz" is open`},
+		{"spectate r999", `termarena: no live room "r999" to watch`},
+	} {
+		tm := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("ann", sshtest.NewKey(t))), 80, 24, tc.cmd)
+		st, err := tm.Wait(wait)
+		if err != nil || st != server.ExitFail || !strings.Contains(string(tm.Raw()), tc.want) {
+			t.Errorf("%s: exit %d (%v), want 1 and %q:\n%s", tc.cmd, st, err, tc.want, tm.Screen())
+		}
+	}
+	r, err := h.Rooms.CreateRanked(lobby.Match{Mode: "pong-1v1", Players: []lobby.Entry{{ID: "SHA256:x", Name: "xena"}, {ID: "SHA256:y", Name: "yann"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("ann", sshtest.NewKey(t))), 80, 24, "join "+r.ID())
+	if st, err := tm.Wait(wait); err != nil || st != server.ExitFail || !strings.Contains(string(tm.Raw()), r.ID()+" is a ranked match: only its players sit in it") {
+		t.Errorf("join %s (a ranked match of others): exit %d (%v):\n%s", r.ID(), st, err, tm.Screen())
+	}
+}
