@@ -57,6 +57,9 @@ type Seat struct {
 	GraceLeft time.Duration
 	// Misbehaved counts inputs this seat sent for another slot.
 	Misbehaved uint64
+	// Sessions is how many sessions (terminals) play the seat: one that
+	// closes while another plays on drops nothing.
+	Sessions int
 }
 
 // mailbox is the latest-wins, capacity-1 mailbox shared by all readers.

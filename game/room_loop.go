@@ -647,6 +647,7 @@ func (l *roomLoop) publish(t time.Duration) {
 	for i := range l.seats {
 		s := &l.seats[i]
 		f.Seats[i] = s.Seat
+		f.Seats[i].Sessions = s.sessions
 		if s.inGrace {
 			f.Seats[i].GraceLeft = max(s.graceUntil-t, 0)
 		}

@@ -162,3 +162,39 @@ func rankedCountdown(t *testing.T, h *harness, ann, ben *sshtest.Term) *lobby.Ro
 	})
 	return room
 }
+
+// Ann plays a ranked match from two terminals and closes one with Ctrl-C:
+// that terminal says the match goes on in the other (no "seat kept" and no
+// loss warning), nobody waits out a grace, and the other terminal plays on.
+func TestCtrlCOnOneOfTwoTerminalsOfARankedSeat(t *testing.T) {
+	rc := lobby.RoomsConfig{Room: game.RoomConfig{Countdown: 20 * time.Second, Grace: 20 * time.Second}}
+	h := startWith(t, t.TempDir(), server.DefaultConfig(), nil, rc)
+	annKey := sshtest.NewKey(t)
+	ann := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("ann", annKey)), 80, 24, "play pong-1v1")
+	ann.WaitFor(wait, "Looking for a pong-1v1 match")
+	ben := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("ben", sshtest.NewKey(t))), 80, 24, "play 1v1")
+	room := rankedCountdown(t, h, ann, ben)
+	ann2 := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("ann", annKey)), 80, 24, "join "+room.ID())
+	ann2.WaitFor(wait, "▸ann")
+	ann.Type("\x03") // ctrl+c
+	if _, err := ann.Wait(wait); err != nil {
+		t.Fatal(err)
+	}
+	scr := ann.Screen()
+	if !strings.Contains(scr, "goes on in your other") || strings.Contains(scr, "kept for") || strings.Contains(scr, "loss") {
+		t.Fatalf("ann's closed terminal after ctrl+c:\n%s", scr)
+	}
+	time.Sleep(500 * time.Millisecond) // the session's end reaches the room
+	fr, _ := room.Latest()
+	for _, s := range fr.Seats {
+		if fr.Paused || (s.Player.Name == "ann" && (!s.Connected || s.Sessions != 1)) {
+			t.Fatalf("closing one of two terminals put the seat in grace: paused %v seats %+v", fr.Paused, fr.Seats)
+		}
+	}
+	for _, tm := range []*sshtest.Term{ann2, ben} {
+		if s := tm.Screen(); strings.Contains(s, "disconnected") {
+			t.Fatalf("a grace for a player still playing from another terminal:\n%s", s)
+		}
+	}
+	ann2.WaitFor(wait, "▸ann", room.ID()+" · pong-1v1 · ranked")
+}

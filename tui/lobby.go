@@ -528,8 +528,13 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 		if m.inRankedPlay() {
 			// Ctrl-C is how people close a program, not a decision to
 			// lose: like a dropped connection it keeps the seat for the
-			// grace period (Detach), and the player is told so.
+			// grace period (Detach), and the player is told so — unless
+			// another terminal of theirs plays the seat, which goes on
+			// with no grace at all.
 			m.notice, m.final = rankedQuitNotice(m.in.room.Grace()), true
+			if fr, _ := m.in.room.Latest(); fr != nil && m.in.slot < len(fr.Seats) && fr.Seats[m.in.slot].Sessions > 1 {
+				m.notice = fmt.Sprintf("You closed this terminal. Your ranked match in %s goes on in your other terminal.", m.in.room.ID())
+			}
 			return tea.Quit
 		}
 		if m.in != nil {
