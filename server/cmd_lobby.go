@@ -56,6 +56,7 @@ func (srv *Server) lobbyDeps(s *Session, io *sessionIO, start lobbyStart) tui.Lo
 		Play:          start.play,
 		Matchmaker:    srv.deps.Matchmaker,
 		Store:         srv.deps.Store,
+		Queries:       srv.deps.Service,
 		Spectate:      start.spectate,
 		SpectateStart: start.spectateList,
 		Replay:        start.replay,

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/termarena/termarena/rating"
+	"github.com/termarena/termarena/sanitize"
 	"github.com/termarena/termarena/store"
 )
 
@@ -49,6 +50,10 @@ func (s *Service) Profile(ctx context.Context, fp string) (Profile, error) {
 	case err != nil:
 		return Profile{}, fmt.Errorf("service: profile of %s: %w", fp, err)
 	}
+	return toProfile(pr), nil
+}
+
+func toProfile(pr store.Profile) Profile {
 	out := Profile{Name: pr.Player.Name, FirstSeen: stamp(pr.Player.FirstSeen), Player: pr.Player,
 		Ratings: make([]ModeRating, 0, len(pr.Ratings)), Matches: toMatches(pr.Matches)}
 	for _, r := range pr.Ratings {
@@ -56,8 +61,24 @@ func (s *Service) Profile(ctx context.Context, fp string) (Profile, error) {
 			Display: rating.Display(r.Rating, r.Games), Provisional: rating.Provisional(r.Games),
 			Games: r.Games, Wins: r.Wins, Losses: r.Losses, Draws: r.Draws})
 	}
-	return out, nil
+	return out
 }
 
 // stamp is a time as every JSON shape writes it: RFC 3339 in UTC.
 func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+// ProfileNamed reads the profile of the player named name, in one read:
+// ErrNoPlayer when nobody has it.
+func (s *Service) ProfileNamed(ctx context.Context, name string) (Profile, error) {
+	if err := ctx.Err(); err != nil {
+		return Profile{}, err
+	}
+	pr, err := s.store.ProfileByName(name)
+	switch {
+	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrInvalidName):
+		return Profile{}, fmt.Errorf("service: profile of %q: %w", sanitize.Arg(name), ErrNoPlayer)
+	case err != nil:
+		return Profile{}, fmt.Errorf("service: profile of %q: %w", sanitize.Arg(name), err)
+	}
+	return toProfile(pr), nil
+}

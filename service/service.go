@@ -27,6 +27,7 @@ type Store interface {
 	PlayerByFingerprint(fp string) (store.Player, error)
 	PlayerByName(name string) (store.Player, error)
 	Profile(fp string) (store.Profile, error)
+	ProfileByName(name string) (store.Profile, error)
 	Matches(fp string, limit int) ([]store.MatchRecord, error)
 	RecentMatches(limit int, keep func(store.MatchRecord) bool) ([]store.MatchRecord, error)
 	Replay(matchID uint64) ([]byte, error)

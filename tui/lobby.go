@@ -17,6 +17,7 @@ import (
 	"github.com/termarena/termarena/gameview"
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/pace"
+	"github.com/termarena/termarena/service"
 	"github.com/termarena/termarena/store"
 )
 
@@ -52,6 +53,9 @@ type LobbyDeps struct {
 	Matchmaker *lobby.Matchmaker
 	Store      *store.Store
 	Play       lobby.RankedMode
+	// Queries answer the leaderboard and profile screens, as they answer
+	// the plain commands; nil means the service over Store.
+	Queries Queries
 	// Games are the server's games, for menus and replays; nil means the
 	// rooms' (Rooms.Games). Views are the games' own room-screen views by
 	// name; a room of a game without one shows only its waiting screen.
@@ -135,7 +139,7 @@ type Lobby struct {
 
 	queue       *queued
 	boardMode   lobby.RankedMode
-	board       []store.Rating
+	board       []service.LeaderboardLine
 	boardSel    int
 	profile     *profileMsg
 	profileBack lobbyState
@@ -152,6 +156,7 @@ type Lobby struct {
 	boxed boxMemo    // the last body drawBox boxed
 
 	ratings ratingReader // d.Store, or nil
+	queries Queries      // d.Queries, or one over d.Store; nil without a store
 }
 
 // Lobby layout needs this much room; below it the too-small screen shows.
@@ -180,6 +185,14 @@ func NewLobby(d LobbyDeps) *Lobby {
 	m := &Lobby{d: d, online: n, w: 80, h: 24, notice: d.Notice}
 	if d.Store != nil {
 		m.ratings = d.Store
+	}
+	m.queries = d.Queries
+	if m.queries == nil && d.Store != nil {
+		var rooms service.Rooms
+		if d.Rooms != nil {
+			rooms = d.Rooms
+		}
+		m.queries = service.New(d.Store, rooms)
 	}
 	if d.Chat != nil {
 		m.chat = newChatState(d)
@@ -753,7 +766,7 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 			return m.openChooser("")
 		}
 	case "L":
-		if m.d.Store != nil {
+		if m.queries != nil {
 			if modes := m.rankedModes(); m.boardMode == "" && len(modes) > 0 {
 				m.boardMode = modes[0]
 			}
@@ -762,7 +775,7 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 	case "m":
 		switch {
-		case m.d.Store == nil:
+		case m.queries == nil:
 		case m.d.Player.Guest:
 			m.notice = guestProfile
 		default:

@@ -12,8 +12,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/termarena/termarena/lobby"
-	"github.com/termarena/termarena/rating"
-	"github.com/termarena/termarena/store"
+	"github.com/termarena/termarena/service"
 )
 
 // queued is a session waiting in a ranked queue.
@@ -28,14 +27,12 @@ type (
 	matchedMsg   struct{ room *lobby.Room }
 	boardMsg     struct {
 		mode lobby.RankedMode
-		rows []store.Rating
+		rows []service.LeaderboardLine
 		err  error
 	}
 	profileMsg struct {
-		player  store.Player
-		ratings []store.Rating
-		matches []store.MatchRecord
-		err     error
+		service.Profile
+		err error
 	}
 )
 
@@ -158,26 +155,30 @@ func (m *Lobby) renderQueue() string {
 	return b.String()
 }
 
+// loadBoard reads a leaderboard off the program's goroutine: the same
+// query as `leaderboard`.
 func (m *Lobby) loadBoard(mode lobby.RankedMode) tea.Cmd {
-	st := m.d.Store
+	q, ctx := m.queries, m.d.Ctx
 	return func() tea.Msg {
-		rows, err := st.Leaderboard(string(mode), 100)
-		return boardMsg{mode, rows, err}
+		lb, err := q.Leaderboard(ctx, string(mode), 100)
+		return boardMsg{mode, lb.Players, err}
 	}
 }
 
+// loadProfile reads the profile of the player named name, or the
+// player's own for "": the same query as `profile`.
 func (m *Lobby) loadProfile(name string) tea.Cmd {
-	st := m.d.Store
+	q, ctx := m.queries, m.d.Ctx
 	me := string(m.d.Player.ID)
 	return func() tea.Msg {
-		var pr store.Profile
+		var pr service.Profile
 		var err error
 		if name == "" {
-			pr, err = st.Profile(me)
+			pr, err = q.Profile(ctx, me)
 		} else {
-			pr, err = st.ProfileByName(name)
+			pr, err = q.ProfileNamed(ctx, name)
 		}
-		return profileMsg{player: pr.Player, ratings: pr.Ratings, matches: pr.Matches, err: err}
+		return profileMsg{pr, err}
 	}
 }
 
@@ -202,11 +203,7 @@ func (m *Lobby) renderBoard() string {
 	start, end, hint := listWindow(len(m.board), m.boardSel, m.listRows(b.String()+tail))
 	for i := start; i < end; i++ {
 		r := m.board[i]
-		pct := 0.0
-		if r.Games > 0 {
-			pct = 100 * float64(r.Wins) / float64(r.Games)
-		}
-		line := fmt.Sprintf("%4d  %-16s %7s %6d %4.0f%%", i+1, r.Name, rating.Display(r.Rating, r.Games), r.Games, pct)
+		line := fmt.Sprintf("%4d  %-16s %7s %6d %4.0f%%", r.Rank, r.Name, r.Display, r.Games, r.WinPct)
 		st, cur := style(colText), "  "
 		if i == m.boardSel {
 			st, cur = lipgloss.NewStyle().Bold(true).Foreground(colGood), "▸ "
@@ -225,24 +222,24 @@ func (m *Lobby) renderProfile() string {
 		return style(colDim).Render("loading…")
 	}
 	var b strings.Builder
-	b.WriteString(lipgloss.NewStyle().Bold(true).Foreground(colGood).Render(p.player.Name) +
-		style(colDim).Render("  since "+p.player.FirstSeen.UTC().Format("2006-01-02")) + "\n\n")
-	if len(p.ratings) == 0 {
+	b.WriteString(lipgloss.NewStyle().Bold(true).Foreground(colGood).Render(p.Name) +
+		style(colDim).Render("  since "+p.Player.FirstSeen.UTC().Format("2006-01-02")) + "\n\n")
+	if len(p.Ratings) == 0 {
 		b.WriteString(style(colDim).Render("  no rated games yet") + "\n")
 	} else {
 		b.WriteString(style(colDim).Render(fmt.Sprintf("  %-10s %7s %6s %4s %4s", "MODE", "RATING", "GAMES", "W", "L")) + "\n")
-		for _, r := range p.ratings {
-			b.WriteString(style(colText).Render(fmt.Sprintf("  %-10s %7s %6d %4d %4d", r.Mode, rating.Display(r.Rating, r.Games), r.Games, r.Wins, r.Losses)) + "\n")
+		for _, r := range p.Ratings {
+			b.WriteString(style(colText).Render(fmt.Sprintf("  %-10s %7s %6d %4d %4d", r.Mode, r.Display, r.Games, r.Wins, r.Losses)) + "\n")
 		}
 	}
-	if len(p.matches) > 0 {
+	if len(p.Matches) > 0 {
 		b.WriteString("\n" + lipgloss.NewStyle().Bold(true).Foreground(colText).Render("Last matches") + "\n")
 		rows := max(m.listH()-18, 3)
-		for i, mt := range p.matches {
+		for i, mt := range p.Matches {
 			if i >= rows {
 				break
 			}
-			b.WriteString(style(colText).Render("  "+matchLine(mt, p.player.Fingerprint)) + "\n")
+			b.WriteString(style(colText).Render("  "+matchLine(mt, p.Player.Fingerprint)) + "\n")
 		}
 	}
 	b.WriteString("\n" + style(colDim).Render("esc back"))
@@ -250,8 +247,8 @@ func (m *Lobby) renderProfile() string {
 }
 
 // matchLine is one match from one player's side: "pong-1v1  won  11–7 vs bob  +14".
-func matchLine(mt store.MatchRecord, fp string) string {
-	var me *store.MatchPlayer
+func matchLine(mt service.Match, fp string) string {
+	var me *service.MatchPlayer
 	var others []string
 	for i := range mt.Players {
 		p := &mt.Players[i]
@@ -273,7 +270,7 @@ func matchLine(mt store.MatchRecord, fp string) string {
 	}
 	change := ""
 	if mt.Ranked && !mt.Aborted {
-		change = fmt.Sprintf("  %+d", int(math.Round(me.RatingAfter))-int(math.Round(me.RatingBefore)))
+		change = fmt.Sprintf("  %+d", me.RatingAfter-me.RatingBefore)
 	}
 	return fmt.Sprintf("%-10s %-7s %d vs %s%s", mt.Mode, res, me.Score, strings.Join(others, ", "), change)
 }
@@ -286,4 +283,12 @@ func ordinalSuffix(n int) string {
 		return "rd"
 	}
 	return "th"
+}
+
+// Queries are what the leaderboard and profile screens read: the service
+// layer's queries, the same the `leaderboard` and `profile` commands ask.
+type Queries interface {
+	Leaderboard(ctx context.Context, mode string, limit int) (service.Leaderboard, error)
+	Profile(ctx context.Context, fp string) (service.Profile, error)
+	ProfileNamed(ctx context.Context, name string) (service.Profile, error)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/game/pong"
 	"github.com/termarena/termarena/lobby"
+	"github.com/termarena/termarena/service"
 	"github.com/termarena/termarena/store"
 )
 
@@ -343,9 +345,9 @@ func TestListsShowMoreThanThreeRowsAndAHint(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	board := make([]store.Rating, 30)
+	board := make([]service.LeaderboardLine, 30)
 	for i := range board {
-		board[i] = store.Rating{Name: fmt.Sprintf("player%02d", i), Rating: 1600 - float64(i), Games: 40}
+		board[i] = service.LeaderboardLine{Rank: i + 1, Name: fmt.Sprintf("player%02d", i), Rating: 1600 - i, Display: strconv.Itoa(1600 - i), Games: 40}
 	}
 	rows := func(scr, prefix string) int {
 		n := 0
