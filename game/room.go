@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -302,7 +303,14 @@ func (r *Room) Grace() time.Duration { return r.cfg.Grace }
 
 // Run owns the room until ctx is done (it returns ctx.Err()) or the room is
 // disposed of (it returns nil). It starts no other goroutine.
-func (r *Room) Run(ctx context.Context) error {
+//
+// A panic on the room goroutine (in the game's Step, Snapshot, Hash,
+// Result, Join or Leave, in a factory, or in a hook) ends this room alone:
+// Run publishes a Closed frame marked Failed and returns a *RoomPanic
+// saying where the room was and who played the interrupted match. The
+// caller logs it and records the match as aborted; every other room plays
+// on. The room's state is not trusted after a panic, so it never resumes.
+func (r *Room) Run(ctx context.Context) (err error) {
 	if !r.ran.CompareAndSwap(false, true) {
 		return errors.New("game: Room.Run called twice")
 	}
@@ -310,7 +318,31 @@ func (r *Room) Run(ctx context.Context) error {
 	// Stop before closing done: a FakeClock waiting on this timer is
 	// released, and a real one is not left armed.
 	defer r.loop.timer.Stop()
+	defer func() {
+		if v := recover(); v != nil {
+			err = r.loop.fail(v, debug.Stack())
+		}
+	}()
 	return r.loop.run(ctx)
+}
+
+// RoomPanic is what Run returns when the room goroutine panicked.
+type RoomPanic struct {
+	Room  string
+	Value any    // what was passed to panic
+	Stack []byte // the panicking goroutine's stack
+	Phase Phase  // the room's phase when it panicked
+	Tick  uint64 // game ticks stepped in the current match
+	Seed  uint64 // the current match's seed
+	// Seats is, per slot, who played the current match (or the last one,
+	// in Finished), Connected false for a player who had left it; nil when
+	// no match has left its first countdown. Whether that match still
+	// needs recording is for whoever records matches to know.
+	Seats []Seat
+}
+
+func (e *RoomPanic) Error() string {
+	return fmt.Sprintf("game: room %s panicked (%s, tick %d): %v", e.Room, e.Phase, e.Tick, e.Value)
 }
 
 // Done is closed when Run returns.
@@ -352,7 +384,19 @@ func (r *Room) call(ctx context.Context, req ctlReq) ctlResp {
 	case <-r.done:
 		return ctlResp{slot: -1, err: ErrClosed}
 	}
-	return <-req.reply
+	// A room that panics while handling the request never answers it;
+	// its goroutine is gone, so done tells the caller.
+	select {
+	case resp := <-req.reply:
+		return resp
+	case <-r.done:
+		select {
+		case resp := <-req.reply: // answered, then closed
+			return resp
+		default:
+			return ctlResp{slot: -1, err: ErrClosed}
+		}
+	}
 }
 
 // Join seats p in slot (-1: the first free one) and returns the slot. A

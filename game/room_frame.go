@@ -44,6 +44,10 @@ type Frame struct {
 	// screens can say "bob left" and mark them in the results. Nil when
 	// nobody did.
 	Forfeited []bool
+	// Failed is set on the Closed frame of a room that ended because of a
+	// server error (a panic on its goroutine, see Room.Run) rather than
+	// being disposed of: screens tell its players and watchers so.
+	Failed bool
 }
 
 // Seat is one slot of the room as frames show it.

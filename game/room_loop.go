@@ -620,6 +620,36 @@ func (l *roomLoop) dispose(t time.Duration) {
 	l.publish(t)
 }
 
+// fail closes the room after a panic on its goroutine and describes it. It
+// trusts only plain data (seats, roster, counters), never the game, and
+// publishes a copy of the last frame marked Closed and Failed, so readers
+// see the room end even if the panic struck in the middle of publishing.
+func (l *roomLoop) fail(v any, stack []byte) *RoomPanic {
+	r := l.r
+	e := &RoomPanic{Room: r.id, Value: v, Stack: stack, Phase: l.phase, Tick: l.gameTick, Seed: l.seed}
+	if l.started {
+		e.Seats = make([]Seat, len(l.roster))
+		for i, p := range l.roster {
+			if p.ID == "" {
+				continue
+			}
+			left := i < len(l.forfeited) && l.forfeited[i]
+			e.Seats[i] = Seat{Player: p, Taken: true, Connected: !left}
+		}
+	}
+	l.phase = Closed
+	l.idleArmed = false
+	l.stopRunning()
+	p := new(published)
+	if last := r.mail.cur.Load(); last != nil {
+		p.frame = last.frame // shares the immutable seats and state
+	}
+	l.pubSeq++
+	p.frame.Room, p.frame.Seq, p.frame.Phase, p.frame.Left, p.frame.Failed = r.id, l.pubSeq, Closed, 0, true
+	r.mail.publish(p)
+	return e
+}
+
 func (l *roomLoop) publish(t time.Duration) {
 	p := new(published)
 	f := &p.frame
