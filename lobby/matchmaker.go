@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"time"
@@ -48,7 +49,9 @@ type Ticket struct {
 	room chan *Room
 }
 
-// Room is closed-over delivery of the player's ranked room.
+// Room is closed-over delivery of the player's ranked room: nil when the
+// match was formed but its room could not be made (a server error; the
+// player is out of the queue).
 func (t *Ticket) Room() <-chan *Room { return t.room }
 
 // Matchmaker runs the ranked queues and turns their matches into ranked
@@ -67,6 +70,8 @@ type Matchmaker struct {
 	// matched is the live ranked room each player was last matched into,
 	// until that room ends: where to look for a seat they still hold.
 	matched map[string]*Room
+
+	panics panicCount // waves and matches whose handling panicked
 }
 
 // NewMatchmaker prepares a queue for each ranked mode of the rooms' games.
@@ -106,11 +111,35 @@ func (mm *Matchmaker) Run(ctx context.Context) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			q.Run(ctx, mm.deliver)
+			for mm.runQueue(ctx, q) {
+				// A wave that panicked is skipped; the next one comes
+				// after the usual interval, so a bug that strikes
+				// every wave logs once a wave, not in a tight loop.
+				select {
+				case <-ctx.Done():
+				case <-time.After(WaveInterval):
+				}
+			}
 		}()
 	}
 	wg.Wait()
 }
+
+// runQueue runs q until ctx ends (false) or a wave panics (true, logged).
+func (mm *Matchmaker) runQueue(ctx context.Context, q *Queue) (panicked bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			mm.panics.recovered(mm.log, WorkerMatchmaker, "ranked queue wave panicked; skipped", v, debug.Stack(), "mode", q.Mode())
+			panicked = ctx.Err() == nil
+		}
+	}()
+	q.Run(ctx, mm.deliver)
+	return false
+}
+
+// Panics is how many waves and matches the matchmaker skipped because
+// handling them panicked.
+func (mm *Matchmaker) Panics() uint64 { return mm.panics.Load() }
 
 // Join queues a player for mode. A player already queued (say, from a
 // second terminal) is moved to the new ticket's mode. A player who holds a
@@ -225,11 +254,21 @@ func (mm *Matchmaker) Status(t *Ticket) (waited time.Duration, lo, hi float64, q
 
 // deliver turns a formed match into a ranked room and hands it to each
 // player's ticket. Players who do not sit down within ShowUpTimeout void
-// the match: the room closes and those who came are told.
+// the match: the room closes and those who came are told. A match whose
+// room cannot be made (an error, or a panic: one bad match must not stop
+// the queue) is logged and dropped, and its players are told.
 func (mm *Matchmaker) deliver(m Match) {
+	defer func() {
+		if v := recover(); v != nil {
+			mm.panics.recovered(mm.log, WorkerMatchmaker, "making a ranked room panicked; the match was dropped", v, debug.Stack(),
+				"mode", m.Mode, "players", len(m.Players))
+			mm.fail(m)
+		}
+	}()
 	r, err := mm.rooms.CreateRanked(m)
 	if err != nil {
 		mm.log.Error("ranked room", "mode", m.Mode, "err", err)
+		mm.fail(m)
 		return
 	}
 	mm.mu.Lock()
@@ -265,6 +304,19 @@ func (mm *Matchmaker) forget(r *Room) {
 	for id := range r.Seats {
 		if mm.matched[string(id)] == r {
 			delete(mm.matched, string(id))
+		}
+	}
+}
+
+// fail tells the players of a match that got no room that it is off: their
+// tickets deliver nil.
+func (mm *Matchmaker) fail(m Match) {
+	mm.mu.Lock()
+	defer mm.mu.Unlock()
+	for _, p := range m.Players {
+		if t := mm.tickets[p.ID]; t != nil {
+			mm.dropTicketLocked(p.ID, mm.now())
+			t.room <- nil // capacity 1, delivered once
 		}
 	}
 }

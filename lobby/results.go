@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -27,6 +28,7 @@ type Results struct {
 	signal  chan struct{}
 	playing map[*Room]startedMatch
 	written chan struct{} // closed and replaced after each write (tests)
+	panics  panicCount    // jobs whose writing panicked (skipped)
 }
 
 type startedMatch struct {
@@ -133,6 +135,32 @@ func (rs *Results) storeLeaves(id string, l store.Leaves) {
 	}
 }
 
+// MatchFailed implements MatchObserver: a match that was under way in a
+// room that panicked is recorded as aborted, as a server stopping mid-match
+// records it (no rating change, no leave strikes). Who played it, who had
+// left and how far it got come from the room; there is no replay, since
+// re-playing it would meet the same panic.
+func (rs *Results) MatchFailed(r *Room, p *game.RoomPanic) {
+	rs.mu.Lock()
+	st, ok := rs.playing[r]
+	delete(rs.playing, r)
+	if ok {
+		seats := st.seats
+		if p.Seats != nil {
+			seats = append([]game.Seat(nil), p.Seats...)
+		}
+		r.replay = nil
+		rs.jobs = append(rs.jobs, resultJob{room: r, started: st, seats: seats, ticks: p.Tick, aborted: true})
+	}
+	rs.mu.Unlock()
+	if ok {
+		rs.wake()
+	}
+}
+
+// Panics is how many jobs the writer skipped because writing them panicked.
+func (rs *Results) Panics() uint64 { return rs.panics.Load() }
+
 // Run writes results until ctx ends. Before returning it writes what is
 // still queued and records the matches still being played as aborted: a
 // server stopping mid-match changes nobody's rating.
@@ -145,8 +173,7 @@ func (rs *Results) Run(ctx context.Context) {
 			rs.drain()
 			rs.mu.Lock()
 			for r, st := range rs.playing {
-				rs.jobs = append(rs.jobs, resultJob{room: r, started: st, seats: st.seats, aborted: true,
-					res: game.Result{Scores: scoresNow(r)}})
+				rs.jobs = append(rs.jobs, resultJob{room: r, started: st, seats: st.seats, aborted: true})
 			}
 			rs.playing = map[*Room]startedMatch{}
 			rs.mu.Unlock()
@@ -174,10 +201,10 @@ func (rs *Results) drain() {
 		rs.jobs = rs.jobs[1:]
 		rs.mu.Unlock()
 		if j.leaver != "" {
-			rs.storeLeaves(j.leaver, j.leaves)
+			_ = rs.writeJob(j) // storing a leave logs its own errors
 			continue
 		}
-		if err := rs.write(j); err != nil {
+		if err := rs.writeJob(j); err != nil {
 			rs.log.Error("record match", "room", j.room.ID(), "err", err)
 		}
 		rs.mu.Lock()
@@ -185,6 +212,23 @@ func (rs *Results) drain() {
 		rs.written = make(chan struct{})
 		rs.mu.Unlock()
 	}
+}
+
+// writeJob writes one job; a job whose writing panics is logged and
+// skipped, and the writer goes on with the next.
+func (rs *Results) writeJob(j resultJob) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			rs.panics.recovered(rs.log, WorkerResults, "recording a match panicked; the match was skipped", v, debug.Stack(),
+				"room", j.room.ID(), "mode", ModeName(j.room), "aborted", j.aborted)
+			err = nil
+		}
+	}()
+	if j.leaver != "" {
+		rs.storeLeaves(j.leaver, j.leaves)
+		return nil
+	}
+	return rs.write(j)
 }
 
 // scoresNow reads the scores of the match a room is playing as they stand
@@ -223,6 +267,11 @@ func filedMode(queue RankedMode, mode string) string {
 
 func (rs *Results) write(j resultJob) error {
 	r := j.room
+	if j.aborted {
+		// Read here, where a game's Standing that panics costs this job
+		// only (writeJob), not the writer.
+		j.res.Scores = scoresNow(r)
+	}
 	rec := store.MatchRecord{
 		Mode: ModeName(r), Ranked: r.Ranked != "", Aborted: j.aborted, Forfeit: j.res.Forfeit,
 		Room: r.ID(), Start: j.started.start,

@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"log/slog"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -37,12 +39,19 @@ type RoomsConfig struct {
 	// spectator.DefaultRankedDelay, negative means live. Casual rooms are
 	// always live.
 	SpectateDelay time.Duration
+	// Log receives what rooms and their feeds cannot tell a player: a
+	// room that panicked. Nil discards it.
+	Log *slog.Logger
 }
 
 // MatchObserver watches the matches played in rooms. Its hooks run on the
 // room's goroutine and must not block.
 type MatchObserver interface {
 	Hooks(r *Room) game.Hooks
+	// MatchFailed is called once a room has ended on a panic (p), from the
+	// goroutine that ran it, so that a match it interrupted is recorded as
+	// aborted. It may block briefly; the room is already gone.
+	MatchFailed(r *Room, p *game.RoomPanic)
 }
 
 // Room is a live room as the lobby knows it.
@@ -57,6 +66,7 @@ type Room struct {
 	// Seats is, for a ranked room, the slot each matched player must take.
 	Seats map[game.PlayerID]int
 
+	rooms   *Rooms
 	cancel  context.CancelFunc
 	ctx     context.Context
 	outcome atomic.Pointer[Outcome]
@@ -78,8 +88,22 @@ type Room struct {
 func (r *Room) Watch() (feed *spectator.Delay, stop func()) {
 	r.watchMu.Lock()
 	if r.delay == nil {
-		r.delay = spectator.NewDelay(r.Room, spectator.DelayConfig{Delay: r.delayBy})
-		go func() { _ = r.delay.Run(r.ctx) }()
+		d := spectator.NewDelay(r.Room, spectator.DelayConfig{Delay: r.delayBy})
+		r.delay = d
+		go func() {
+			var pe *spectator.PanicError
+			if err := d.Run(r.ctx); errors.As(err, &pe) {
+				// The feed closed itself (its watchers are told); the
+				// next watcher gets a fresh one.
+				r.watchMu.Lock()
+				if r.delay == d {
+					r.delay = nil
+				}
+				r.watchMu.Unlock()
+				r.rooms.delayPanics.recovered(r.rooms.log, WorkerDelay, "spectator feed panicked; its watchers were sent back", pe.Value, pe.Stack,
+					"room", r.ID(), "game", r.Game.Name(), "mode", ModeName(r))
+			}
+		}()
 	}
 	d := r.delay
 	r.watchMu.Unlock()
@@ -174,6 +198,10 @@ type Rooms struct {
 	// server's counts and histograms keep them (Prometheus counters must
 	// never go down).
 	retired game.TickStats
+
+	log         *slog.Logger
+	panics      panicCount // rooms that ended on a panic
+	delayPanics panicCount // spectator feeds that did
 }
 
 // NewRooms returns an empty registry whose rooms live until ctx ends.
@@ -181,8 +209,18 @@ func NewRooms(ctx context.Context, cfg RoomsConfig) *Rooms {
 	if cfg.MaxRooms <= 0 {
 		cfg.MaxRooms = 1000
 	}
-	return &Rooms{ctx: ctx, cfg: cfg, byID: map[string]*Room{}, byCode: map[string]*Room{}, changed: make(chan struct{})}
+	log := cfg.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Rooms{ctx: ctx, cfg: cfg, byID: map[string]*Room{}, byCode: map[string]*Room{}, changed: make(chan struct{}), log: log}
 }
+
+// Panics is how many rooms ended on a panic since the server started.
+func (rs *Rooms) Panics() uint64 { return rs.panics.Load() }
+
+// DelayPanics is how many spectator feeds ended on a panic.
+func (rs *Rooms) DelayPanics() uint64 { return rs.delayPanics.Load() }
 
 // codeAlphabet leaves out look-alikes (0/o, 1/l/i) so codes survive being
 // read aloud or typed from a screenshot.
@@ -266,7 +304,7 @@ func (rs *Rooms) create(k game.Kind, mode game.Mode, ranked RankedMode, private 
 	}
 	rs.seq++
 	id := fmt.Sprintf("r%d", rs.seq)
-	r := &Room{Game: k, Mode: mode, Ranked: ranked, Private: private || ranked != "", Created: time.Now(), Seats: seats}
+	r := &Room{Game: k, Mode: mode, Ranked: ranked, Private: private || ranked != "", Created: time.Now(), Seats: seats, rooms: rs}
 	if ranked != "" {
 		switch d := rs.cfg.SpectateDelay; {
 		case d == 0:
@@ -284,7 +322,10 @@ func (rs *Rooms) create(k game.Kind, mode game.Mode, ranked RankedMode, private 
 		rs.mu.Unlock()
 		return nil, fmt.Errorf("lobby: recorder: %w", err)
 	}
-	r.Room = game.NewRoom(id, rc, rec.Factory(), newSeed())
+	if err := r.newGameRoom(id, rc, rec.Factory()); err != nil {
+		rs.mu.Unlock()
+		return nil, err
+	}
 	hooks := rec.Hooks()
 	if rs.cfg.Observer != nil {
 		hooks = chainHooks(hooks, rs.cfg.Observer.Hooks(r))
@@ -307,7 +348,12 @@ func (rs *Rooms) create(k game.Kind, mode game.Mode, ranked RankedMode, private 
 	r.ctx, r.cancel = ctx, cancel
 	go func() {
 		defer cancel()
-		_ = r.Run(ctx)
+		if err := r.Run(ctx); err != nil {
+			var p *game.RoomPanic
+			if errors.As(err, &p) {
+				rs.failed(r, p)
+			}
+		}
 		rs.mu.Lock()
 		addTickStats(&rs.retired, r.Stats())
 		delete(rs.byID, id)
@@ -318,6 +364,38 @@ func (rs *Rooms) create(k game.Kind, mode game.Mode, ranked RankedMode, private 
 		rs.mu.Unlock()
 	}()
 	return r, nil
+}
+
+// newGameRoom makes the game's room. The factory runs here, on the
+// creating goroutine (a session, or the matchmaker), and a game that
+// panics on its config is this room's failure, not the caller's.
+func (r *Room) newGameRoom(id string, rc game.RoomConfig, f game.Factory) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			r.rooms.panics.recovered(r.rooms.log, WorkerRoom, "room panicked while starting", v, debug.Stack(),
+				"room", id, "game", r.Game.Name(), "mode", ModeName(r))
+			err = fmt.Errorf("lobby: %s %s: the game failed to start (server error)", r.Game.Name(), r.Mode.Name)
+		}
+	}()
+	r.Room = game.NewRoom(id, rc, f, newSeed())
+	return nil
+}
+
+// failed handles a room that ended on a panic: the room already told its
+// players and watchers (its Closed frame is Failed); the log gets the
+// stack, and a match it interrupted is recorded as aborted.
+func (rs *Rooms) failed(r *Room, p *game.RoomPanic) {
+	rs.panics.recovered(rs.log, WorkerRoom, "room panicked; its match was aborted and its players sent back to the lobby", p.Value, p.Stack,
+		"room", p.Room, "game", r.Game.Name(), "mode", ModeName(r), "phase", p.Phase.String(), "tick", p.Tick)
+	if rs.cfg.Observer == nil {
+		return
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			rs.log.Error("recording a failed room's match panicked", "room", p.Room, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+		}
+	}()
+	rs.cfg.Observer.MatchFailed(r, p)
 }
 
 // Retired returns the summed tick statistics of every room that has ended

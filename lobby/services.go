@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -32,6 +33,7 @@ type Services struct {
 	stopResults context.CancelFunc
 	pruneCtx    context.Context
 	wg          sync.WaitGroup
+	prunePanics panicCount
 }
 
 // Start wires and starts the services. Rooms and queues run until Stop.
@@ -55,6 +57,9 @@ func Start(st *store.Store, c Config, log *slog.Logger) (*Services, error) {
 	cooldowns.Restore(leaves)
 	s.Results = NewResults(st, cooldowns, log)
 	cfg.Observer = s.Results
+	if cfg.Log == nil {
+		cfg.Log = log
+	}
 	roomsCtx, stopRooms := context.WithCancel(context.Background())
 	resultsCtx, stopResults := context.WithCancel(context.Background())
 	s.stopRooms, s.stopResults = stopRooms, stopResults
@@ -96,8 +101,11 @@ func (s *Services) PruneReplays(st *store.Store, r Retention, log *slog.Logger) 
 		defer s.wg.Done()
 		t := time.NewTicker(r.Every)
 		defer t.Stop()
+		// A damaged page can make bbolt fault on a read: as a panic,
+		// not a crash, it is recovered below like any other.
+		debug.SetPanicOnFault(true)
 		for {
-			n, err := st.PruneReplays(r.KeepPerPlayer, r.KeepFor, time.Now())
+			n, err := s.pruneOnce(st, r, log)
 			switch {
 			case err != nil:
 				log.Error("prune replays", "err", err)
@@ -111,6 +119,33 @@ func (s *Services) PruneReplays(st *store.Store, r Retention, log *slog.Logger) 
 			}
 		}
 	}()
+}
+
+// pruneOnce runs one pruning pass. A panic in it (bbolt's page checks on a
+// damaged file panic; the store says which bucket it was reading) is logged
+// and counted, and pruning tries again at the next interval: the server
+// plays on.
+func (s *Services) pruneOnce(st *store.Store, r Retention, log *slog.Logger) (n int, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			s.prunePanics.recovered(log, WorkerPrune, "pruning replays panicked; the store may be damaged", v, debug.Stack())
+			n, err = 0, nil
+		}
+	}()
+	return st.PruneReplays(r.KeepPerPlayer, r.KeepFor, time.Now())
+}
+
+// Panics counts the panics recovered on the goroutines the lobby shares
+// between players, by worker (WorkerRoom…): each cost one room or one job,
+// not the server.
+func (s *Services) Panics() map[string]uint64 {
+	return map[string]uint64{
+		WorkerRoom:       s.Rooms.Panics(),
+		WorkerDelay:      s.Rooms.DelayPanics(),
+		WorkerResults:    s.Results.Panics(),
+		WorkerMatchmaker: s.Matchmaker.Panics(),
+		WorkerPrune:      s.prunePanics.Load(),
+	}
 }
 
 // Sessions, PlayersOnline, PlayersInMatches, Rooms and TickStats are what

@@ -3,6 +3,8 @@ package spectator
 import (
 	"context"
 	"errors"
+	"fmt"
+	"runtime/debug"
 	"sync/atomic"
 	"time"
 
@@ -198,14 +200,34 @@ func (d *Delay) Watchers() int { return int(d.watchers.Load()) }
 // Done is closed when Run returns.
 func (d *Delay) Done() <-chan struct{} { return d.done }
 
+// PanicError is what Delay.Run returns when its goroutine panicked.
+type PanicError struct {
+	Value any    // what was passed to panic
+	Stack []byte // where
+}
+
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("spectator: delay feed panicked: %v", e.Value)
+}
+
 // Run samples the source and publishes its frames Delay late until the
 // source's Closed frame has been published (it returns nil) or ctx ends (it
 // returns ctx.Err()). It starts no other goroutine.
-func (d *Delay) Run(ctx context.Context) error {
+//
+// A panic in Run ends the feed, not the server: it publishes a Closed frame
+// marked Failed, so watchers stop and can say why, and returns a
+// *PanicError. The room it watches plays on.
+func (d *Delay) Run(ctx context.Context) (err error) {
 	if !d.ran.CompareAndSwap(false, true) {
 		return errors.New("spectator: Delay.Run called twice")
 	}
 	defer close(d.done)
+	defer func() {
+		if v := recover(); v != nil {
+			err = &PanicError{Value: v, Stack: debug.Stack()}
+			d.closeFeed(true)
+		}
+	}()
 	if f := d.cur.Load().frame; f != nil && f.Phase == game.Closed {
 		return nil
 	}
@@ -239,7 +261,7 @@ func (d *Delay) Run(ctx context.Context) error {
 		}
 		select {
 		case <-ctx.Done():
-			d.closeFeed()
+			d.closeFeed(false)
 			return ctx.Err()
 		case <-changed:
 			f, changed = d.src.Latest()
@@ -318,8 +340,9 @@ func (d *Delay) publish(p *delayed) {
 }
 
 // closeFeed tells watchers the feed is over when Run stops before the room
-// did, so none of them waits forever on a channel nobody will close.
-func (d *Delay) closeFeed() {
+// did, so none of them waits forever on a channel nobody will close; failed
+// marks the frame as the end of a feed that broke (Frame.Failed).
+func (d *Delay) closeFeed(failed bool) {
 	p := d.cur.Load()
 	if p.frame != nil && p.frame.Phase == game.Closed {
 		return
@@ -329,6 +352,6 @@ func (d *Delay) closeFeed() {
 		f = *p.frame // shares the immutable seats and state, changes nothing in them
 		f.Seq++
 	}
-	f.Phase, f.Left = game.Closed, 0
+	f.Phase, f.Left, f.Failed = game.Closed, 0, failed
 	d.publish(&delayed{frame: &f, at: d.clock.Now()})
 }

@@ -400,7 +400,14 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case watchEndedMsg:
 		if m.watch != nil && m.watch.room == msg.room {
-			return m, tea.Sequence(m.stopWatching(), m.openChooser(fmt.Sprintf("The match in %s ended.", msg.room.ID())))
+			ended := fmt.Sprintf("The match in %s ended.", msg.room.ID())
+			switch {
+			case msg.roomFailed:
+				ended = fmt.Sprintf("The match in %s ended because of a server error.", msg.room.ID())
+			case msg.feedFailed:
+				ended = fmt.Sprintf("Watching %s stopped because of a server error; pick it again to watch on.", msg.room.ID())
+			}
+			return m, tea.Sequence(m.stopWatching(), m.openChooser(ended))
 		}
 		return m, nil
 	case replayDataMsg:
@@ -478,6 +485,10 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.queue.cancel()
 			m.queue = nil
 		}
+		if msg.room == nil {
+			m.state, m.notice = stLobby, "Your ranked match could not start because of a server error. Queue again with p."
+			return m, nil
+		}
 		side := -1
 		if s, ok := msg.room.Seats[m.d.Player.ID]; ok {
 			side = s
@@ -504,7 +515,11 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case roomEndedMsg:
 		if m.in != nil && m.in.room == msg.room {
-			return m, m.leaveRoom(false, "The room closed.")
+			notice := "The room closed."
+			if fr, _ := msg.room.Latest(); fr != nil && fr.Failed {
+				notice = serverErrorNotice
+			}
+			return m, m.leaveRoom(false, notice)
 		}
 		return m, nil
 	case viewStoppedMsg:
@@ -886,6 +901,11 @@ func (m *Lobby) join(j joinMsg) tea.Cmd {
 		}
 	}
 }
+
+// serverErrorNotice is what the players of a room that failed (its game
+// or the server's code for it panicked) read back in the lobby. The cause
+// is in the server's log.
+const serverErrorNotice = "The match ended because of a server error."
 
 // leaveRankedPrompt is the question a ranked player answers before leaving
 // a match in play.

@@ -51,7 +51,12 @@ type ratingReader interface {
 	Rating(mode, fp string) (store.Rating, bool, error)
 }
 
-type watchEndedMsg struct{ room *lobby.Room }
+// watchEndedMsg: the watched room ended, or its feed did; roomFailed and
+// feedFailed say which ended on a server error (Frame.Failed).
+type watchEndedMsg struct {
+	room                   *lobby.Room
+	roomFailed, feedFailed bool
+}
 
 // watchLive follows the live-room list. Ratings are read here, once per
 // change of the list, never while drawing it: a ranked room's players are
@@ -164,12 +169,16 @@ func (m *Lobby) spectate(r *lobby.Room) tea.Cmd {
 	})
 	m.watch, m.state, m.notice, m.help = w, stWatch, "", false
 	return func() tea.Msg {
+		// The feed ends after the room, or alone when it failed.
 		select {
 		case <-r.Done():
-			return watchEndedMsg{r}
+		case <-feed.Done():
 		case <-ctx.Done():
 			return nil
 		}
+		rf, _ := r.Latest()
+		ff, _ := feed.Latest()
+		return watchEndedMsg{r, rf.Failed, ff != nil && ff.Failed}
 	}
 }
 

@@ -1,0 +1,287 @@
+package lobby
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/game/pong"
+	"github.com/termarena/termarena/store"
+)
+
+// faultyKind plays Pong under its own name ("faulty", ranked queue
+// "faulty-1v1") with a bug: from game tick at, the method named by on
+// panics ("Step", "Snapshot", "Hash", "Result", or "Standing" for the
+// snapshot's score). With on "Setup" it is Setup that panics, once armed.
+type faultyKind struct {
+	pong.Kind
+	on    string
+	at    uint64
+	armed *atomic.Bool
+}
+
+func (faultyKind) Name() string { return "faulty" }
+
+func (k faultyKind) Modes() []game.Mode {
+	ms := k.Kind.Modes()[:1] // 1v1
+	ms[0].Ranked, ms[0].Key = "faulty-1v1", "x"
+	return ms
+}
+
+func (k faultyKind) Setup(mode string) (game.Setup, error) {
+	if k.on == "Setup" && k.armed.Load() {
+		panic("test bug in Setup")
+	}
+	return k.Kind.Setup(mode)
+}
+
+func (k faultyKind) New(config []byte, seed uint64) (game.Game, error) {
+	g, err := k.Kind.New(config, seed)
+	if err != nil {
+		return nil, err
+	}
+	return &faultyGame{Game: g, on: k.on, at: k.at}, nil
+}
+
+type faultyGame struct {
+	game.Game
+	on   string
+	at   uint64
+	tick uint64
+}
+
+func (g *faultyGame) bug(method string) {
+	if g.on == method && g.tick >= g.at {
+		panic(fmt.Sprintf("test bug in %s at tick %d", method, g.tick))
+	}
+}
+
+func (g *faultyGame) Step(in []game.Input) { g.Game.Step(in); g.tick++; g.bug("Step") }
+func (g *faultyGame) Hash() uint64         { g.bug("Hash"); return g.Game.Hash() }
+func (g *faultyGame) Result() (game.Result, bool) {
+	g.bug("Result")
+	return g.Game.Result()
+}
+func (g *faultyGame) Snapshot() any {
+	g.bug("Snapshot")
+	s := g.Game.Snapshot()
+	if g.on == "Standing" {
+		return faultySnapshot{s.(game.Scorer)}
+	}
+	return s
+}
+
+type faultySnapshot struct{ game.Scorer }
+
+func (faultySnapshot) Standing() []int { panic("test bug in Standing") }
+
+// logBuffer is a slog destination tests can read while the server writes.
+type logBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// faultyServices runs the lobby with Pong (first to 1) and a faulty game,
+// four players with keys, logging to the returned buffer.
+func faultyServices(t *testing.T, k faultyKind) (*Services, *store.Store, *logBuffer) {
+	t.Helper()
+	st, err := store.Open(filepath.Join(t.TempDir(), "t.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []struct{ fp, name string }{{"SHA256:aaa", "ann"}, {"SHA256:bbb", "ben"}, {"SHA256:ccc", "cat"}, {"SHA256:ddd", "dan"}} {
+		if _, _, err := st.Login(p.fp, "ssh-ed25519", p.name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first := func(m pong.Mode) pong.Config {
+		c := pong.DefaultConfig(m)
+		c.PointsToWin = 1
+		return c
+	}
+	if k.armed == nil {
+		k.armed = new(atomic.Bool)
+	}
+	k.Kind = pong.Kind{Configure: func(m pong.Mode) pong.Config { c := pong.DefaultConfig(m); c.PointsToWin = 1000; return c }}
+	logs := &logBuffer{}
+	svc, err := Start(st, Config{Rooms: RoomsConfig{
+		Room:  game.RoomConfig{Countdown: -1},
+		Games: game.Catalog{pong.Kind{Configure: first}, k},
+	}}, slog.New(slog.NewTextHandler(logs, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Stop(); st.Close() })
+	return svc, st, logs
+}
+
+// seat joins players into r, in order, and readies them.
+func seat(t *testing.T, r *Room, players ...game.Player) {
+	t.Helper()
+	for _, p := range players {
+		if _, err := r.Join(context.Background(), p, -1); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.SetReady(context.Background(), p.ID, true); err != nil && r.Ranked == "" {
+			t.Fatal(err)
+		}
+	}
+}
+
+var (
+	ann = game.Player{ID: "SHA256:aaa", Name: "ann"}
+	ben = game.Player{ID: "SHA256:bbb", Name: "ben"}
+	cat = game.Player{ID: "SHA256:ccc", Name: "cat"}
+	dan = game.Player{ID: "SHA256:ddd", Name: "dan"}
+)
+
+// A ranked match whose game panics, in any of the methods the room calls,
+// ends alone: the log names the room, game, mode and tick with the stack;
+// the match is recorded as aborted with no rating change and costs nobody
+// a leave strike (both may queue again at once); the room counts as a
+// panic; and a casual match in another room plays on to its result.
+func TestPanickingRoomAbortsItsMatchAlone(t *testing.T) {
+	for _, method := range []string{"Step", "Snapshot", "Hash", "Result"} {
+		t.Run(method, func(t *testing.T) {
+			svc, st, logs := faultyServices(t, faultyKind{on: method, at: 30})
+			other, err := svc.Rooms.Create("pong", "1v1", false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seat(t, other, cat, dan)
+
+			ta, err := svc.Matchmaker.Join("faulty-1v1", string(ann.ID), ann.Name, 1500)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := svc.Matchmaker.Join("faulty-1v1", string(ben.ID), ben.Name, 1500); err != nil {
+				t.Fatal(err)
+			}
+			r := <-ta.Room()
+			seat(t, r, ann, ben)
+			waitFor(t, "the faulty room to end", func() bool {
+				select {
+				case <-r.Done():
+					return true
+				default:
+					return false
+				}
+			})
+			if fr, _ := r.Latest(); fr.Phase != game.Closed || !fr.Failed {
+				t.Fatalf("the faulty room's last frame: phase %v, failed %v", fr.Phase, fr.Failed)
+			}
+
+			waitFor(t, "the aborted match to be recorded", func() bool { ms, _ := st.Matches(string(ann.ID), 10); return len(ms) == 1 })
+			ms, _ := st.Matches(string(ann.ID), 10)
+			if m := ms[0]; !m.Aborted || !m.Ranked || m.Mode != "faulty-1v1" || len(m.Players) != 2 || m.Players[0].Left || m.Players[1].Left {
+				t.Fatalf("recorded %+v", m)
+			}
+			for _, p := range []game.Player{ann, ben} {
+				if rt, found, _ := st.Rating("faulty-1v1", string(p.ID)); found || rt.Games != 0 {
+					t.Fatalf("the aborted match rated %s: %+v", p.Name, rt)
+				}
+				tk, err := svc.Matchmaker.Join("faulty-1v1", string(p.ID), p.Name, 1500)
+				if err != nil {
+					t.Fatalf("%s cannot queue again: %v", p.Name, err)
+				}
+				svc.Matchmaker.Leave(tk.ID)
+			}
+			if n := svc.Panics()[WorkerRoom]; n != 1 {
+				t.Fatalf("room panics %d, want 1", n)
+			}
+			want := []string{"room panicked", "room=" + r.ID(), "game=faulty", "mode=faulty-1v1", "tick=", "test bug in " + method, "stack=", "faultyGame"}
+			for _, w := range want {
+				if !strings.Contains(logs.String(), w) {
+					t.Fatalf("the log lacks %q:\n%s", w, logs.String())
+				}
+			}
+
+			waitFor(t, "the other room's match to finish", func() bool { fr, _ := other.Latest(); return fr.Phase == game.Finished })
+			waitFor(t, "its result to be saved", func() bool { o := other.Outcome(); return o != nil && o.MatchID != 0 })
+		})
+	}
+}
+
+// A game that panics on its config when a ranked match is made costs that
+// match, not the queue: its players are told (their tickets deliver no
+// room) and are out of the queue, the log says why, and the same queue
+// goes on to make the next match.
+func TestMatchmakerSkipsAMatchThatPanics(t *testing.T) {
+	armed := new(atomic.Bool)
+	svc, _, logs := faultyServices(t, faultyKind{on: "Setup", armed: armed})
+	armed.Store(true)
+	ta, err := svc.Matchmaker.Join("faulty-1v1", string(ann.ID), ann.Name, 1500)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, err := svc.Matchmaker.Join("faulty-1v1", string(ben.ID), ben.Name, 1500)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tk := range []*Ticket{ta, tb} {
+		if r := <-tk.Room(); r != nil {
+			t.Fatalf("a match whose room panicked delivered room %s", r.ID())
+		}
+	}
+	if !strings.Contains(logs.String(), "test bug in Setup") || svc.Panics()[WorkerMatchmaker] != 1 {
+		t.Fatalf("matchmaker panics %d, log:\n%s", svc.Panics()[WorkerMatchmaker], logs.String())
+	}
+	armed.Store(false)
+	tc, err := svc.Matchmaker.Join("faulty-1v1", string(cat.ID), cat.Name, 1500)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Matchmaker.Join("faulty-1v1", string(dan.ID), dan.Name, 1500); err != nil {
+		t.Fatal(err)
+	}
+	if r := <-tc.Room(); r == nil {
+		t.Fatal("the queue made no room for the next match")
+	}
+}
+
+// A job whose writing panics (here the game's score, read for a match
+// cut short) is logged and skipped; the writer goes on with the next:
+// the casual match stopped with it is still recorded.
+func TestResultsWriterSkipsAJobThatPanics(t *testing.T) {
+	svc, st, logs := faultyServices(t, faultyKind{on: "Standing"})
+	for _, c := range []struct {
+		game string
+		p    [2]game.Player
+	}{{"faulty", [2]game.Player{ann, ben}}, {"pong", [2]game.Player{cat, dan}}} {
+		r, err := svc.Rooms.Create(c.game, "1v1", false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seat(t, r, c.p[0], c.p[1])
+		waitFor(t, c.game+" to play", func() bool { fr, _ := r.Latest(); return fr.Phase == game.Playing })
+	}
+	svc.Stop() // both matches are cut short: two aborted jobs
+	if ms, _ := st.Matches(string(ann.ID), 10); len(ms) != 0 {
+		t.Fatalf("the job that panicked was recorded: %+v", ms)
+	}
+	if ms, _ := st.Matches(string(cat.ID), 10); len(ms) != 1 || !ms[0].Aborted {
+		t.Fatalf("the other match: %+v", ms)
+	}
+	if svc.Panics()[WorkerResults] != 1 || !strings.Contains(logs.String(), "test bug in Standing") {
+		t.Fatalf("results panics %d, log:\n%s", svc.Panics()[WorkerResults], logs.String())
+	}
+}
