@@ -2,6 +2,9 @@ package admin
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/termarena/termarena/buildinfo"
 	"github.com/termarena/termarena/cmdargs"
@@ -15,7 +18,9 @@ import (
 // largest bucket, which tick_lateness_p99_ms then gives), ticks_dropped,
 // frames_written, frames_skipped,
 // frames_per_second, frames_skipped_per_second, mean_frame_bytes, logins,
-// logins_per_second, heap_bytes, rss_bytes, goroutines} plus "build":
+// logins_per_second, heap_bytes, rss_bytes, goroutines, room_panics,
+// panics (by worker: room, spectator-delay, results, matchmaker,
+// replay-prune)} plus "build":
 // buildinfo.Info {version, revision, date}; rates are over the time since
 // the previous read, so poll it once a second.
 func runStats(r *runner, args []string) int {
@@ -56,6 +61,25 @@ func runStats(r *runner, args []string) int {
 	t.row("heap", fmt.Sprintf("%.1f MB", float64(s.HeapBytes)/1e6))
 	t.row("rss", fmt.Sprintf("%.1f MB", float64(s.RSSBytes)/1e6))
 	t.row("goroutines", fmt.Sprint(s.Goroutines))
+	t.row("panics recovered", panicsRow(s))
 	t.write(r.out)
 	return ExitOK
+}
+
+// panicsRow sums the panics shared workers recovered, then names them:
+// "0", or "3 (room 2, results 1)". Each cost a room or a job, not the
+// server; the stacks are in the log.
+func panicsRow(s telemetry.Stats) string {
+	var sum uint64
+	var by []string
+	for _, w := range slices.Sorted(maps.Keys(s.Panics)) {
+		if n := s.Panics[w]; n > 0 {
+			sum += n
+			by = append(by, fmt.Sprintf("%s %d", w, n))
+		}
+	}
+	if sum == 0 {
+		return "0"
+	}
+	return fmt.Sprintf("%d (%s)", sum, strings.Join(by, ", "))
 }

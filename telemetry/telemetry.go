@@ -23,6 +23,9 @@ import (
 	"github.com/termarena/termarena/game"
 )
 
+// PanicsRoom is the worker name Sources.Panics counts rooms under.
+const PanicsRoom = "room"
+
 // Sources is the live state telemetry reads at scrape time.
 type Sources interface {
 	Sessions() int
@@ -33,6 +36,10 @@ type Sources interface {
 	// of the catalogue included, those with no rooms at 0.
 	RoomsByGame() map[string]int
 	TickStats() []game.TickStats
+	// Panics counts, by worker ("room", "results"…), the panics recovered
+	// on goroutines shared between players: each ended one room or
+	// skipped one job instead of stopping the server.
+	Panics() map[string]uint64
 }
 
 // Buckets, chosen around the budgets in DESIGN.md.
@@ -243,10 +250,11 @@ var (
 	descTickRate  = prometheus.NewDesc("termarena_tick_rate", "Mean measured ticks per second over playing rooms.", nil, nil)
 	descLateness  = prometheus.NewDesc("termarena_tick_lateness_seconds", "How late room ticks started against their schedule.", nil, nil)
 	descDropTicks = prometheus.NewDesc("termarena_ticks_dropped_total", "Overdue ticks rooms dropped after a stall (rooms alive now).", nil, nil)
+	descPanics    = prometheus.NewDesc("termarena_panics_total", "Panics recovered on goroutines shared by players, by worker: a room (its match aborted, its players back in the lobby), a spectator feed, the results writer, the matchmaker, replay pruning.", []string{"worker"}, nil)
 )
 
 func (c *liveCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descSessions, descOnline, descInMatch, descRooms, descGameRooms, descTickRate, descLateness, descDropTicks} {
+	for _, d := range []*prometheus.Desc{descSessions, descOnline, descInMatch, descRooms, descGameRooms, descTickRate, descLateness, descDropTicks, descPanics} {
 		ch <- d
 	}
 }
@@ -259,6 +267,9 @@ func (c *liveCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(descRooms, prometheus.GaugeValue, float64(src.RoomCount()))
 	for name, n := range src.RoomsByGame() {
 		ch <- prometheus.MustNewConstMetric(descGameRooms, prometheus.GaugeValue, float64(n), name)
+	}
+	for worker, n := range src.Panics() {
+		ch <- prometheus.MustNewConstMetric(descPanics, prometheus.CounterValue, float64(n), worker)
 	}
 	t := aggregate(src.TickStats())
 	ch <- prometheus.MustNewConstMetric(descTickRate, prometheus.GaugeValue, t.rate)
@@ -328,6 +339,10 @@ type Stats struct {
 	HeapBytes        uint64  `json:"heap_bytes"`
 	RSSBytes         uint64  `json:"rss_bytes"`
 	Goroutines       int     `json:"goroutines"`
+	// RoomPanics counts rooms that ended on a panic (their matches
+	// aborted); Panics counts every recovered panic by worker.
+	RoomPanics uint64            `json:"room_panics"`
+	Panics     map[string]uint64 `json:"panics,omitempty"`
 	// Games breaks rooms and frames down by game: every game of the
 	// catalogue, and any game whose room screens reported frames.
 	Games map[string]GameStats `json:"games,omitempty"`
@@ -376,7 +391,9 @@ func (m *Metrics) Snapshot() Stats {
 		TickRate: t.rate, TicksDropped: t.dropped,
 		FramesWritten: w, FramesSkipped: sk, Logins: lg,
 		HeapBytes: ms.HeapInuse, RSSBytes: rss(), Goroutines: runtime.NumGoroutine(),
+		Panics: m.src.Panics(),
 	}
+	s.RoomPanics = s.Panics[PanicsRoom]
 	p99, over := latenessQuantile(t, 0.99)
 	s.TickLatenessP99, s.TickLatenessOver = p99*1000, over
 	if w > 0 {

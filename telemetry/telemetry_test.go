@@ -20,6 +20,9 @@ func (f fakeSources) PlayersOnline() int          { return 5 }
 func (f fakeSources) PlayersInMatches() int       { return 4 }
 func (f fakeSources) RoomCount() int              { return 2 }
 func (f fakeSources) TickStats() []game.TickStats { return f.stats }
+func (f fakeSources) Panics() map[string]uint64 {
+	return map[string]uint64{"room": 3, "results": 1}
+}
 func (f fakeSources) RoomsByGame() map[string]int {
 	return map[string]int{"pong": 2, "tron": 0}
 }
@@ -239,5 +242,21 @@ func BenchmarkFrameWritten(b *testing.B) {
 	b.ReportAllocs()
 	for range b.N {
 		m.FrameWritten(57, 13*time.Microsecond)
+	}
+}
+
+// Recovered panics are a counter by worker, and the snapshot carries the
+// rooms' count on its own for admin stats.
+func TestPanicsByWorker(t *testing.T) {
+	m := New(fakeSources{})
+	got := map[string]float64{}
+	for _, mt := range gather(t, m, "termarena_panics_total").GetMetric() {
+		got[mt.GetLabel()[0].GetValue()] = mt.GetCounter().GetValue()
+	}
+	if got["room"] != 3 || got["results"] != 1 || len(got) != 2 {
+		t.Fatalf("termarena_panics_total %v", got)
+	}
+	if s := m.Snapshot(); s.RoomPanics != 3 || s.Panics["results"] != 1 {
+		t.Fatalf("snapshot room_panics %d, panics %v", s.RoomPanics, s.Panics)
 	}
 }
