@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 
 	"github.com/termarena/termarena/store"
@@ -44,4 +45,18 @@ func damageHint(err error) error {
 		return fmt.Errorf("%w; termarena will not start on it: move it aside and restore your latest backup (made with ssh HOST admin backup; see \"Backups\" in the README)", err)
 	}
 	return err
+}
+
+// warnOpenDataDir says in the log when the data dir is open to other
+// users of the host: a new one is made 0700, but an existing one (a plain
+// mkdir, a bind-mounted host directory) is used as it is. Only warned,
+// not changed: the operator may have a reason, and a chmod of a mount
+// point reaches beyond termarena's own files.
+func warnOpenDataDir(dir string, log *slog.Logger) {
+	fi, err := os.Stat(dir)
+	if err != nil || fi.Mode().Perm()&0o077 == 0 {
+		return
+	}
+	log.Warn(fmt.Sprintf("the data dir is open to other users of this host (mode %04o): chmod 700 %s", fi.Mode().Perm(), dir),
+		"path", dir, "mode", fmt.Sprintf("%04o", fi.Mode().Perm()))
 }

@@ -89,7 +89,7 @@ func flagSet(getenv func(string) string, errOut io.Writer) (*flag.FlagSet, *conf
 	}
 	fs.BoolVar(&c.version, "version", false, "print the version, VCS revision and build date, then exit")
 	str(&c.listen, "listen", ":2222", "address to serve SSH on")
-	str(&c.addrFile, "addr-file", "", "file the server writes the address it listens on to, for `termarena healthcheck` (the image sets it)")
+	str(&c.addrFile, "addr-file", "", "`FILE` the server writes the address it listens on to, for termarena healthcheck (the image sets it)")
 	str(&c.data, "data", "./data", "data dir: host key and database, created on first start")
 	str(&c.adminKeys, "admin-keys", "", "authorized_keys file listing admin keys")
 	str(&c.logLevel, "log-level", "info", "debug, info, warn or error")
@@ -212,6 +212,7 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 	if err := os.MkdirAll(c.data, 0o700); err != nil {
 		return dataDirHint(fmt.Errorf("create data dir: %w", err), c.data)
 	}
+	warnOpenDataDir(c.data, log)
 	admins, err := server.LoadAdminKeys(c.adminKeys)
 	if err != nil {
 		return adminKeysHint(err, c.adminKeys)

@@ -47,6 +47,18 @@ func TestHelpDocumentsEveryFlagAndEnv(t *testing.T) {
 			t.Errorf("--help lacks %s / %s", name, envName)
 		}
 	}
+	// A flag's line names it and at most one word for its value: Go's
+	// flag package takes a backquoted word in the usage as the value's
+	// name, and "for `termarena healthcheck`" made "-addr-file termarena
+	// healthcheck" (issue 20).
+	for _, l := range strings.Split(out.String(), "\n") {
+		if f := strings.Fields(l); strings.HasPrefix(l, "  -") && len(f) > 2 {
+			t.Errorf("--help flag line %q: more than a flag and its value's name", l)
+		}
+	}
+	if !strings.Contains(out.String(), "-addr-file FILE") {
+		t.Errorf("--help does not name --addr-file's value FILE:\n%s", out.String())
+	}
 }
 
 func TestBadConfigIsAUsageError(t *testing.T) {
@@ -358,6 +370,34 @@ func TestLoopbackOnly(t *testing.T) {
 	} {
 		if got := loopbackOnly(addr); got != want {
 			t.Errorf("loopbackOnly(%q) = %v, want %v", addr, got, want)
+		}
+	}
+}
+
+// Issue 20: an existing data dir of mode 0755 was used without a word.
+// The log warns, naming the mode and the chmod; a 0700 one is not warned.
+func TestOpenDataDirIsWarnedInTheLog(t *testing.T) {
+	for _, mode := range []os.FileMode{0o755, 0o700} {
+		dir := filepath.Join(t.TempDir(), "data")
+		if err := os.Mkdir(dir, mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(dir, mode); err != nil { // whatever the umask
+			t.Fatal(err)
+		}
+		addr := freeAddr(t)
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan int, 1)
+		var stdout syncBuffer
+		go func() {
+			done <- run(ctx, nil, env(map[string]string{"TERMARENA_LISTEN": addr, "TERMARENA_DATA": dir}), &stdout, io.Discard)
+		}()
+		waitUp(t, addr).Close()
+		cancel()
+		<-done
+		warned := strings.Contains(stdout.String(), "the data dir is open to other users of this host (mode 0755): chmod 700 "+dir)
+		if warned != (mode == 0o755) {
+			t.Errorf("data dir %04o: warned %v:\n%s", mode, warned, stdout.String())
 		}
 	}
 }
