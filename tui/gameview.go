@@ -373,5 +373,5 @@ func (v *RoomView) footerLine(k *plainKey, match string) string {
 			keys = help + " · " + keys
 		}
 	}
-	return fitFooter(v.w, match, status, keys, k.marker, v.cfg.Footer == nil)
+	return fitFooter(v.w, match, status, keys, k.marker, v.cfg.Footer == nil, v.cfg.StatusFirst)
 }

@@ -276,3 +276,40 @@ func TestNoMatchLineOverTheCountdown(t *testing.T) {
 		t.Fatalf("the countdown screen:\n%s", scr)
 	}
 }
+
+// A light-cycle replay keeps its clock and progress bar in the footer at
+// 80 columns, where six riders leave the round line ("round 1 · first to
+// 3 · 6 riding") no room in the header: the clock is what a replay's
+// footer is for, so the round line gives way first.
+func TestLightCycleReplayFooterKeepsTheClock(t *testing.T) {
+	g := tron.New(tron.DefaultConfig(tron.Casual), 7)
+	names := []string{"annabel", "benedict", "cyrano", "delphine", "evander", "fionnuala"}
+	seats := make([]game.Seat, 8)
+	for slot, name := range names {
+		if err := g.Join(slot); err != nil {
+			t.Fatal(err)
+		}
+		seats[slot] = game.Seat{Player: game.Player{ID: game.PlayerID(name), Name: name}, Taken: true, Connected: true}
+	}
+	for range 30 {
+		g.Step(nil)
+	}
+	fr := &game.Frame{Room: "r1", TickRate: 60, Tick: 30, Phase: game.Playing, Seats: seats, Acks: make([]uint32, 8), State: g.Snapshot()}
+	clock := time.Unix(1000, 0)
+	for _, w := range []int{80, 100, 200} {
+		out, room := newVT(w, 24), newFakeRoom(fr)
+		v := newTestRoomView(RoomViewConfig{Room: room, Slot: -1, Title: "replay 7", Out: out,
+			Profile: colorprofile.ANSI256, Width: w, Height: 24, Now: func() time.Time { return clock },
+			Footer: func() (string, string) {
+				return "▶ 00:12 / 01:30 ██░░░░░░░░░░ 1×", "space pause · +/- speed · ←/→ 10s · q quit"
+			},
+			StatusFirst: true, // as the replay screen sets it
+			Game:        tronview.NewScreen(viewBase, colorprofile.ANSI256)})
+		v.frAt = clock
+		v.setFrame(fr, clock)
+		v.draw()
+		if scr := out.screen(); !strings.Contains(scr, "00:12 / 01:30 ██░░") || !strings.Contains(scr, "q quit") {
+			t.Fatalf("%d columns: the replay's footer lacks its clock or keys:\n%s", w, scr)
+		}
+	}
+}

@@ -137,7 +137,7 @@ func (v *RoomView) paintHUD(fr *game.Frame, sb gameview.Scoreboard) {
 	if !k.typing {
 		mark = k.chat
 	}
-	foot = fitFooter(v.w, follow, status, keys, mark, v.cfg.Footer == nil)
+	foot = fitFooter(v.w, follow, status, keys, mark, v.cfg.Footer == nil, v.cfg.StatusFirst)
 	v.scr.Fill(0, v.h-1, v.w, 1, ' ', stDefault)
 	if k.typing {
 		// No room for the pane: the input line takes the footer, so the
@@ -351,8 +351,10 @@ func (v *RoomView) hudParts(k *hudKey, labels bool, nameMax int) []hudPart {
 // details; when the status is only the room's title (titleOnly: a player's
 // footer) it goes before the marker, since unread messages are news and
 // the title is not; the keys stay, and if even they are too long their end
-// survives, so "q leave" or "q back" is always on screen.
-func fitFooter(w int, follow, status, keys, mark string, titleOnly bool) string {
+// survives, so "q leave" or "q back" is always on screen. With statusFirst
+// (a replay: its clock) the follow or match line gives way before the
+// status does.
+func fitFooter(w int, follow, status, keys, mark string, titleOnly, statusFirst bool) string {
 	compose := func(f, s, m bool) string {
 		var left []string
 		if f && follow != "" {
@@ -370,6 +372,9 @@ func fitFooter(w int, follow, status, keys, mark string, titleOnly bool) string 
 	order := [][3]bool{{true, true, true}, {true, true, false}, {true, false, true}, {true, false, false}, {false, false, true}, {false, false, false}}
 	if titleOnly {
 		order[1], order[2] = order[2], order[1]
+	}
+	if statusFirst {
+		order = [][3]bool{{true, true, true}, {true, true, false}, {false, true, true}, {false, true, false}, {false, false, true}, {false, false, false}}
 	}
 	for i, o := range order {
 		if s := compose(o[0], o[1], o[2]); len([]rune(s)) <= w {

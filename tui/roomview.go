@@ -96,6 +96,10 @@ type RoomViewConfig struct {
 	Follow func() int
 	Labels func(slot int) string
 	Footer func() (status, keys string)
+	// StatusFirst keeps the Footer's status over the match or follow line
+	// when the footer cannot hold both: a replay's clock and progress bar
+	// are what its footer is for.
+	StatusFirst bool
 	// OverKeys and WaitText are what a viewer without a seat (Slot -1:
 	// watchers, replays) sees instead of a player's prompts: the keys under
 	// the results ("n next room · q back") and the line of the pre-game

@@ -125,7 +125,7 @@ func TestFooterKeepsItsKeysAt80Columns(t *testing.T) {
 		{"", "▶ 01:02 / 03:00 ██████░░░░░░ 1×", "space pause · +/- speed · ←/→ 10s · q quit", "t chat", "▶ 01:02 / 03:00 ██████░░░░░░ 1×   space pause · +/- speed · ←/→ 10s · q quit"},
 	} {
 		for _, w := range []int{80, 200} {
-			got := fitFooter(w, tc.follow, tc.status, tc.keys, tc.mark, false)
+			got := fitFooter(w, tc.follow, tc.status, tc.keys, tc.mark, false, false)
 			if len([]rune(got)) > w || !strings.Contains(got, tc.want) || !strings.Contains(got, "q back") && !strings.Contains(got, "q quit") {
 				t.Errorf("at %d: %q, want it to hold %q", w, got, tc.want)
 			}
