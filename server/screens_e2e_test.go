@@ -98,7 +98,9 @@ func TestRankedScreensForPlayersWatchersAndReplays(t *testing.T) {
 	})
 
 	// The first match's replay shows the ratings the players came in
-	// with, ends with its rating changes and a replay viewer's keys.
+	// with, ends with its rating changes and a replay viewer's keys; both
+	// players were new, so every rating is provisional ("?"), as it was
+	// live.
 	var ms []struct{ ID uint64 }
 	waitUntil(t, "both matches to be stored", wait, func() bool {
 		r := sshtest.Run(t, h.Addr, "x", sshtest.NewKey(t), "replays ann --json")
@@ -109,11 +111,11 @@ func TestRankedScreensForPlayersWatchersAndReplays(t *testing.T) {
 	if foot := lastRow(scr); !strings.Contains(foot, "q quit") || !strings.Contains(foot, "00:") {
 		t.Fatalf("the replay footer at 80 columns: %q", foot)
 	}
-	if head := firstRow(scr); !strings.Contains(head, "ann 1500") || !strings.Contains(head, "ben 1500") {
+	if head := firstRow(scr); !strings.Contains(head, "ann 1500?") || !strings.Contains(head, "ben 1500?") {
 		t.Fatalf("the replay's header lacks the ratings the players came in with: %q", head)
 	}
 	dave.Type("+++")
-	scr = dave.WaitFor(60*time.Second, "game over", "replay over", "+20", "-20")
+	scr = dave.WaitFor(60*time.Second, "game over", "replay over", "1520? +20", "1480? -20")
 	if strings.Contains(scr, "rematch") || strings.Contains(scr, "back to queue") {
 		t.Fatalf("the replay viewer sees the players' keys:\n%s", scr)
 	}

@@ -44,6 +44,10 @@ type MatchPlayer struct {
 	// aborted, and InitialRating for a player with no rating in the mode.
 	RatingBefore, RatingAfter float64
 	Left                      bool // left or did not return within the grace period (forfeit)
+	// GamesAfter is how many rated games the player had in the mode after
+	// the match (what makes a rating provisional, "1512?"); 0 in records
+	// written before it was kept, and for guests.
+	GamesAfter int
 }
 
 // MatchRecord is one finished (or aborted) match.
@@ -85,6 +89,9 @@ type matchPlayerRecord struct {
 	RatingBefore float64 `json:"rating_before"`
 	RatingAfter  float64 `json:"rating_after"`
 	Left         bool    `json:"left,omitempty"`
+	// Added without a version bump: older records lack it and read as 0,
+	// unknown, which MatchPlayer documents.
+	GamesAfter int `json:"games_after,omitempty"`
 }
 
 func newMatchRecord(m MatchRecord) matchRecord {
@@ -201,6 +208,9 @@ func (s *Store) RecordMatch(m MatchRecord, rate func(current []Rating) ([]Rating
 		for i := range m.Players {
 			m.Players[i].RatingBefore = current[i].Rating
 			m.Players[i].RatingAfter = next[i].Rating
+			if m.Players[i].Fingerprint != "" {
+				m.Players[i].GamesAfter = next[i].Games
+			}
 		}
 
 		if m.ID, err = b.matches.NextSequence(); err != nil {

@@ -101,13 +101,15 @@ func (m *Lobby) startReplay(id uint64, data []byte, rec *store.MatchRecord) tea.
 	if out != nil {
 		for slot, c := range out.Changes {
 			if slot < maxSeats && c.Games > 0 {
-				before[slot] = rating.Display(c.Before, c.Games)
+				// A rated match counts one game: before it they had one
+				// fewer (provisional or not, as their header showed then).
+				before[slot] = rating.Display(c.Before, c.Games-1)
 			}
 		}
 	}
 	rp.view = NewRoomView(RoomViewConfig{
 		Labels: func(slot int) string { return before[slot] },
-		Room:   rp, Slot: -1, Title: rp.ID(), Out: m.d.Out, Profile: m.d.Profile, FPS: m.d.FPS, Clocks: m.d.Clocks,
+		Room:   rp, Slot: -1, Title: rp.ID(), StatusFirst: true, Out: m.d.Out, Profile: m.d.Profile, FPS: m.d.FPS, Clocks: m.d.Clocks,
 		Width: m.w, Height: m.h, Footer: rp.footer, Chat: m.chatFeed(),
 		Ranked: out != nil, Outcome: func() *lobby.Outcome { return out },
 		OverKeys: "replay over · ←/→ seek · q quit",
@@ -138,9 +140,11 @@ func leftSlots(r *spectator.Replay, rec *store.MatchRecord) []bool {
 }
 
 // recordOutcome turns a ranked match's record into the rating changes the
-// results screen shows, or nil for a casual or aborted match. The record
-// does not keep how many games each player had played, so a replay shows
-// ratings without the provisional mark.
+// results screen shows, or nil for a casual or aborted match. Games is
+// each player's games after the match as the record keeps it, so a
+// provisional rating keeps its "?"; a record written before it kept games
+// shows ratings without the mark (Games one past provisional, so the
+// rating before the match has none either).
 func recordOutcome(r *spectator.Replay, rec *store.MatchRecord) *lobby.Outcome {
 	if rec == nil || !rec.Ranked || rec.Aborted {
 		return nil
@@ -148,7 +152,11 @@ func recordOutcome(r *spectator.Replay, rec *store.MatchRecord) *lobby.Outcome {
 	out := &lobby.Outcome{Seed: r.Seed, MatchID: rec.ID, Changes: make([]lobby.RatingChange, len(r.Seats))}
 	for _, p := range rec.Players {
 		if p.Slot >= 0 && p.Slot < len(out.Changes) {
-			out.Changes[p.Slot] = lobby.RatingChange{Before: p.RatingBefore, After: p.RatingAfter, Games: rating.ProvisionalGames}
+			games := p.GamesAfter
+			if games <= 0 {
+				games = rating.ProvisionalGames + 1
+			}
+			out.Changes[p.Slot] = lobby.RatingChange{Before: p.RatingBefore, After: p.RatingAfter, Games: games}
 		}
 	}
 	return out
