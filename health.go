@@ -22,27 +22,51 @@ import (
 // healthAddr is the address the healthcheck dials: the one the running
 // server recorded, else --listen.
 func healthAddr(c *config, stderr io.Writer) string {
+	addr, _ := readAddrFile(c, stderr)
+	return addr
+}
+
+// readAddrFile reads what the running server recorded: the address it
+// listens on, and the problem its last store check found ("" when none).
+// Without a file, the address is --listen and the store is not known.
+func readAddrFile(c *config, stderr io.Writer) (addr, storeProblem string) {
 	if c.addrFile == "" {
-		return c.listen
+		return c.listen, ""
 	}
 	b, err := os.ReadFile(c.addrFile)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			fmt.Fprintf(stderr, "healthcheck: %v; dialing --listen %s\n", err, c.listen)
 		}
-		return c.listen
+		return c.listen, ""
 	}
-	return strings.TrimSpace(string(b))
+	first, rest, _ := strings.Cut(string(b), "\n")
+	for line := range strings.Lines(rest) {
+		if p, ok := strings.CutPrefix(strings.TrimSpace(line), storeLinePrefix); ok {
+			storeProblem = p
+		}
+	}
+	return strings.TrimSpace(first), storeProblem
 }
 
-// writeAddrFile records addr for the healthcheck. A rename makes the
-// file's content whole whenever the healthcheck reads it.
-func writeAddrFile(path, addr string) error {
+// storeLinePrefix starts the addr file's line about a store that fails its
+// check: the server sees its database, the healthcheck process cannot (the
+// server holds the file's lock).
+const storeLinePrefix = "store: "
+
+// writeAddrFile records addr for the healthcheck, and the problem the
+// store check found unless it is "". A rename makes the file's content
+// whole whenever the healthcheck reads it.
+func writeAddrFile(path, addr, storeProblem string) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".addr-*")
 	if err != nil {
 		return fmt.Errorf("addr file: %w", err)
 	}
-	_, err = tmp.WriteString(addr + "\n")
+	content := addr + "\n"
+	if storeProblem != "" {
+		content += storeLinePrefix + strings.ReplaceAll(storeProblem, "\n", " ") + "\n"
+	}
+	_, err = tmp.WriteString(content)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
@@ -54,6 +78,20 @@ func writeAddrFile(path, addr string) error {
 		return fmt.Errorf("addr file: %w", err)
 	}
 	return nil
+}
+
+// checkServer is `termarena healthcheck`: the server must answer SSH, and
+// must not have reported its database broken (damaged, or unable to save).
+func checkServer(c *config, stderr io.Writer) int {
+	addr, problem := readAddrFile(c, stderr)
+	if code := checkHealth(addr, stderr); code != 0 {
+		return code
+	}
+	if problem != "" {
+		fmt.Fprintln(stderr, "healthcheck: the server answers, but its database is not healthy:", problem)
+		return 1
+	}
+	return 0
 }
 
 // checkHealth dials addr and expects an SSH identification line from

@@ -50,6 +50,7 @@ type config struct {
 	keepReplays   int
 	keepDays      int
 	chatFilter    string
+	storeCheck    time.Duration
 }
 
 // flagSet defines every flag with its environment fallback: the flag wins,
@@ -107,6 +108,7 @@ func flagSet(getenv func(string) string, errOut io.Writer) (*flag.FlagSet, *conf
 	dur(&c.lagComp, "lag-compensation", 150*time.Millisecond, "how old a player's view may be and still be judged as they saw it: a catch or a turn the screen showed in time counts (0 = off, at most 1s)")
 	num(&c.keepReplays, "replay-keep-per-player", 50, "replays kept per player whatever their age")
 	num(&c.keepDays, "replay-keep-days", 30, "days every replay is kept")
+	dur(&c.storeCheck, "store-check-interval", 30*time.Second, "how often the server checks its database (every bucket reads, the last write succeeded) for the log, the healthcheck and /metrics")
 	str(&c.chatFilter, "chat-filter", "", "file of extra words the chat filter masks (one per line, !word allows one)")
 	fs.Usage = func() {
 		fmt.Fprintln(errOut, "termarena: multiplayer terminal games over SSH")
@@ -156,7 +158,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return 0
 	}
 	if healthcheck {
-		return checkHealth(healthAddr(c, stderr), stderr)
+		return checkServer(c, stderr)
 	}
 	if c.srv.FPS < 10 || c.srv.FPS > 60 {
 		fmt.Fprintln(stderr, "termarena: --fps must be between 10 and 60")
@@ -168,6 +170,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	if c.lagComp < 0 || c.lagComp > game.MaxLagCompensation {
 		fmt.Fprintf(stderr, "termarena: --lag-compensation must be 0–%v\n", game.MaxLagCompensation)
+		return 2
+	}
+	if c.storeCheck <= 0 {
+		fmt.Fprintln(stderr, "termarena: --store-check-interval must be positive")
 		return 2
 	}
 	if c.pprof && c.metricsListen == "" {
@@ -257,12 +263,20 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 	}
 	log.Info("termarena serving", "addr", ln.Addr().String(), "host_key", key.Fingerprint(), "data", c.data, "admins", len(admins))
 	if c.addrFile != "" {
-		if err := writeAddrFile(c.addrFile, ln.Addr().String()); err != nil {
+		if err := writeAddrFile(c.addrFile, ln.Addr().String(), ""); err != nil {
 			log.Warn("healthcheck address not recorded: healthcheck will dial --listen", "err", err)
 		} else {
 			defer os.Remove(c.addrFile)
 		}
 	}
+	stopWatch := watchStore(a.Store, c.storeCheck, log, metrics.Registry(), func(problem string) {
+		if c.addrFile != "" {
+			if err := writeAddrFile(c.addrFile, ln.Addr().String(), problem); err != nil {
+				log.Warn("healthcheck file not updated", "err", err)
+			}
+		}
+	})
+	defer stopWatch()
 
 	var metricsDone <-chan error
 	if c.metricsListen != "" {
