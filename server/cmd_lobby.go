@@ -1,12 +1,15 @@
 package server
 
 import (
-	"github.com/termarena/termarena/game"
-	"github.com/termarena/termarena/lobby"
-	"github.com/termarena/termarena/telemetry"
-	"github.com/termarena/termarena/tui"
+	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/lobby"
+	"github.com/termarena/termarena/sanitize"
+	"github.com/termarena/termarena/telemetry"
+	"github.com/termarena/termarena/tui"
 )
 
 // lobbyCommand is what a bare `ssh host` runs.
@@ -43,6 +46,10 @@ func (srv *Server) runLobby(s *Session, start lobbyStart) int {
 func (srv *Server) lobbyDeps(s *Session, io *sessionIO, start lobbyStart) tui.LobbyDeps {
 	id := s.Identity()
 	plain, term := srv.helpLines()
+	fps, fpsNote := sessionFPSNote(s.Environ(), srv.cfg.FPS)
+	if fpsNote != "" {
+		srv.log.Info("a session asked for a frame rate outside 10-60", "player", id.Name, "fps", fps)
+	}
 	return tui.LobbyDeps{
 		Ctx:           io.ctx,
 		Player:        game.Player{ID: game.PlayerID(id.ID), Name: id.Name, Guest: id.Guest},
@@ -66,13 +73,13 @@ func (srv *Server) lobbyDeps(s *Session, io *sessionIO, start lobbyStart) tui.Lo
 		ChatAct:       srv.chatAct,
 		Out:           io.out,
 		Profile:       io.profile,
-		FPS:           sessionFPS(s.Environ(), srv.cfg.FPS),
+		FPS:           fps,
 		Clocks:        srv.clocks,
 		RTT:           io.rtt.get,
 		NoReply:       io.rtt.noReply,
 		InputAt:       io.input.LastRead,
 		OnPanic:       func(r any) { io.guard.recovered(r, "room view") },
-		Notice:        id.NameNote,
+		Notice:        strings.TrimSpace(id.NameNote + " " + fpsNote),
 	}
 }
 
@@ -92,15 +99,24 @@ type gameMetrics struct{ *telemetry.Metrics }
 func (g gameMetrics) ForGame(name string) tui.FrameMetrics { return g.Metrics.ForGame(name) }
 
 // sessionFPS is the game frame rate for one session: the player may ask
-// for their own with `ssh -o SetEnv=TERMARENA_FPS=60` (10–60, anything
-// else is ignored); otherwise the server's --fps.
+// for their own with `ssh -o SetEnv=TERMARENA_FPS=60` (10–60); otherwise
+// the server's --fps.
 func sessionFPS(env []string, def int) int {
+	n, _ := sessionFPSNote(env, def)
+	return n
+}
+
+// sessionFPSNote is sessionFPS, and what to tell a player whose
+// TERMARENA_FPS was not taken ("" when it was, or none was sent): a rate
+// replaced without a word looks like a server that ignores the setting.
+func sessionFPSNote(env []string, def int) (int, string) {
 	for _, kv := range env {
 		if v, ok := strings.CutPrefix(kv, "TERMARENA_FPS="); ok {
 			if n, err := strconv.Atoi(v); err == nil && n >= 10 && n <= 60 {
-				return n
+				return n, ""
 			}
+			return def, fmt.Sprintf("TERMARENA_FPS=%s is not a rate from 10 to 60: your screen runs at %d fps.", sanitize.Arg(v), def)
 		}
 	}
-	return def
+	return def, ""
 }

@@ -75,3 +75,15 @@ func TestJoinAndSpectateAnUnknownRoomExit1(t *testing.T) {
 		t.Errorf("join %s (a ranked match of others): exit %d (%v):\n%s", r.ID(), st, err, tm.Screen())
 	}
 }
+
+// Issue 20: a TERMARENA_FPS outside 10–60 was replaced without a word.
+// The lobby says which rate the screen runs at instead.
+func TestAnFPSOutOfRangeIsToldNotIgnored(t *testing.T) {
+	h := start(t, t.TempDir(), server.DefaultConfig(), nil)
+	tm := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("ann", sshtest.NewKey(t))), 100, 30, "", "TERMARENA_FPS=5")
+	tm.WaitFor(wait, "TERMARENA_FPS=5 is not a rate from 10 to 60:", "your screen runs at 30 fps.")
+	ok := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("bob", sshtest.NewKey(t))), 100, 30, "", "TERMARENA_FPS=60")
+	if scr := ok.WaitFor(wait, "Welcome, bob!"); strings.Contains(scr, "TERMARENA_FPS") {
+		t.Fatalf("a rate in range is told off:\n%s", scr)
+	}
+}
