@@ -100,9 +100,9 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"ban", "NAME|FINGERPRINT [DUR|permanent] [REASON…] [--ip CIDR]", "refuse a player's key (and an address range) at login; kicks them", runBan},
-		{"unban", "NAME|FINGERPRINT [REASON…]", "lift every active ban of a player", runUnban},
+		{"unban", "NAME|FINGERPRINT [REASON…]", "lift every active ban of a player (exit 1: none)", runUnban},
 		{"mute", "NAME|FINGERPRINT [DUR] [REASON…]", "stop a player chatting (default 10m)", runMute},
-		{"unmute", "NAME|FINGERPRINT [REASON…]", "lift a player's mute", runUnmute},
+		{"unmute", "NAME|FINGERPRINT [REASON…]", "lift a player's mute (exit 1: none)", runUnmute},
 		{"kick", "NAME|FINGERPRINT [REASON…]", "end a player's live sessions", runKick},
 		{"warn", "NAME|FINGERPRINT REASON…", "show a player a warning", runWarn},
 		{"announce", "TEXT…", "show a message to everyone online", runAnnounce},

@@ -221,10 +221,9 @@ func runUnban(r *runner, args []string) int {
 		return r.storeFail("lift the ban", err)
 	}
 	if n == 0 {
-		// The state the admin asked for already holds, so this is not a
-		// failure for a script.
-		fmt.Fprintf(r.out, "%s has no active ban\n", t.label())
-		return ExitOK
+		// Nothing was lifted: most likely the wrong player was named,
+		// which a script must be able to tell from a lifted ban.
+		return r.fail("%s has no active ban: nothing to lift", t.label())
 	}
 	fmt.Fprintf(r.out, "lifted %s of %s\n", plural(n, "ban", "bans"), t.label())
 	return ExitOK
@@ -283,8 +282,7 @@ func runUnmute(r *runner, args []string) int {
 		return r.refused(err, t)
 	}
 	if !lifted {
-		fmt.Fprintf(r.out, "%s is not muted\n", t.label())
-		return ExitOK
+		return r.fail("%s is not muted: nothing to lift", t.label())
 	}
 	fmt.Fprintf(r.out, "unmuted %s\n", t.label())
 	return ExitOK
