@@ -61,6 +61,10 @@ type Sessions interface {
 	// Muted applies a mute to the player's live chat until the given
 	// time; a zero until clears it.
 	Muted(fingerprint string, until time.Time, reason string)
+	// RoleChanged tells the player's live sessions their stored role
+	// (store.RoleModerator or "") changed, so it applies without a
+	// reconnect.
+	RoleChanged(fingerprint, role string)
 }
 
 // SessionInfo is one live session.
@@ -230,3 +234,4 @@ func (nobodyOnline) Announce(string) int             { return 0 }
 func (nobodyOnline) List() []SessionInfo             { return nil }
 func (nobodyOnline) Rooms() []lobby.RoomInfo         { return nil }
 func (nobodyOnline) Muted(string, time.Time, string) {}
+func (nobodyOnline) RoleChanged(string, string)      {}

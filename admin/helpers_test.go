@@ -110,6 +110,12 @@ func (f *fakeSessions) Rooms() []lobby.RoomInfo {
 	return slices.Clone(f.rooms)
 }
 
+func (f *fakeSessions) RoleChanged(fingerprint, role string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls++
+}
+
 func (f *fakeSessions) Muted(fingerprint string, until time.Time, reason string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -390,6 +390,7 @@ func (r *runner) setRole(who, role string) int {
 	if _, err := r.d.Store.SetRole(t.fp, role, store.By{Actor: r.actor()}); err != nil {
 		return r.storeFail("change the role", err)
 	}
+	r.d.Sessions.RoleChanged(t.fp, role)
 	switch {
 	case before.Role == role && role == "":
 		fmt.Fprintf(r.out, "%s is not a moderator\n", t.label())

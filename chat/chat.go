@@ -50,7 +50,11 @@ type Chat struct {
 	names    map[string]*member // lower-cased name → online member
 	channels map[ChannelKey][]*Sub
 	mutes    map[string]muteEntry // by identity; the server restores them at startup
-	history  []*Message           // lobby ring, oldest at histHead
+	// roles are roles changed while the server runs (a promotion), by
+	// identity: they win over the role a session was opened with, so a
+	// moderator promoted while online moderates at once.
+	roles    map[string]Role
+	history  []*Message // lobby ring, oldest at histHead
 	histN    int
 	histHead int
 	sends    atomic.Uint64 // Send calls, to pace sweeps
@@ -102,6 +106,7 @@ func New(cfg Config) *Chat {
 		names:    map[string]*member{},
 		channels: map[ChannelKey][]*Sub{},
 		mutes:    map[string]muteEntry{},
+		roles:    map[string]Role{},
 		history:  make([]*Message, cfg.History),
 	}
 }
@@ -109,6 +114,7 @@ func New(cfg Config) *Chat {
 // memberLocked returns the state of m.ID, creating it, and refreshes what
 // the caller says about the member (a rename, a role change).
 func (c *Chat) memberLocked(m Member) *member {
+	m = c.liveLocked(m)
 	st := c.members[m.ID]
 	if st == nil {
 		st = &member{Member: m}
@@ -123,6 +129,26 @@ func (c *Chat) memberLocked(m Member) *member {
 	}
 	st.Member = m
 	return st
+}
+
+// SetRole records a role given or taken while id is (or may be) online:
+// every session of theirs acts with it from now on, whatever role it was
+// opened with. Admins are admins by their key and keep that.
+func (c *Chat) SetRole(id string, r Role) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.roles[id] = r
+	if st := c.members[id]; st != nil {
+		st.Member = c.liveLocked(st.Member)
+	}
+}
+
+// liveLocked is m with its role as it stands now.
+func (c *Chat) liveLocked(m Member) Member {
+	if r, ok := c.roles[m.ID]; ok && m.Role != Admin {
+		m.Role = r
+	}
+	return m
 }
 
 // Join subscribes a session of m to channels and returns its subscription,

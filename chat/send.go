@@ -55,6 +55,9 @@ func (c *Chat) Send(from Member, ch ChannelKey, input string, now time.Time) Res
 		// flood state under "".
 		return c.reply(ch, now, "not sent: unknown sender")
 	}
+	c.mu.Lock()
+	from = c.liveLocked(from) // a promotion since the session opened counts
+	c.mu.Unlock()
 	if in[0] != '/' || strings.HasPrefix(in, "//") {
 		text := in
 		if strings.HasPrefix(in, "//") {

@@ -237,3 +237,35 @@ func TestModerationFromChatAndAdminAgree(t *testing.T) {
 	}
 	mo.WaitFor(wait, "you are muted for 1h")
 }
+
+// TestModeratorPromotedWhileOnlineModeratesAtOnce: carol is promoted while
+// her lobby is open; her next /mute works without reconnecting, and a
+// demotion takes it away again as promptly.
+func TestModeratorPromotedWhileOnlineModeratesAtOnce(t *testing.T) {
+	adminKey := sshtest.NewKey(t)
+	h := start(t, t.TempDir(), server.DefaultConfig(), map[string]bool{gossh.FingerprintSHA256(adminKey.PublicKey()): true})
+	bob := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("bob", sshtest.NewKey(t))), 100, 40, "")
+	bob.WaitFor(wait, "Welcome, bob!")
+	carol := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("carol", sshtest.NewKey(t))), 100, 40, "")
+	carol.WaitFor(wait, "Welcome, carol!")
+	carol.Type("t")
+	carol.Type("/mute bob 5m spam\r")
+	carol.WaitFor(wait, "/mute is for moderators")
+
+	if r := sshtest.Run(t, h.Addr, "ops", adminKey, "admin promote carol moderator"); r.Code != 0 {
+		t.Fatalf("admin promote: %d %s", r.Code, r.Stderr)
+	}
+	carol.Type("t")
+	carol.Type("/mute bob 5m spam\r")
+	carol.WaitFor(wait, "bob is muted")
+	bob.WaitFor(wait, "you are muted for")
+
+	if r := sshtest.Run(t, h.Addr, "ops", adminKey, "admin demote carol"); r.Code != 0 {
+		t.Fatalf("admin demote: %d %s", r.Code, r.Stderr)
+	}
+	carol.Type("t")
+	carol.Type("/unmute bob\r")
+	if scr := carol.WaitFor(wait, "/unmute is for moderators"); strings.Contains(scr, "bob is no longer muted") {
+		t.Fatalf("a demoted moderator still moderates:\n%s", scr)
+	}
+}

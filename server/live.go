@@ -8,6 +8,7 @@ import (
 	"github.com/termarena/termarena/chat"
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/lobby"
+	"github.com/termarena/termarena/store"
 )
 
 // liveSessions is what moderation reaches into: the sessions online now
@@ -78,4 +79,18 @@ func (l liveSessions) Muted(id string, until time.Time, reason string) {
 	c.SetMuted(id, until, reason)
 	now := time.Now()
 	c.Tell(id, chat.Moderation, muteNotice(until, reason, now), now)
+}
+
+// RoleChanged applies a promotion or demotion to the player's live chat:
+// a moderator promoted while online moderates without reconnecting.
+func (l liveSessions) RoleChanged(id, role string) {
+	c := l.srv.deps.Chat
+	if c == nil {
+		return
+	}
+	r := chat.Player
+	if role == store.RoleModerator {
+		r = chat.Moderator
+	}
+	c.SetRole(id, r)
 }
