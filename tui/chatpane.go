@@ -166,6 +166,7 @@ type chatState struct {
 	unread int
 	typing bool
 	input  []rune
+	cut    bool // the input reached chat.MaxText and the player was told
 	muted  string
 	// muteUntil is when the mute shown ends (zero: until lifted), so
 	// that the pane can tell a mute that ran out from one lifted early,
@@ -426,7 +427,7 @@ func (cs *chatState) key(k tea.KeyPressMsg) tea.Cmd {
 	case "enter":
 		return cs.send()
 	case "esc":
-		cs.typing, cs.input = false, cs.input[:0]
+		cs.typing, cs.input, cs.cut = false, cs.input[:0], false
 		cs.live()
 	case "pgup", "pgdown", "end":
 		cs.scrollKey(k.String())
@@ -435,7 +436,7 @@ func (cs *chatState) key(k tea.KeyPressMsg) tea.Cmd {
 			cs.input = cs.input[:n-1]
 		}
 	case "ctrl+u":
-		cs.input = cs.input[:0]
+		cs.input, cs.cut = cs.input[:0], false
 	case "tab":
 		if cs.team != "" {
 			cs.toTeam = !cs.toTeam
@@ -454,6 +455,12 @@ func (cs *chatState) key(k tea.KeyPressMsg) tea.Cmd {
 func (cs *chatState) insert(s string) {
 	for _, r := range s {
 		if len(cs.input) >= chat.MaxText {
+			if !cs.cut {
+				// A paste cut without a word reads as a bug: say so, once
+				// per message.
+				cs.cut = true
+				cs.system(fmt.Sprintf("a message holds %d characters: the rest of what you typed or pasted was not kept", chat.MaxText))
+			}
 			return
 		}
 		switch r {
@@ -472,7 +479,7 @@ func (cs *chatState) insert(s string) {
 // command.
 func (cs *chatState) send() tea.Cmd {
 	text := string(cs.input)
-	cs.typing, cs.input, cs.dirty = false, cs.input[:0], true
+	cs.typing, cs.input, cs.cut, cs.dirty = false, cs.input[:0], false, true
 	cs.live()
 	if strings.TrimSpace(text) == "" {
 		return nil

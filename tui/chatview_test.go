@@ -512,3 +512,27 @@ func TestChatPaneShowsOnlyTheChannelItNames(t *testing.T) {
 		t.Fatalf("back in the lobby, under %q:\n%s", header, pane)
 	}
 }
+
+// Issue 20: a long paste was cut at the message limit without a word.
+// The pane says so, once per message.
+func TestChatSaysALongPasteWasCut(t *testing.T) {
+	m := chatLobby(t, newChat(t), chatMember("alice"), LobbyDeps{})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	press(m, "t")
+	m.Update(tea.PasteMsg{Content: strings.Repeat("word ", 100)})
+	typeText(m, "more")
+	if n := len(m.chat.input); n != chat.MaxText {
+		t.Fatalf("input holds %d runes, want %d", n, chat.MaxText)
+	}
+	note := fmt.Sprintf("a message holds %d characters: the rest of what you typed or pasted was not kept", chat.MaxText)
+	_, rows := lobbyPane(t, m)
+	if got := strings.Count(strings.Join(rows, " "), "the rest of what you typed"); got != 1 || !strings.Contains(strings.Join(rows, " "), note[:40]) {
+		t.Fatalf("the cut is told %d times, want once:\n%s", got, strings.Join(rows, "\n"))
+	}
+	press(m, "enter")
+	press(m, "t")
+	typeText(m, "short")
+	if _, rows := lobbyPane(t, m); strings.Count(strings.Join(rows, " "), "the rest of what you typed") != 1 {
+		t.Fatalf("a short message after the cut one is told it was cut:\n%s", strings.Join(rows, "\n"))
+	}
+}
