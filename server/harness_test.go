@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/termarena/termarena/app"
+	"github.com/termarena/termarena/games"
 	"github.com/termarena/termarena/hostkeys"
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/server"
@@ -49,12 +50,30 @@ func startWith(t testing.TB, dir string, cfg server.Config, admins map[string]bo
 	if os.Getenv("TERMARENA_TEST_LOG") != "" {
 		logOut = os.Stderr
 	}
+	return startLogged(t, dir, cfg, admins, roomsCfg, logOut, hooks...)
+}
+
+// playsAs is a test-only game kind that plays like a game of the catalogue
+// (a Pong with a planted bug): its rooms are drawn with that game's view.
+type playsAs interface{ PlaysAs() string }
+
+// startLogged is startWith with the server's log written to logOut.
+func startLogged(t testing.TB, dir string, cfg server.Config, admins map[string]bool, roomsCfg lobby.RoomsConfig, logOut io.Writer, hooks ...func(*server.Server)) *harness {
+	t.Helper()
 	// What main builds, with the test's own tuning: the whole catalogue of
 	// games unless roomsCfg names some.
 	ac := app.DefaultConfig()
 	ac.Data, ac.StoreTimeout, ac.Server, ac.Admins = dir, time.Second, cfg, admins
 	ac.Lobby = lobby.Config{Rooms: roomsCfg}
 	ac.Logger = slog.New(slog.NewTextHandler(logOut, nil))
+	for _, k := range roomsCfg.Games {
+		if p, ok := k.(playsAs); ok {
+			if ac.Views == nil {
+				ac.Views = games.Views()
+			}
+			ac.Views[k.Name()] = ac.Views[p.PlaysAs()]
+		}
+	}
 	a, err := app.Assemble(ac)
 	if err != nil {
 		t.Fatal(err)
