@@ -143,7 +143,8 @@ func TestProfile(t *testing.T) {
           "score": 5,
           "rating_before": 1500,
           "rating_after": 1520,
-          "left": false
+          "left": false,
+          "rank": 1
         },
         {
           "name": "alice",
@@ -151,7 +152,8 @@ func TestProfile(t *testing.T) {
           "score": 3,
           "rating_before": 1500,
           "rating_after": 1480,
-          "left": false
+          "left": false,
+          "rank": 2
         }
       ],
       "replay": true

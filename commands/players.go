@@ -90,7 +90,7 @@ func printMatches(w io.Writer, fp string, ms []service.Match) {
 			case p.Place == 1:
 				result = "won"
 			default:
-				result = fmt.Sprintf("%d%s", p.Place, ordinal(p.Place))
+				result = fmt.Sprintf("%d%s", p.Rank, ordinal(p.Rank))
 			}
 			if m.Ranked && !m.Aborted {
 				change = fmt.Sprintf("%+d", p.RatingAfter-p.RatingBefore)

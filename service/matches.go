@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
+	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/store"
 )
 
@@ -34,6 +36,10 @@ type MatchPlayer struct {
 	RatingBefore int    `json:"rating_before"`
 	RatingAfter  int    `json:"rating_after"`
 	Left         bool   `json:"left"`
+	// Rank is Place as players are shown it, standard competition
+	// ranking: two sharing fifth place are followed by seventh (Place
+	// says sixth); a 2v2's teams rank as teams (game.Ranks).
+	Rank int `json:"rank"`
 	// Fingerprint is the player's key ("" for a guest): a listing finds
 	// its reader's own seat by it. Never shown.
 	Fingerprint string `json:"-"`
@@ -46,6 +52,22 @@ func toMatch(m store.MatchRecord) Match {
 		j.Players = append(j.Players, MatchPlayer{Name: p.Name, Place: p.Place, Score: p.Score,
 			RatingBefore: int(math.Round(p.RatingBefore)), RatingAfter: int(math.Round(p.RatingAfter)), Left: p.Left,
 			Fingerprint: p.Fingerprint})
+	}
+	// Team is recorded only for modes with teams, where a contested match
+	// has players of team 1; elsewhere every player is team 0.
+	teams := slices.ContainsFunc(m.Players, func(p store.MatchPlayer) bool { return p.Team != 0 })
+	places := make([]int, len(m.Players))
+	for i, p := range m.Players {
+		places[i] = p.Place
+	}
+	ranks := game.Ranks(places, func(i int) int {
+		if teams {
+			return m.Players[i].Team
+		}
+		return -1
+	})
+	for i := range j.Players {
+		j.Players[i].Rank = ranks[i]
 	}
 	return j
 }

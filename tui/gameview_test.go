@@ -282,19 +282,7 @@ func TestNoMatchLineOverTheCountdown(t *testing.T) {
 // 3 · 6 riding") no room in the header: the clock is what a replay's
 // footer is for, so the round line gives way first.
 func TestLightCycleReplayFooterKeepsTheClock(t *testing.T) {
-	g := tron.New(tron.DefaultConfig(tron.Casual), 7)
-	names := []string{"annabel", "benedict", "cyrano", "delphine", "evander", "fionnuala"}
-	seats := make([]game.Seat, 8)
-	for slot, name := range names {
-		if err := g.Join(slot); err != nil {
-			t.Fatal(err)
-		}
-		seats[slot] = game.Seat{Player: game.Player{ID: game.PlayerID(name), Name: name}, Taken: true, Connected: true}
-	}
-	for range 30 {
-		g.Step(nil)
-	}
-	fr := &game.Frame{Room: "r1", TickRate: 60, Tick: 30, Phase: game.Playing, Seats: seats, Acks: make([]uint32, 8), State: g.Snapshot()}
+	fr := sixRiders(t)
 	clock := time.Unix(1000, 0)
 	for _, w := range []int{80, 100, 200} {
 		out, room := newVT(w, 24), newFakeRoom(fr)
@@ -310,6 +298,47 @@ func TestLightCycleReplayFooterKeepsTheClock(t *testing.T) {
 		v.draw()
 		if scr := out.screen(); !strings.Contains(scr, "00:12 / 01:30 ██░░") || !strings.Contains(scr, "q quit") {
 			t.Fatalf("%d columns: the replay's footer lacks its clock or keys:\n%s", w, scr)
+		}
+	}
+}
+
+// sixRiders is a light-cycle frame of six riders with long names, 30
+// ticks in.
+func sixRiders(t *testing.T) *game.Frame {
+	t.Helper()
+	g := tron.New(tron.DefaultConfig(tron.Casual), 7)
+	names := []string{"annabel", "benedict", "cyrano", "delphine", "evander", "fionnuala"}
+	seats := make([]game.Seat, 8)
+	for slot, name := range names {
+		if err := g.Join(slot); err != nil {
+			t.Fatal(err)
+		}
+		seats[slot] = game.Seat{Player: game.Player{ID: game.PlayerID(name), Name: name}, Taken: true, Connected: true}
+	}
+	for range 30 {
+		g.Step(nil)
+	}
+	return &game.Frame{Room: "r1", TickRate: 60, Tick: 30, Phase: game.Playing, Seats: seats, Acks: make([]uint32, 8), State: g.Snapshot()}
+}
+
+// Results number tied riders as standard competition ranking: two riders
+// sharing fourth are followed by sixth, not fifth (the game's places are
+// dense: 1, 2, 3, 4, 4, 5).
+func TestResultsRankTiesAsCompetitionRanking(t *testing.T) {
+	fr := sixRiders(t)
+	fr.Phase = game.Finished
+	fr.Roster = make([]game.Player, 8)
+	for i, s := range fr.Seats {
+		fr.Roster[i] = s.Player
+	}
+	fr.Result = &game.Result{Placements: []int{0, 1, 2, 3, 4, 5}, Places: []int{1, 2, 3, 4, 4, 5, 0, 0}, Scores: []int{3, 2, 1, 0, 0, 0, 0, 0}}
+	clock := time.Unix(1000, 0)
+	v, out, _ := tronRoomView(fr, 0, 200, 50, colorprofile.ANSI256, &clock)
+	v.draw()
+	scr := out.screen()
+	for _, want := range []string{"1. annabel", "4. delphine", "4. evander", "6. fionnuala"} {
+		if !strings.Contains(scr, want) {
+			t.Fatalf("results lack %q:\n%s", want, scr)
 		}
 	}
 }

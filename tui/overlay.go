@@ -299,6 +299,9 @@ func (v *RoomView) placeLines(fr *game.Frame, teams [][]int, out *lobby.Outcome)
 		}
 		return 0
 	}
+	// Shown as standard competition ranks: two riders sharing fifth are
+	// followed by seventh (a team result's places already are).
+	ranks := game.Ranks(res.Places, nil)
 	var lines []string
 	for place := 1; place <= len(res.Places); place++ {
 		first := true
@@ -313,7 +316,7 @@ func (v *RoomView) placeLines(fr *game.Frame, teams [][]int, out *lobby.Outcome)
 				}
 				lines = append(lines, fmt.Sprintf("    %s%s%s ", who, left(slot), change(slot)))
 			} else {
-				lines = append(lines, fmt.Sprintf(" %d. %s (%d)%s%s ", place, who, score(slot), left(slot), change(slot)))
+				lines = append(lines, fmt.Sprintf(" %d. %s (%d)%s%s ", ranks[slot], who, score(slot), left(slot), change(slot)))
 			}
 			first = false
 		}

@@ -266,7 +266,7 @@ func matchLine(mt service.Match, fp string) string {
 	case mt.Aborted:
 		res = "aborted"
 	case me.Place != 1:
-		res = fmt.Sprintf("%d%s", me.Place, ordinalSuffix(me.Place))
+		res = fmt.Sprintf("%d%s", me.Rank, ordinalSuffix(me.Rank))
 	}
 	change := ""
 	if mt.Ranked && !mt.Aborted {
