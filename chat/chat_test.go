@@ -636,3 +636,37 @@ func TestQuietMemberIsForgottenAtClose(t *testing.T) {
 		t.Error("a player who chatted a moment ago was forgotten: reconnecting would reset flood control")
 	}
 }
+
+// Issue 20: stacked combining marks ("zalgo") got through to every
+// reader's screen, spilling over the lines around them. Each character
+// keeps at most three marks, which every language's accents fit in;
+// whispers alike.
+func TestZalgoIsCappedAccentsAreNot(t *testing.T) {
+	e := newEnv(t, Config{Filter: noFilter(t)})
+	alice, bob := player("alice"), player("bob")
+	sub := e.c.Join(alice, LobbyChannel)
+	bs := e.c.Join(bob, LobbyChannel)
+	zalgo := "h" + strings.Repeat("\u0300\u0301\u0302\u0303", 10) + "i" + strings.Repeat("\u0489", 30)
+	cases := []struct{ in, want string }{
+		{zalgo, "h\u0300\u0301\u0302i\u0489\u0489\u0489"},
+		{"Tie\u0323\u0302ng Vie\u0323\u0302t", "Tie\u0323\u0302ng Vie\u0323\u0302t"}, // Vietnamese, decomposed: kept
+		{"cafe\u0301", "cafe\u0301"},
+	}
+	for _, c := range cases {
+		e.mustSend(alice, LobbyChannel, c.in)
+		e.advance(time.Minute)
+	}
+	got := texts(sub.Drain())
+	for i, c := range cases {
+		if got[i] != c.want {
+			t.Errorf("Send(%+q) delivered %+q, want %+q", c.in, got[i], c.want)
+		}
+	}
+	bs.Drain()
+	if r := e.send(alice, LobbyChannel, "/w bob "+zalgo); !r.Delivered {
+		t.Fatalf("whisper: %q", replyText(r))
+	}
+	if w := texts(bs.Drain()); len(w) != 1 || w[0] != cases[0].want {
+		t.Errorf("whisper delivered %+q", w)
+	}
+}

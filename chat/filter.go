@@ -713,3 +713,43 @@ func runsMatch(w, p []run) bool {
 	}
 	return true
 }
+
+// maxMarks is how many combining marks one base character keeps in chat:
+// enough for any language's accents written decomposed (Vietnamese stacks
+// two, Hebrew with points and cantillation three), far short of "zalgo"
+// text, whose dozens of stacked marks spill over the lines above and
+// below it on the reader's screen.
+const maxMarks = 3
+
+// capMarks drops the combining marks beyond maxMarks after each base
+// character; it returns s itself when nothing is dropped.
+func capMarks(s string) string {
+	n, over := 0, false
+	for _, r := range s {
+		if unicode.In(r, unicode.Mn, unicode.Me) {
+			if n++; n > maxMarks {
+				over = true
+				break
+			}
+			continue
+		}
+		n = 0
+	}
+	if !over {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	n = 0
+	for _, r := range s {
+		if unicode.In(r, unicode.Mn, unicode.Me) {
+			if n++; n > maxMarks {
+				continue
+			}
+		} else {
+			n = 0
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

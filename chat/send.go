@@ -180,7 +180,7 @@ func (c *Chat) say(from Member, ch ChannelKey, kind Kind, text string, now time.
 	if from.Guest {
 		return c.reply(ch, now, GuestRefusal)
 	}
-	text = strings.TrimSpace(sanitize.Text(text, MaxText))
+	text = strings.TrimSpace(capMarks(sanitize.Text(text, MaxText)))
 	if text == "" {
 		if kind == Me {
 			return c.reply(ch, now, "usage: /me ACTION (e.g. /me waves)")
@@ -259,7 +259,7 @@ func (c *Chat) replyWhisper(from Member, ch ChannelKey, text string, now time.Ti
 // whisper sends text from from to the online member named target (lower
 // case). Replies go on ch, the channel the sender typed in.
 func (c *Chat) whisper(from Member, ch ChannelKey, target, text string, now time.Time) Result {
-	text = strings.TrimSpace(sanitize.Text(text, MaxText))
+	text = strings.TrimSpace(capMarks(sanitize.Text(text, MaxText)))
 	if text == "" {
 		return c.reply(ch, now, "usage: /w NAME message")
 	}
