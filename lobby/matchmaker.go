@@ -247,6 +247,14 @@ func (mm *Matchmaker) Cooldown(id string) (until time.Time, blocked bool) {
 	return mm.cooldowns.Check(id, mm.now())
 }
 
+// TableSize is how many players a match of mode needs.
+func (mm *Matchmaker) TableSize(mode RankedMode) int {
+	if q := mm.queues[mode]; q != nil {
+		return q.size
+	}
+	return 0
+}
+
 // Status is what the queue screen shows.
 func (mm *Matchmaker) Status(t *Ticket) (waited time.Duration, lo, hi float64, queued int, ok bool) {
 	return mm.queues[t.Mode].Status(t.ID, mm.now())

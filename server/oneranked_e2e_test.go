@@ -54,3 +54,12 @@ func TestSecondTerminalCannotQueueWhileInARankedMatch(t *testing.T) {
 		t.Fatalf("the match is %v after ann's second terminal came back to it, want the countdown", fr.Phase)
 	}
 }
+
+// The light-cycle queue says a match needs four riders and how many wait.
+func TestTronQueueSaysHowManyItNeeds(t *testing.T) {
+	h := start(t, t.TempDir(), server.DefaultConfig(), nil)
+	ann := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("ann", sshtest.NewKey(t))), 80, 24, "play tron-ffa")
+	ann.WaitFor(wait, "Looking for a tron-ffa match", "in the queue  1 · a match needs 4 players")
+	ben := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("ben", sshtest.NewKey(t))), 80, 24, "play tron-ffa")
+	ben.WaitFor(wait, "in the queue  2 · a match needs 4 players")
+}

@@ -142,21 +142,36 @@ func (m *Lobby) renderQueue() string {
 	if !ok {
 		return style(colText).Render("Match found — joining…")
 	}
+	return queueText(q.ticket.Mode, waited, lo, hi, queued, m.d.Matchmaker.TableSize(q.ticket.Mode))
+}
+
+// queueText is the queue screen: how long the player has waited, the
+// ratings they accept, how many wait and how many a match needs (a
+// four-rider table can take a while to fill), and — until it accepts
+// anyone — that the range widens.
+func queueText(mode lobby.RankedMode, waited time.Duration, lo, hi float64, queued, need int) string {
+	anyone := math.IsInf(lo, 0) || math.IsInf(hi, 0)
 	rng := "any rating"
-	if !math.IsInf(lo, 0) && !math.IsInf(hi, 0) {
+	if !anyone {
 		rng = fmt.Sprintf("%.0f – %.0f", math.Max(lo, 0), hi)
 	}
 	var b strings.Builder
-	b.WriteString(lipgloss.NewStyle().Bold(true).Foreground(colText).Render("Looking for a "+string(q.ticket.Mode)+" match") + "\n\n")
+	b.WriteString(lipgloss.NewStyle().Bold(true).Foreground(colText).Render("Looking for a "+string(mode)+" match") + "\n\n")
 	b.WriteString(style(colText).Render(fmt.Sprintf("  waited        %d:%02d", int(waited.Minutes()), int(waited.Seconds())%60)) + "\n")
 	b.WriteString(style(colText).Render("  rating range  "+rng) + "\n")
-	b.WriteString(style(colText).Render(fmt.Sprintf("  in the queue  %d", queued)) + "\n\n")
-	b.WriteString(style(colDim).Render("  the range widens the longer you wait · esc leave the queue") + "\n")
+	inQueue := fmt.Sprintf("  in the queue  %d", queued)
+	if need > 0 {
+		inQueue += fmt.Sprintf(" · a match needs %d players", need)
+	}
+	b.WriteString(style(colText).Render(inQueue) + "\n\n")
+	hint := "  the range widens the longer you wait · esc leave the queue"
+	if anyone {
+		hint = "  you are matched with anyone who queues · esc leave the queue"
+	}
+	b.WriteString(style(colDim).Render(hint) + "\n")
 	return b.String()
 }
 
-// loadBoard reads a leaderboard off the program's goroutine: the same
-// query as `leaderboard`.
 func (m *Lobby) loadBoard(mode lobby.RankedMode) tea.Cmd {
 	q, ctx := m.queries, m.d.Ctx
 	return func() tea.Msg {
