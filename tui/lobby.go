@@ -112,6 +112,7 @@ type inRoom struct {
 	// confirming: the player pressed q in a ranked match in play and the
 	// view asks whether to forfeit it.
 	confirming bool
+	helping    bool // the game's key help is shown (?): roomHelpKey
 }
 
 // Lobby is the session's Bubble Tea model: the lobby shell, and the room
@@ -590,6 +591,9 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 			cs.start()
 			return nil
 		}
+	}
+	if m.state == stRoom && m.in != nil && m.roomHelpKey(s) {
+		return nil
 	}
 	switch m.state {
 	case stWatch:

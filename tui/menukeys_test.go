@@ -144,3 +144,39 @@ func TestMinSizeIsTheBoardsLeastRegion(t *testing.T) {
 		}
 	}
 }
+
+// Issue 20: ? in a game did nothing. It shows the game's keys for the
+// player's seat over the room screen; ? again, or any other key, hides
+// them (that key still does what it does).
+func TestQuestionMarkInAGameShowsItsKeys(t *testing.T) {
+	rooms := testRooms(t)
+	r, err := rooms.Create("pong", "1v1", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewLobby(LobbyDeps{Ctx: t.Context(), Player: game.Player{ID: "SHA256:ann", Name: "ann"}, Online: lobby.NewHub(), Rooms: rooms,
+		Views: games.Views(), Out: newVT(80, 24)})
+	defer m.Detach(t.Context())
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.Update(joinMsg{room: r, side: -1})
+	if m.state != stRoom {
+		t.Fatalf("not in the room: %q", m.notice)
+	}
+	help := func() string { return strings.Join(m.in.view.promptLines(), "\n") }
+	press(m, "?")
+	if h := help(); !strings.Contains(h, m.in.view.Plugin().KeyHelp(m.in.slot)) || !strings.Contains(h, "r  ready") || !strings.Contains(h, "q  leave") {
+		t.Fatalf("? in a room shows %q", h)
+	}
+	press(m, "?")
+	if h := help(); h != "" {
+		t.Fatalf("? again left %q", h)
+	}
+	press(m, "?")
+	press(m, "r")
+	if h := help(); h != "" {
+		t.Fatalf("r left the help up: %q", h)
+	}
+	if m.state != stRoom {
+		t.Fatal("r after the help left the room")
+	}
+}
