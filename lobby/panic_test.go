@@ -5,11 +5,15 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
+
+	"go.etcd.io/bbolt"
 
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/game/pong"
@@ -283,5 +287,82 @@ func TestResultsWriterSkipsAJobThatPanics(t *testing.T) {
 	}
 	if svc.Panics()[WorkerResults] != 1 || !strings.Contains(logs.String(), "test bug in Standing") {
 		t.Fatalf("results panics %d, log:\n%s", svc.Panics()[WorkerResults], logs.String())
+	}
+}
+
+// Replay pruning on a file with a damaged page of the replays bucket (bbolt
+// panics on it: "page expected to be …") logs which bucket is damaged and
+// leaves the server running: the rooms still play.
+func TestPruningADamagedStoreLogsTheBucket(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.db")
+	st, err := store.Open(path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := bytes.Repeat([]byte("replay "), 300) // the bucket gets pages of its own
+	for range 20 {
+		m, err := st.RecordMatch(store.MatchRecord{Mode: "casual-1v1", Start: time.Now().Add(-48 * time.Hour), Duration: time.Minute,
+			Players: []store.MatchPlayer{{Name: "a", Slot: 0, Place: 1}, {Name: "b", Slot: 1, Place: 2}}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.PutReplay(m.ID, big); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.Close()
+	garblePage(t, path, "replays")
+	if st, err = store.Open(path, store.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	logs := &logBuffer{}
+	log := slog.New(slog.NewTextHandler(logs, nil))
+	svc, err := Start(st, Config{Rooms: RoomsConfig{Games: pongGames(nil)}}, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Stop(); st.Close() })
+	svc.PruneReplays(st, Retention{KeepFor: time.Hour}, log)
+	waitFor(t, "pruning to report the damage", func() bool { return strings.Contains(logs.String(), "bucket=replays") })
+	r, err := svc.Rooms.Create("pong", "1v1", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seat(t, r, ann, ben)
+	waitFor(t, "a match to play after the damage was found", func() bool { fr, _ := r.Latest(); return fr.Phase == game.Playing })
+}
+
+// garblePage writes garbage over the root page of bucket in the closed
+// database at path, as a bad sector would.
+func garblePage(t *testing.T, path, bucket string) {
+	t.Helper()
+	db, err := bbolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pgid, size int64
+	err = db.View(func(tx *bbolt.Tx) error {
+		b := tx.Bucket([]byte(bucket))
+		if b == nil || b.Root() == 0 {
+			return fmt.Errorf("bucket %q missing or inline", bucket)
+		}
+		pgid, size = int64(b.Root()), int64(db.Info().PageSize)
+		return nil
+	})
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	garbage := make([]byte, size)
+	for i := range garbage {
+		garbage[i] = byte(i*7 + 3)
+	}
+	if _, err := f.WriteAt(garbage, pgid*size); err != nil {
+		t.Fatal(err)
 	}
 }

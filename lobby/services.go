@@ -101,12 +101,12 @@ func (s *Services) PruneReplays(st *store.Store, r Retention, log *slog.Logger) 
 		defer s.wg.Done()
 		t := time.NewTicker(r.Every)
 		defer t.Stop()
-		// A damaged page can make bbolt fault on a read: as a panic,
-		// not a crash, it is recovered below like any other.
-		debug.SetPanicOnFault(true)
 		for {
 			n, err := s.pruneOnce(st, r, log)
+			var damaged *store.BucketDamageError
 			switch {
+			case errors.As(err, &damaged):
+				log.Error("prune replays: the database is damaged; restore a backup", "bucket", damaged.Bucket, "err", err)
 			case err != nil:
 				log.Error("prune replays", "err", err)
 			case n > 0:
@@ -121,10 +121,9 @@ func (s *Services) PruneReplays(st *store.Store, r Retention, log *slog.Logger) 
 	}()
 }
 
-// pruneOnce runs one pruning pass. A panic in it (bbolt's page checks on a
-// damaged file panic; the store says which bucket it was reading) is logged
-// and counted, and pruning tries again at the next interval: the server
-// plays on.
+// pruneOnce runs one pruning pass. The store turns a damaged page into an
+// error naming its bucket; any other panic in it is logged and counted
+// here, and pruning tries again at the next interval: the server plays on.
 func (s *Services) pruneOnce(st *store.Store, r Retention, log *slog.Logger) (n int, err error) {
 	defer func() {
 		if v := recover(); v != nil {

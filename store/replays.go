@@ -105,11 +105,52 @@ func (s *Store) Replay(matchID uint64) ([]byte, error) {
 //
 // A replay whose match record is missing is never deleted: without the
 // record there is no age or player list to judge it by.
-func (s *Store) PruneReplays(keepPerPlayer int, keepFor time.Duration, now time.Time) (int, error) {
+//
+// Pruning reads every replay's page and many match records, so it is what
+// meets a damaged page first, on a server that has long been serving: a
+// page bbolt panics or faults on ends this call with a *BucketDamageError
+// naming the bucket (replays or matches) whose pages do not read, instead
+// of ending the process.
+func (s *Store) PruneReplays(keepPerPlayer int, keepFor time.Duration, now time.Time) (n int, err error) {
 	if keepPerPlayer < 0 || keepFor < 0 {
 		return 0, fmt.Errorf("store: prune replays: negative keep (%d per player, %s)", keepPerPlayer, keepFor)
 	}
-	cutoff := now.Add(-keepFor)
+	err = guarded("pruning replays", func() error {
+		var err error
+		n, err = s.pruneReplays(keepPerPlayer, now.Add(-keepFor))
+		return err
+	})
+	if errors.Is(err, ErrDamaged) {
+		var de *BucketDamageError
+		if !errors.As(err, &de) {
+			err = s.bucketDamage(err, bucketReplays, bucketMatches)
+		}
+		return n, fmt.Errorf("store: prune replays: %w", err)
+	}
+	return n, err
+}
+
+// bucketDamage names, in a *BucketDamageError wrapping err, the first of
+// buckets whose pages do not read (as Health walks them); err as it is
+// when they all read.
+func (s *Store) bucketDamage(err error, buckets ...string) error {
+	for _, name := range buckets {
+		werr := guarded("reading it", func() error {
+			return s.db.View(func(tx *bbolt.Tx) error {
+				if b := tx.Bucket([]byte(name)); b != nil {
+					return walk(b)
+				}
+				return nil
+			})
+		})
+		if werr != nil {
+			return &BucketDamageError{Bucket: name, Err: err}
+		}
+	}
+	return err
+}
+
+func (s *Store) pruneReplays(keepPerPlayer int, cutoff time.Time) (int, error) {
 	doomed, err := s.pruneCandidates(keepPerPlayer, cutoff)
 	if err != nil {
 		return 0, fmt.Errorf("store: prune replays: %w", err)

@@ -225,3 +225,29 @@ func TestPruneReplaysLeavesOrphans(t *testing.T) {
 		t.Errorf("orphan replay was deleted: %v", err)
 	}
 }
+
+// TestPruneNamesADamagedBucket: a page of the replays bucket goes bad under
+// a running store (garbage written over it, as a bad sector would); bbolt
+// panics on it, which used to end the server from the pruning goroutine.
+// Pruning now fails with an error naming the bucket, and the store still
+// answers for what does read.
+func TestPruneNamesADamagedBucket(t *testing.T) {
+	s := openPlayers(t, Options{})
+	old := time.Now().Add(-48 * time.Hour)
+	big := bytes.Repeat([]byte("replay "), 300) // the bucket gets pages of its own
+	for range 20 {
+		m := mustRecord(t, s, casual(old, fpAlice, fpBob), nil)
+		if err := s.PutReplay(m.ID, big); err != nil {
+			t.Fatal(err)
+		}
+	}
+	corruptBucket(t, s, bucketReplays)
+	_, err := s.PruneReplays(0, time.Hour, time.Now())
+	var de *BucketDamageError
+	if !errors.As(err, &de) || de.Bucket != bucketReplays || !errors.Is(err, ErrDamaged) {
+		t.Fatalf("PruneReplays on a damaged page: %v; want damage in bucket %q", err, bucketReplays)
+	}
+	if ms, err := s.Matches(fpAlice, 5); err != nil || len(ms) != 5 {
+		t.Fatalf("the matches no longer read: %d, %v", len(ms), err)
+	}
+}
