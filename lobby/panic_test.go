@@ -366,3 +366,20 @@ func garblePage(t *testing.T, path, bucket string) {
 		t.Fatal(err)
 	}
 }
+
+// A game that panics as its room is made (here its first Snapshot, taken
+// on the creating goroutine: a session's, or the matchmaker's) fails that
+// Create with an error, counted and logged as a room panic; the registry
+// is not left locked, and other rooms are still made.
+func TestRoomThatPanicsAtCreationIsAnError(t *testing.T) {
+	svc, _, logs := faultyServices(t, faultyKind{on: "Snapshot", at: 0})
+	if r, err := svc.Rooms.Create("faulty", "1v1", false); err == nil {
+		t.Fatalf("made room %s of a game that panics", r.ID())
+	}
+	if svc.Panics()[WorkerRoom] != 1 || !strings.Contains(logs.String(), "room panicked while starting") {
+		t.Fatalf("room panics %d, log:\n%s", svc.Panics()[WorkerRoom], logs.String())
+	}
+	if _, err := svc.Rooms.Create("pong", "1v1", false); err != nil {
+		t.Fatalf("no room after the panic: %v", err)
+	}
+}
