@@ -411,6 +411,10 @@ func rate(r *Room, players []store.MatchPlayer, cur []store.Rating) ([]store.Rat
 		}
 		after := rp[i].After(next[i])
 		c.Rating, c.Games, c.Reached2400 = next[i], after.Games, after.Reached2400
+		// Wins and losses are what players call them: first place wins,
+		// last place (or walking out) loses, and in a free-for-all a
+		// place between them is neither (second of four is not a loss);
+		// it counts in games, and the rating change says how it went.
 		switch {
 		case players[i].Left:
 			c.Losses++
@@ -418,7 +422,7 @@ func rate(r *Room, players []store.MatchPlayer, cur []store.Rating) ([]store.Rat
 			c.Draws++
 		case places[i] == best:
 			c.Wins++
-		default:
+		case places[i] == worst:
 			c.Losses++
 		}
 		out[i] = c
