@@ -2,6 +2,7 @@ package lobby
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
@@ -310,20 +311,35 @@ func (rs *Results) write(j resultJob) error {
 	if !rec.Aborted {
 		placeLeavers(rec.Players)
 	}
-	saved, err := rs.st.RecordMatch(rec, func(cur []store.Rating) ([]store.Rating, error) {
-		return rate(r, rec.Players, cur)
-	})
-	if err != nil {
-		return fmt.Errorf("lobby: %s match in %s: %w", rec.Mode, r.ID(), err)
-	}
 	if j.replay != nil {
+		// Saved with the match, in one transaction: a match is never
+		// recorded without the replay it came with unless we say so.
 		if data, err := spectator.Encode(j.replay); err != nil {
-			rs.log.Error("encode replay", "match", saved.ID, "err", err)
-		} else if err := rs.st.PutReplay(saved.ID, data); err != nil {
-			rs.log.Error("store replay", "match", saved.ID, "err", err)
+			rs.log.Error("encode replay", "room", r.ID(), "err", err)
+		} else {
+			rec.ReplayData = data
 		}
 	}
-	out := &Outcome{Seed: j.started.seed, MatchID: saved.ID}
+	rateFn := func(cur []store.Rating) ([]store.Rating, error) { return rate(r, rec.Players, cur) }
+	saved, err := rs.st.RecordMatch(rec, rateFn)
+	unsaved := ""
+	if errors.Is(err, store.ErrCannotSave) && rec.ReplayData != nil {
+		// The replay is most of the bytes: the result alone may still fit.
+		rs.log.Error("replay not saved: the database cannot be written; saving the result alone", "room", r.ID(), "err", err)
+		rec.ReplayData = nil
+		saved, err = rs.st.RecordMatch(rec, rateFn)
+		unsaved = "replay not saved: the server cannot save right now"
+	}
+	if err != nil {
+		// The players are told rather than left waiting for ratings.
+		unsaved = "result not saved: a server error; no rating changed"
+		if errors.Is(err, store.ErrCannotSave) {
+			unsaved = "result not saved: the server cannot save right now"
+		}
+		r.SetOutcome(&Outcome{Seed: j.started.seed, Unsaved: unsaved})
+		return fmt.Errorf("lobby: %s match in %s not saved: %w", rec.Mode, r.ID(), err)
+	}
+	out := &Outcome{Seed: j.started.seed, MatchID: saved.ID, Unsaved: unsaved}
 	if rec.Ranked && !rec.Aborted {
 		out.Changes = make([]RatingChange, len(j.seats))
 		for i, p := range saved.Players {

@@ -227,3 +227,56 @@ func TestTwoVTwoWarmUpIsNotRecorded(t *testing.T) {
 		t.Fatalf("replays: %+v %v; want only the match in %s", recent, err, r2.ID())
 	}
 }
+
+// TestResultThatCannotBeSavedIsSaidSo: on a store that takes no writes (a
+// full disk) a finished match cannot be recorded; its players are told so
+// in the outcome instead of waiting for ratings that never come, and
+// nothing is half saved.
+func TestResultThatCannotBeSavedIsSaidSo(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.db")
+	st, err := store.Open(path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := st.Login("SHA256:aaa", "ssh-ed25519", "ann"); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	st, err = store.Open(path, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := Start(st, Config{Rooms: RoomsConfig{
+		Room: game.RoomConfig{Countdown: -1},
+		Games: pongGames(func(m pong.Mode) pong.Config {
+			c := pong.DefaultConfig(m)
+			c.PointsToWin, c.Lives = 1, 1
+			return c
+		}),
+	}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Stop(); st.Close() })
+	ctx := context.Background()
+	r, err := svc.Rooms.Create("pong", "1v1", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	players := []game.Player{{ID: "SHA256:aaa", Name: "ann"}, {ID: "guest:1234", Name: "guest-1234", Guest: true}}
+	for _, p := range players {
+		if _, err := r.Join(ctx, p, -1); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.SetReady(ctx, p.ID, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor(t, "the players to be told the result was not saved", func() bool { o := r.Outcome(); return o != nil && o.Unsaved != "" })
+	if o := r.Outcome(); o.MatchID != 0 || o.Unsaved != "result not saved: the server cannot save right now" {
+		t.Errorf("outcome %+v", o)
+	}
+	if ms, err := st.Matches("SHA256:aaa", 10); err != nil || len(ms) != 0 {
+		t.Errorf("matches %+v, %v; want none", ms, err)
+	}
+}

@@ -128,6 +128,9 @@ type Outcome struct {
 	Seed    uint64 // the match it belongs to (Frame.Seed)
 	MatchID uint64
 	Changes []RatingChange // per slot; empty for unrated matches
+	// Unsaved, when not "", says what of the match could not be saved
+	// (the result, or its replay), for the players' screens.
+	Unsaved string
 }
 
 // RatingChange is one seat's rating before and after a match.

@@ -29,9 +29,9 @@ func (s *Store) batch(fn func(*bbolt.Tx) error) error  { return s.write(s.db.Bat
 
 func (s *Store) write(do func(func(*bbolt.Tx) error) error, fn func(*bbolt.Tx) error) error {
 	var fnErr error
-	returned := false
+	called, returned := false, false
 	err := do(func(tx *bbolt.Tx) error {
-		returned = false
+		called, returned = true, false
 		fnErr = fn(tx)
 		returned = true
 		return fnErr
@@ -40,12 +40,14 @@ func (s *Store) write(do func(func(*bbolt.Tx) error) error, fn func(*bbolt.Tx) e
 	case err == nil:
 		s.writeFailed.Store(nil)
 		return nil
-	case !returned:
+	case called && !returned:
 		// fn panicked (Batch hands the panic back as an error): a page
 		// it read was not what bbolt expected.
 		return fmt.Errorf("%w: %v", ErrDamaged, err)
 	case fnErr != nil, errors.Is(err, bbolt.ErrDatabaseNotOpen):
 		return err
+	case errors.Is(err, bbolt.ErrDatabaseReadOnly):
+		return fmt.Errorf("%w: opened read-only: %w", ErrCannotSave, err)
 	}
 	s.writeFailed.Store(&writeFailure{at: s.now().UTC(), err: err})
 	return fmt.Errorf("%w: %w", ErrCannotSave, err)

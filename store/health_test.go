@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -159,5 +160,45 @@ func TestLoginOnAFullFilesystem(t *testing.T) {
 	}
 	if err := s.Health(); err != nil {
 		t.Errorf("Health once space is free: %v", err)
+	}
+}
+
+// TestMatchKeepsItsReplayOrNeither: a match recorded with its replay keeps
+// it, in the same transaction; on a file that takes no writes (a full
+// disk) RecordMatch fails with ErrCannotSave and leaves neither, so no
+// match is ever saved claiming no replay while its replay was lost.
+func TestMatchKeepsItsReplayOrNeither(t *testing.T) {
+	path := dbPath(t)
+	s, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fp := range []string{fpAlice, fpBob} {
+		mustLogin(t, s, fp, strings.TrimPrefix(fp, "SHA256:"))
+	}
+	m := duel(fpAlice, fpBob)
+	m.ReplayData = []byte("replay one")
+	saved := mustRecord(t, s, m, shift(8, -8))
+	if !saved.Replay || saved.ReplayData != nil {
+		t.Errorf("recorded with a replay: Replay=%v ReplayData=%q", saved.Replay, saved.ReplayData)
+	}
+	if got, err := s.Replay(saved.ID); err != nil || string(got) != "replay one" {
+		t.Errorf("Replay(%d) = %q, %v", saved.ID, got, err)
+	}
+	s.Close()
+
+	s = openTest(t, path, Options{openFile: readOnlyFile})
+	m.ReplayData = []byte("replay two")
+	if _, err := s.RecordMatch(m, shift(8, -8)); !errors.Is(err, ErrCannotSave) {
+		t.Fatalf("RecordMatch on a full disk: %v; want ErrCannotSave", err)
+	}
+	s.Close()
+	s = openTest(t, path, Options{})
+	ms, err := s.Matches(fpAlice, 10)
+	if err != nil || len(ms) != 1 || ms[0].ID != saved.ID {
+		t.Errorf("after the failed write: matches %+v, %v; want only the first", ms, err)
+	}
+	if _, err := s.Replay(saved.ID + 1); !errors.Is(err, ErrNotFound) {
+		t.Errorf("a replay of the unsaved match: %v", err)
 	}
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -40,7 +41,7 @@ func (s *Store) PutLeaves(fp string, l Leaves) error {
 	if err != nil {
 		return fmt.Errorf("store: encode leaves of %s: %w", fp, err)
 	}
-	err = s.db.Update(func(tx *bbolt.Tx) error {
+	err = s.update(func(tx *bbolt.Tx) error {
 		b := tx.Bucket([]byte(bucketLeaves))
 		if b == nil {
 			return fmt.Errorf("bucket %s missing", bucketLeaves)
@@ -58,8 +59,22 @@ func (s *Store) PutLeaves(fp string, l Leaves) error {
 // cooldown over), in the same transaction. A record that cannot be decoded
 // is an error: skipping it would forgive a leaver silently.
 func (s *Store) LoadLeaves(stale func(Leaves) bool) (map[string]Leaves, error) {
+	out, err := s.loadLeaves(stale, true)
+	if errors.Is(err, ErrCannotSave) {
+		// A full disk must not stop the server starting: the stale
+		// entries stay until a later start can drop them.
+		out, err = s.loadLeaves(stale, false)
+	}
+	return out, err
+}
+
+func (s *Store) loadLeaves(stale func(Leaves) bool, prune bool) (map[string]Leaves, error) {
 	out := map[string]Leaves{}
-	err := s.db.Update(func(tx *bbolt.Tx) error {
+	run := s.update
+	if !prune {
+		run = s.db.View
+	}
+	err := run(func(tx *bbolt.Tx) error {
 		b := tx.Bucket([]byte(bucketLeaves))
 		if b == nil {
 			return fmt.Errorf("bucket %s missing", bucketLeaves)
@@ -82,6 +97,9 @@ func (s *Store) LoadLeaves(stale func(Leaves) bool) (map[string]Leaves, error) {
 			return err
 		}
 		for _, k := range drop {
+			if !prune {
+				break
+			}
 			if err := b.Delete(k); err != nil {
 				return err
 			}

@@ -62,6 +62,11 @@ type MatchRecord struct {
 	Duration time.Duration
 	Players  []MatchPlayer
 	Replay   bool // a replay is stored under the same id
+	// ReplayData, when not empty, is stored as the match's replay in the
+	// transaction that records the match, so a match is never saved
+	// without the replay it came with (a full disk fails both, and the
+	// caller knows). Not kept in the record: read it with Replay.
+	ReplayData []byte
 }
 
 // matchRecord is the stored form under matches/<big-endian id>; the id is
@@ -145,10 +150,11 @@ func playerMatchKey(fp string, id uint64) []byte {
 	return binary.BigEndian.AppendUint64(k, id)
 }
 
-// RecordMatch writes the match record, its player_matches entries and, for
-// a ranked match that was not aborted, every player's new rating, all in
-// one transaction: a crash can never leave ratings without their match or
-// the other way round.
+// RecordMatch writes the match record, its replay (ReplayData), its
+// player_matches entries and, for a ranked match that was not aborted,
+// every player's new rating, all in one transaction: a crash or a full
+// disk can never leave ratings without their match, or a match without its
+// replay, or the other way round.
 //
 // rate is called inside the transaction with the players' current ratings
 // in m.Mode (in m.Players order; a player without one gets InitialRating
@@ -170,6 +176,13 @@ func (s *Store) RecordMatch(m MatchRecord, rate func(current []Rating) ([]Rating
 	m, err := prepareMatch(m)
 	if err != nil {
 		return MatchRecord{}, fmt.Errorf("store: record match: %w", err)
+	}
+	// bbolt keeps a reference to a value until commit: a copy, so the
+	// caller may reuse its buffer.
+	replay := bytes.Clone(m.ReplayData)
+	m.ReplayData = nil
+	if len(replay) > maxReplayLen {
+		return MatchRecord{}, fmt.Errorf("store: record match: replay of %d bytes, at most %d", len(replay), maxReplayLen)
 	}
 	rated := m.Ranked && !m.Aborted
 	if rated && rate == nil {
@@ -215,6 +228,16 @@ func (s *Store) RecordMatch(m MatchRecord, rate func(current []Rating) ([]Rating
 
 		if m.ID, err = b.matches.NextSequence(); err != nil {
 			return fmt.Errorf("next match id: %w", err)
+		}
+		if len(replay) > 0 {
+			replays := tx.Bucket([]byte(bucketReplays))
+			if replays == nil {
+				return fmt.Errorf("bucket %s missing", bucketReplays)
+			}
+			if err := replays.Put(matchKey(m.ID), replay); err != nil {
+				return fmt.Errorf("write replay of match %d: %w", m.ID, err)
+			}
+			m.Replay = true
 		}
 		raw, err := json.Marshal(newMatchRecord(m))
 		if err != nil {

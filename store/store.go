@@ -69,6 +69,12 @@ type Options struct {
 	// audit timestamps. nil means time.Now.
 	Now func() time.Time
 
+	// ReadOnly opens the file without ever writing it (a shared lock,
+	// which other read-only handles may share; it must already exist and
+	// be up to date). Every write then fails with ErrCannotSave, as on a
+	// full disk: for looking at a copy, and for tests of that outage.
+	ReadOnly bool
+
 	// openFile, set only by tests, opens the data file in bbolt's place:
 	// one opened read-only makes every commit fail as on a full disk.
 	openFile func(string, int, os.FileMode) (*os.File, error)
@@ -112,7 +118,9 @@ func openWith(path string, opts Options, steps []migration) (*Store, error) {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	missing, err := checkExisting(path)
-	if err == nil && missing {
+	if err == nil && missing && opts.ReadOnly {
+		err = fmt.Errorf("read-only: %w", fs.ErrNotExist)
+	} else if err == nil && missing {
 		missing, err = create(path)
 	}
 	if err != nil {
@@ -128,7 +136,7 @@ func openWith(path string, opts Options, steps []migration) (*Store, error) {
 	var db *bbolt.DB
 	err = guarded("opening it", func() error {
 		var err error
-		db, err = bbolt.Open(path, 0o600, &bbolt.Options{Timeout: timeout, OpenFile: opts.openFile})
+		db, err = bbolt.Open(path, 0o600, &bbolt.Options{Timeout: timeout, OpenFile: opts.openFile, ReadOnly: opts.ReadOnly})
 		return err
 	})
 	if err != nil {

@@ -220,6 +220,9 @@ func (v *RoomView) results(fr *game.Frame, teams [][]int) []string {
 	if fr.Result != nil {
 		lines = append(lines, v.placeLines(fr, teams, out)...)
 	}
+	if out != nil && out.Unsaved != "" {
+		lines = append(lines, " "+out.Unsaved+" ")
+	}
 	if fr.Phase == game.Finished {
 		if v.cfg.Slot < 0 {
 			// A watcher or replay viewer has no seat: the rematch and
