@@ -155,3 +155,15 @@ type Scoreboard interface {
 	// -1 for none.
 	Scored(snap any) int
 }
+
+// Restorer is a View that can repaint part of its board: when an overlay
+// (a countdown digit, "point: …", the results, a question) changes or goes
+// away, the room screen asks for the cells it covered rather than
+// invalidating the whole board. A view that is not a Restorer is
+// invalidated, and repaints its whole board at the next Paint.
+type Restorer interface {
+	// Restore repaints, as last painted, the board's cells within x, y, w,
+	// h (screen cells; those outside the board are left alone). It is
+	// called between Paints, from the room screen's goroutine.
+	Restore(scr *screen.Screen, x, y, w, h int)
+}

@@ -181,6 +181,9 @@ type Screen struct {
 	full  bool
 	pal   *Palette
 	out   []byte
+	// changes counts the cell writes that changed the back buffer, so a
+	// caller can tell whether anything was drawn over its cells since.
+	changes uint64
 }
 
 // New returns a w×h screen whose first Render repaints everything.
@@ -211,6 +214,7 @@ func (s *Screen) Resize(w, h int) {
 	for i := range s.back {
 		s.back[i] = blank
 	}
+	s.changes++
 	s.dirty = s.dirty[:0]
 	s.full = true
 }
@@ -269,6 +273,7 @@ func (s *Screen) put(i int, c Cell) {
 		return
 	}
 	s.back[i] = c
+	s.changes++
 	if s.mark[i] != s.gen+1 {
 		s.mark[i] = s.gen + 1
 		s.dirty = append(s.dirty, int32(i))
@@ -294,11 +299,16 @@ func (s *Screen) Fill(x, y, w, h int, r rune, st Style) {
 	}
 }
 
+// Changes counts the changes to the back buffer so far: equal counts mean
+// no cell was drawn differently in between.
+func (s *Screen) Changes() uint64 { return s.changes }
+
 // Clear blanks the back buffer (changed cells only are sent).
 func (s *Screen) Clear() {
 	for i := range s.back {
 		if s.back[i] != blank {
 			s.back[i] = blank
+			s.changes++
 			if s.mark[i] != s.gen+1 {
 				s.mark[i] = s.gen + 1
 				s.dirty = append(s.dirty, int32(i))

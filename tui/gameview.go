@@ -194,7 +194,15 @@ func (v *RoomView) paintBoard(fr *game.Frame, now time.Time) {
 	r, b := v.region, v.board
 	lines := wrapOverlay(v.overlayLines(fr), b[2])
 	if !slices.Equal(lines, v.overlay) && len(v.overlay) > 0 {
-		gv.Invalidate() // the old overlay's cells go back to the board
+		// The old overlay's cells go back to the board: only those, when
+		// the view can (a whole 80×24 court is some 1,600 cells, and a
+		// countdown digit or a point notice changes every second or so).
+		if rs, ok := gv.(gameview.Restorer); ok {
+			o := v.ovRect
+			rs.Restore(v.scr, o[0], o[1], o[2], o[3])
+		} else {
+			gv.Invalidate()
+		}
 	}
 	gv.Paint(v.scr, r[0], r[1], r[2], r[3], fr.State, v.viewer(now))
 	v.placeOverlay(fr, lines, b[0], b[1], b[2], b[3])

@@ -73,8 +73,12 @@ func (v *RoomView) placeOverlay(fr *game.Frame, lines []string, bc, br, bw, bh i
 		// The board may have repainted cells under it (the ball moves on
 		// while a question waits for its answer): draw the same text
 		// again. The screen sends only cells that differ from the
-		// terminal, so an unchanged overlay costs no bytes.
-		v.drawOverlay(fr)
+		// terminal, so an unchanged overlay costs no bytes; when no cell
+		// changed since it was drawn (a countdown or the results over a
+		// board that stands still), it is there as it was.
+		if v.scr.Changes() != v.ovDrawn || fr.Paused != v.ovPaused {
+			v.drawOverlay(fr)
+		}
 		return
 	}
 	v.overlay = append(v.overlay[:0], lines...)
@@ -105,6 +109,7 @@ func (v *RoomView) drawOverlay(fr *game.Frame) {
 		pad := l + strings.Repeat(" ", max(wid-len([]rune(l)), 0))
 		v.scr.Text(c0, r0+i, pad, st)
 	}
+	v.ovDrawn, v.ovPaused = v.scr.Changes(), fr.Paused
 }
 
 // wrapOverlay fits overlay lines to the board's width w (at 80 columns a

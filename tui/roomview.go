@@ -178,6 +178,10 @@ type RoomView struct {
 	follow   int
 	overlay  []string
 	ovRect   [4]int
+	// ovDrawn is the screen's change count once the overlay was last
+	// drawn, and ovPaused its style then (a pause draws it as a warning).
+	ovDrawn  uint64
+	ovPaused bool
 	colour   bool // the profile has colours (else seats are marked)
 	w, h     int
 	// The game view's region (x, y, w, h), the cells its board takes in

@@ -270,6 +270,19 @@ func (b *board) paintRect(s *screen.Screen, r prect) {
 	}
 }
 
+// restore repaints the board's cells within the screen rectangle x, y,
+// w, h: what paintAll does for those cells only.
+func (b *board) restore(s *screen.Screen, x, y, w, h int) {
+	bc, br, bw, bh := b.cellRect()
+	c0, c1 := max(x, bc), min(x+w, bc+bw)
+	r0, r1 := max(y, br), min(y+h, br+bh)
+	for row := r0; row < r1; row++ {
+		for col := c0; col < c1; col++ {
+			b.paintCell(s, col, row)
+		}
+	}
+}
+
 // paintAll repaints the whole board area.
 func (b *board) paintAll(s *screen.Screen) {
 	b.paintRect(s, prect{0, 0, b.pw, b.ph, 0})

@@ -92,6 +92,17 @@ func (s *Screen) SetProfile(p colorprofile.Profile) {
 // Invalidate makes the next Paint redraw the whole court.
 func (s *Screen) Invalidate() { s.valid = false }
 
+// Restore repaints the court's cells within x, y, w, h as last painted
+// (gameview.Restorer): an overlay's cells, a few dozen, rather than the
+// whole court. Before the court was painted, or once it is invalid, the
+// next Paint redraws it all anyway.
+func (s *Screen) Restore(scr *screen.Screen, x, y, w, h int) {
+	if !s.laid || !s.valid {
+		return
+	}
+	s.bd.restore(scr, x, y, w, h)
+}
+
 func snapOf(snap any) *pong.Snapshot {
 	p, _ := snap.(*pong.Snapshot)
 	return p
