@@ -213,12 +213,10 @@ func (l *lockedWriter) OnForeign(f func()) (remove func()) {
 	return func() { l.onForeign.CompareAndSwap(p, nil) }
 }
 
-// writing marks a write in progress for connWatch; call the result when
-// it returns.
-func (l *lockedWriter) writing() func() {
-	l.blocked.Store(time.Now().UnixNano())
-	return func() { l.blocked.Store(0) }
-}
+// writing marks a write in progress for connWatch, written until
+// l.blocked.Store(0). (Not a returned func to defer: that closure was an
+// allocation in every game frame.)
+func (l *lockedWriter) writing() { l.blocked.Store(time.Now().UnixNano()) }
 
 var (
 	enterAltScreen = []byte("\x1b[?1049h")
@@ -240,7 +238,8 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	if enter, leave := bytes.LastIndex(p, enterAltScreen), bytes.LastIndex(p, leaveAltScreen); enter != leave {
 		l.alt = enter > leave
 	}
-	defer l.writing()()
+	l.writing()
+	defer l.blocked.Store(0)
 	if _, err := (crlfWriter{l.w}).Write(p); err != nil {
 		return 0, err
 	}
@@ -258,7 +257,8 @@ func (l *lockedWriter) WriteFrame(p []byte) error {
 	if !l.alt || l.foreign.Load() != l.seen.Load() {
 		return errNotShown
 	}
-	defer l.writing()()
+	l.writing()
+	defer l.blocked.Store(0)
 	_, err := l.w.Write(p)
 	return err
 }
