@@ -43,6 +43,9 @@ type MatchPlayer struct {
 	// Fingerprint is the player's key ("" for a guest): a listing finds
 	// its reader's own seat by it. Never shown.
 	Fingerprint string `json:"-"`
+	// Team is the player's team in a mode with teams (0 for everyone in
+	// one without): a listing tells teammates from opponents by it.
+	Team int `json:"-"`
 }
 
 func toMatch(m store.MatchRecord) Match {
@@ -51,7 +54,7 @@ func toMatch(m store.MatchRecord) Match {
 	for _, p := range m.Players {
 		j.Players = append(j.Players, MatchPlayer{Name: p.Name, Place: p.Place, Score: p.Score,
 			RatingBefore: int(math.Round(p.RatingBefore)), RatingAfter: int(math.Round(p.RatingAfter)), Left: p.Left,
-			Fingerprint: p.Fingerprint})
+			Fingerprint: p.Fingerprint, Team: p.Team})
 	}
 	// Team is recorded only for modes with teams, where a contested match
 	// has players of team 1; elsewhere every player is team 0.

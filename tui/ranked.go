@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -264,17 +265,46 @@ func (m *Lobby) renderProfile() string {
 // matchLine is one match from one player's side: "pong-1v1  won  11–7 vs bob  +14".
 func matchLine(mt service.Match, fp string) string {
 	var me *service.MatchPlayer
-	var others []string
 	for i := range mt.Players {
-		p := &mt.Players[i]
-		if p.Fingerprint == fp && fp != "" {
+		if p := &mt.Players[i]; p.Fingerprint == fp && fp != "" {
 			me = p
-			continue
 		}
-		others = append(others, fmt.Sprintf("%s %d", p.Name, p.Score))
 	}
 	if me == nil {
 		return mt.Mode
+	}
+	// With teams, teammates are "with", not opponents (a 2v2 listed the
+	// partner among those played against), and a team's shared score is
+	// said once.
+	teams := slices.ContainsFunc(mt.Players, func(p service.MatchPlayer) bool { return p.Team != 0 })
+	var mates, others []string
+	theirs := map[int]int{} // an opposing team's score
+	for i := range mt.Players {
+		p := &mt.Players[i]
+		switch {
+		case p == me:
+		case teams && p.Team == me.Team:
+			mates = append(mates, p.Name)
+		case teams:
+			others = append(others, p.Name)
+			theirs[p.Team] = p.Score
+		default:
+			others = append(others, fmt.Sprintf("%s %d", p.Name, p.Score))
+		}
+	}
+	vs := strings.Join(others, ", ")
+	if teams {
+		vs = strings.Join(others, " + ")
+		for _, sc := range theirs {
+			vs += fmt.Sprintf(" %d", sc)
+		}
+		if len(mates) > 0 {
+			vs = "with " + strings.Join(mates, " + ") + " vs " + vs
+		} else {
+			vs = "vs " + vs
+		}
+	} else {
+		vs = "vs " + vs
 	}
 	res := "won"
 	switch {
@@ -287,7 +317,7 @@ func matchLine(mt service.Match, fp string) string {
 	if mt.Ranked && !mt.Aborted {
 		change = fmt.Sprintf("  %+d", me.RatingAfter-me.RatingBefore)
 	}
-	return fmt.Sprintf("%-10s %-7s %d vs %s%s", mt.Mode, res, me.Score, strings.Join(others, ", "), change)
+	return fmt.Sprintf("%-10s %-7s %d %s%s", mt.Mode, res, me.Score, vs, change)
 }
 
 func ordinalSuffix(n int) string {
