@@ -104,6 +104,7 @@ func flagSet(getenv func(string) string, errOut io.Writer) (*flag.FlagSet, *conf
 	dur(&c.srv.SessionOpenTimeout, "session-open-timeout", c.srv.SessionOpenTimeout, "close a logged-in connection with no session open this long (0 = never)")
 	dur(&c.srv.IdleTimeout, "idle-timeout", c.srv.IdleTimeout, "close a session left untouched in the lobby this long, with a warning a minute before; never in a room, a queue or watching (0 = never)")
 	num(&c.srv.FPS, "fps", c.srv.FPS, "frames per second of each session's screen (10-60)")
+	num(&c.srv.MaxKeysPerSec, "max-keys-per-sec", c.srv.MaxKeysPerSec, "keys a second each session's screen takes, with a second's worth at once; beyond it keys are dropped and typed text arrives as one paste (0 = no limit, else at least 30)")
 	dur(&c.spectateDelay, "spectate-delay", 2*time.Second, "how far behind live play watchers of ranked matches are (0 = live)")
 	dur(&c.lagComp, "lag-compensation", 150*time.Millisecond, "how old a player's view may be and still be judged as they saw it: a catch or a turn the screen showed in time counts (0 = off, at most 1s)")
 	num(&c.keepReplays, "replay-keep-per-player", 50, "replays kept per player whatever their age")
@@ -162,6 +163,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	if c.srv.FPS < 10 || c.srv.FPS > 60 {
 		fmt.Fprintln(stderr, "termarena: --fps must be between 10 and 60")
+		return 2
+	}
+	if k := c.srv.MaxKeysPerSec; k < 0 || (k > 0 && k < 30) {
+		fmt.Fprintln(stderr, "termarena: --max-keys-per-sec must be 0 (no limit) or at least 30: key repeat alone sends about 30 a second")
 		return 2
 	}
 	if c.spectateDelay < 0 || c.spectateDelay > time.Minute || c.keepReplays < 0 || c.keepDays < 0 {

@@ -85,6 +85,8 @@ type SessionReader struct {
 	now   func() time.Time
 	sleep func(time.Duration)
 
+	keys keyBudget
+
 	// lastRead is when bytes last came from the client, as nanoseconds
 	// since base (monotonic): read on other goroutines, so an atomic.
 	base     time.Time
@@ -146,7 +148,7 @@ func (s *SessionReader) Read(p []byte) (int, error) {
 		s.lastRead.Store(int64(max(time.Since(s.base), 1)))
 		// With data, the source returns its error again on the next
 		// Read, which is when the caller sees it.
-		s.held = s.limitPaste(s.raw[:n], s.buf[:0])
+		s.held = s.keys.budget(s.limitPaste(s.raw[:n], s.buf[:0]), s.lone, s.now())
 	}
 	if d := s.quiet.Sub(s.now()); d > 0 {
 		s.sleep(d)

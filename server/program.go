@@ -39,6 +39,9 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 	env := append(s.Environ(), "TERM="+pty.Term)
 	sio := &sessionIO{ctx: ctx, out: &lockedWriter{w: s}, profile: colorprofile.Env(env), rtt: &rttProbe{},
 		input: inputguard.NewSessionReader(s, inputguard.DefaultLimits())}
+	// Every key costs the program an update and a screen: one session's
+	// keys are held to a rate no person types at.
+	sio.input.LimitKeys(srv.cfg.MaxKeysPerSec)
 	if w := watchOf(s.sctx); w != nil {
 		// The connection's probe: its sessions share one round trip.
 		sio.rtt = &w.rtt

@@ -21,6 +21,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/termarena/termarena/chat"
+	"github.com/termarena/termarena/inputguard"
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/pace"
 	"github.com/termarena/termarena/service"
@@ -45,12 +46,17 @@ type Config struct {
 	// IdleTimeout closes a session left untouched in the lobby this long,
 	// with a warning a minute before; 0 = never.
 	IdleTimeout time.Duration
+	// MaxKeysPerSec is each session's key budget (inputguard.LimitKeys):
+	// keys beyond it are dropped, text beyond it arrives as a paste; 0 =
+	// no limit.
+	MaxKeysPerSec int
 }
 
 // DefaultConfig is what `termarena` runs with when no flag says otherwise.
 func DefaultConfig() Config {
 	return Config{MaxConnsPerIP: 16, MaxSessionsPerConn: 4, HandshakeTimeout: 10 * time.Second, FPS: 30,
-		ClientTimeout: 10 * time.Second, SessionOpenTimeout: 30 * time.Second, IdleTimeout: 30 * time.Minute}
+		ClientTimeout: 10 * time.Second, SessionOpenTimeout: 30 * time.Second, IdleTimeout: 30 * time.Minute,
+		MaxKeysPerSec: inputguard.DefaultKeysPerSec}
 }
 
 // Deps are the server's collaborators.
