@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/game/pong"
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/server"
 	"github.com/termarena/termarena/sshtest"
@@ -62,4 +63,43 @@ func TestTronQueueSaysHowManyItNeeds(t *testing.T) {
 	ann.WaitFor(wait, "Looking for a tron-ffa match", "in the queue  1 · a match needs 4 players")
 	ben := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("ben", sshtest.NewKey(t))), 80, 24, "play tron-ffa")
 	ben.WaitFor(wait, "in the queue  2 · a match needs 4 players")
+}
+
+// Ann's first terminal sits on the results of a finished ranked 1v1 while
+// her second plays a ranked 2v2: ready there asks for no rematch (both
+// would be rated at once); she is told why.
+func TestNoRankedRematchWhileInAnotherRankedMatch(t *testing.T) {
+	rc := lobby.RoomsConfig{
+		Room: game.RoomConfig{Countdown: time.Second, Grace: 20 * time.Second},
+		Games: game.Catalog{pong.Kind{Configure: func(m pong.Mode) pong.Config {
+			c := pong.DefaultConfig(m)
+			c.PointsToWin = 99
+			if m == pong.OneVOne {
+				c.PointsToWin = 1
+			}
+			return c
+		}}},
+	}
+	h := startWith(t, t.TempDir(), server.DefaultConfig(), nil, rc)
+	annKey := sshtest.NewKey(t)
+	ann := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("ann", annKey)), 80, 24, "play pong-1v1")
+	ann.WaitFor(wait, "Looking for a pong-1v1 match")
+	ben := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("ben", sshtest.NewKey(t))), 80, 24, "play pong-1v1")
+	ann.WaitFor(30*time.Second, "game over")
+	var first *lobby.Room
+	for _, r := range h.Rooms.All() {
+		first = r
+	}
+	terms := []*sshtest.Term{sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("ann", annKey)), 100, 30, "play pong-2v2")}
+	for _, name := range []string{"cat", "dan", "eve"} {
+		terms = append(terms, sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config(name, sshtest.NewKey(t))), 100, 30, "play pong-2v2"))
+	}
+	terms[0].WaitFor(wait, "pong-2v2 · ranked")
+	ben.Type("r")
+	ann.Type("r")
+	ann.WaitFor(wait, "no rematch here until it ends")
+	time.Sleep(2 * time.Second) // the rematch's countdown, had it started
+	if fr, _ := first.Latest(); fr.Phase != game.Finished {
+		t.Fatalf("a ranked rematch started in %s (%v) while ann plays a ranked 2v2", first.ID(), fr.Phase)
+	}
 }

@@ -112,7 +112,9 @@ type inRoom struct {
 	// confirming: the player pressed q in a ranked match in play and the
 	// view asks whether to forfeit it.
 	confirming bool
-	helping    bool // the game's key help is shown (?): roomHelpKey
+	// prompted: the view shows a notice that the next key clears.
+	prompted bool
+	helping  bool // the game's key help is shown (?): roomHelpKey
 }
 
 // Lobby is the session's Bubble Tea model: the lobby shell, and the room
@@ -615,6 +617,10 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	case stRoom:
+		if m.in.prompted {
+			m.in.prompted = false
+			m.in.view.SetPrompt()
+		}
 		switch s {
 		case "esc":
 			// Esc also ends chat typing: one Esc too many must not cost
@@ -633,6 +639,13 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 				return tea.Sequence(m.leaveRoom(true, ""), func() tea.Msg { return playMsg{mode} })
 			}
 		case "r":
+			if held := m.rankedSeat(); m.in.room.Ranked != "" && held != nil && held != m.in.room {
+				// A rematch here would be a second ranked match at once.
+				m.in.view.SetPrompt(fmt.Sprintf("You are playing a ranked %s match in %s:", held.Ranked, held.ID()),
+					"no rematch here until it ends · q leave")
+				m.in.prompted = true
+				return nil
+			}
 			fr, _ := m.in.room.Latest()
 			ready := false
 			if fr != nil && m.in.slot < len(fr.Seats) {

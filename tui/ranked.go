@@ -79,6 +79,9 @@ func (m *Lobby) queueFor(mode lobby.RankedMode) tea.Cmd {
 	case errors.As(err, &in):
 		m.notice = fmt.Sprintf("You are already playing a ranked %s match, in %s (another terminal of yours): "+
 			"one ranked match at a time. b goes back to it.", in.Room.Ranked, in.Room.ID())
+		if m.state == stChoose {
+			m.state = stLobby // where b works
+		}
 		return nil
 	case err != nil:
 		m.notice = strings.TrimPrefix(err.Error(), "lobby: ")
