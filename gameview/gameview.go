@@ -167,3 +167,10 @@ type Restorer interface {
 	// called between Paints, from the room screen's goroutine.
 	Restore(scr *screen.Screen, x, y, w, h int)
 }
+
+// ResultScorer is a View that says what a result's score counts, for the
+// results screen ("♥1 left" of a free-for-all's lives, "2 rounds"); a
+// View without it shows the bare number, which reads as points.
+type ResultScorer interface {
+	ResultScore(snap any, score int) string
+}

@@ -76,3 +76,27 @@ func TestTooSmallFitsTwentyByEight(t *testing.T) {
 		}
 	}
 }
+
+// Issue 20: a free-for-all's results showed lives left as a bare "(1)".
+// They say what the number counts; a 1v1's points stay plain, and light
+// cycles count rounds.
+func TestFreeForAllResultsSayLivesLeft(t *testing.T) {
+	fr := match4(t, pong.FFA4)
+	fr.Phase = game.Finished
+	fr.Roster = make([]game.Player, 4)
+	for i, s := range fr.Seats {
+		fr.Roster[i] = s.Player
+	}
+	fr.Result = &game.Result{Placements: []int{2, 0, 1, 3}, Places: []int{2, 3, 1, 4}, Scores: []int{0, 0, 1, 0}}
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		scr := drawView(t, RoomViewConfig{Me: "0", Slot: 0, Title: "r1"}, fr, size[0], size[1])
+		for _, want := range []string{"1. christopher-lamb (♥1 left)", "2. alexandra-smith1 (out)", "4. dorothea-winters (out)"} {
+			if !strings.Contains(scr, want) {
+				t.Fatalf("free-for-all results at %v lack %q:\n%s", size, want, scr)
+			}
+		}
+	}
+	if scr := drawView(t, RoomViewConfig{Me: "0", Slot: 0, Title: "r1"}, finished1v1(t), 80, 24); !strings.Contains(scr, "1. bob (11)") {
+		t.Fatalf("1v1 results:\n%s", scr)
+	}
+}

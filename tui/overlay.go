@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/gameview"
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/rating"
 	"github.com/termarena/termarena/screen"
@@ -301,11 +303,17 @@ func (v *RoomView) placeLines(fr *game.Frame, teams [][]int, out *lobby.Outcome)
 		}
 		return ""
 	}
-	score := func(slot int) int {
+	score := func(slot int) string {
+		n := 0
 		if slot < len(res.Scores) {
-			return res.Scores[slot]
+			n = res.Scores[slot]
 		}
-		return 0
+		// Labelled by the game where a number alone would not say what
+		// it counts: a free-for-all's "(1)" was lives left.
+		if rs, ok := v.cfg.Game.(gameview.ResultScorer); ok {
+			return rs.ResultScore(fr.State, n)
+		}
+		return strconv.Itoa(n)
 	}
 	// Shown as standard competition ranks: two riders sharing fifth are
 	// followed by seventh (a team result's places already are).
@@ -320,11 +328,11 @@ func (v *RoomView) placeLines(fr *game.Frame, teams [][]int, out *lobby.Outcome)
 			who := playedBy(fr, slot)
 			if teams != nil {
 				if first {
-					lines = append(lines, fmt.Sprintf(" %d. %s (%d) ", place, teamName(teams, slot), score(slot)))
+					lines = append(lines, fmt.Sprintf(" %d. %s (%s) ", place, teamName(teams, slot), score(slot)))
 				}
 				lines = append(lines, fmt.Sprintf("    %s%s%s ", who, left(slot), change(slot)))
 			} else {
-				lines = append(lines, fmt.Sprintf(" %d. %s (%d)%s%s ", ranks[slot], who, score(slot), left(slot), change(slot)))
+				lines = append(lines, fmt.Sprintf(" %d. %s (%s)%s%s ", ranks[slot], who, score(slot), left(slot), change(slot)))
 			}
 			first = false
 		}

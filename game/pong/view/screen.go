@@ -13,6 +13,7 @@ package view
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/charmbracelet/colorprofile"
@@ -118,6 +119,18 @@ func (s *Screen) Size(snap any) (wholeW, wholeH, minW, minH int) {
 	}
 	w, h := int(p.Width), (int(p.Height)+1)/2
 	return w, h, w, h
+}
+
+// ResultScore labels a free-for-all's score, which is lives left ("♥1
+// left", "out"); a 1v1's or 2v2's is points, the bare number.
+func (s *Screen) ResultScore(snap any, score int) string {
+	if p := snapOf(snap); p == nil || p.Mode != pong.FFA4 {
+		return strconv.Itoa(score)
+	}
+	if score <= 0 {
+		return "out"
+	}
+	return fmt.Sprintf("♥%d left", score)
 }
 
 // MinSize is the court of mode's default config at one cell per unit:

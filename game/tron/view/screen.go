@@ -58,6 +58,14 @@ func (s *Screen) Size(snap any) (wholeW, wholeH, minW, minH int) {
 	return wholeW, wholeH, min(leastW, wholeW), min(leastH, wholeH)
 }
 
+// ResultScore is a rider's round wins.
+func (s *Screen) ResultScore(_ any, score int) string {
+	if score == 1 {
+		return "1 round"
+	}
+	return fmt.Sprintf("%d rounds", score)
+}
+
 // MinSize is the least camera region, in every mode: a smaller terminal
 // than the arena follows the rider.
 func (s *Screen) MinSize(mode string) (w, h int, ok bool) {
