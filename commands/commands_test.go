@@ -251,3 +251,47 @@ func waitFor(t *testing.T, ok func() bool) {
 }
 
 func itoa(n uint64) string { return strconv.FormatUint(n, 10) }
+
+func TestWhoami(t *testing.T) {
+	w := newWorld(t)
+	key := commands.Caller{ID: alice, Name: "alice", KeyType: "ssh-ed25519", FirstSeen: w.start, Admin: true, NameNote: "alice_ was taken"}
+	check(t, commands.Whoami, w.deps, []cmdCase{
+		{name: "key", who: key, code: 0, exact: "name         alice\n             (alice_ was taken)\nfingerprint  SHA256:alice\n" +
+			"key type     ssh-ed25519\nfirst seen   2026-11-22 13:51 UTC\nrole         admin\n"},
+		{name: "key json", who: key, args: []string{"--json"}, code: 0, exact: `{
+  "name": "alice",
+  "guest": false,
+  "fingerprint": "SHA256:alice",
+  "key_type": "ssh-ed25519",
+  "first_seen": "2026-11-22T13:51:00Z",
+  "admin": true,
+  "name_note": "alice_ was taken"
+}
+`},
+		{name: "guest", who: asGuest, code: 0, exact: "name         guest-1234\naccount      guest (no SSH key offered: nothing is saved)\n"},
+		{name: "guest json", who: commands.Caller{ID: "guest:01", Name: "guest-1234", Guest: true}, args: []string{"--json"}, code: 0,
+			exact: "{\n  \"name\": \"guest-1234\",\n  \"guest\": true,\n  \"admin\": false\n}\n"},
+		{name: "arguments", who: asGuest, args: []string{"--jsn"}, code: 2, stderr: "whoami takes no arguments (got \"--jsn\")\nusage: whoami [--json]"},
+	})
+}
+
+func TestRename(t *testing.T) {
+	w := newWorld(t)
+	w.login(alice, "alice")
+	w.login(bob, "bob")
+	w.deps.Now = func() time.Time { return w.start.Add(30 * time.Second) }
+	check(t, commands.Rename, w.deps, []cmdCase{
+		{name: "guest", who: asGuest, args: []string{"carol"}, code: 77, stderr: "guests have no account to rename"},
+		{name: "no name", who: asAlice, code: 2, stderr: "usage: rename NAME"},
+		{name: "breaks the rules", who: asAlice, args: []string{"-x"}, code: 2, stderr: "termarena: rename: "},
+		{name: "reserved", who: asAlice, args: []string{"guest7"}, code: 2, stderr: "termarena: rename: "},
+		{name: "taken", who: asAlice, args: []string{"BOB"}, code: 1, stderr: "termarena: rename: bob is taken"},
+		{name: "same name", who: asAlice, args: []string{"alice"}, code: 0, exact: "you are already alice\n"},
+		{name: "renamed", who: asAlice, args: []string{"Alicia"}, code: 0, exact: "you are now alicia (was alice)\nsessions open now keep the old name until they reconnect\n"},
+		{name: "once a day", who: commands.Caller{ID: alice, Name: "alicia"}, args: []string{"ally"}, code: 1, stderr: "you can rename once a day; next in 23h59m\n"},
+		{name: "admins may again", who: commands.Caller{ID: alice, Name: "alicia", Admin: true}, args: []string{"ally"}, code: 0, stdout: []string{"you are now ally (was alicia)"}},
+	})
+	if _, err := w.deps.Service.PlayerNamed(context.Background(), "ally"); err != nil {
+		t.Errorf("the new name does not find the player: %v", err)
+	}
+}

@@ -5,19 +5,12 @@ import (
 	"fmt"
 	"io"
 	"strings"
-
-	"github.com/termarena/termarena/cmdargs"
-	"github.com/termarena/termarena/sanitize"
 )
 
 // Rooms is `rooms [--json]`: the open public rooms.
 func Rooms(ctx context.Context, d Deps, _ Caller, args []string, stdout, stderr io.Writer) int {
-	p, err := cmdargs.Parse(args, []string{"json"}, nil)
-	if err == nil && len(p.Pos) > 0 {
-		err = fmt.Errorf("rooms takes no arguments (got %q)", sanitize.Arg(p.Pos[0]))
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "termarena: %v\nusage: rooms [--json]\n", err)
+	asJSON, ok := onlyJSON("rooms", args, stderr)
+	if !ok {
 		return ExitUsage
 	}
 	list, err := d.Service.Rooms(ctx)
@@ -26,7 +19,7 @@ func Rooms(ctx context.Context, d Deps, _ Caller, args []string, stdout, stderr 
 		fmt.Fprintln(stderr, "termarena: could not list the rooms; please try again")
 		return ExitFail
 	}
-	if p.Bools["json"] {
+	if asJSON {
 		return writeJSON(stdout, list)
 	}
 	if len(list) == 0 {

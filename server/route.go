@@ -189,17 +189,3 @@ func (srv *Server) helpLines() (plain, term []string) {
 	}
 	return plain, term
 }
-
-// hasFlag removes flag from args and reports whether it was there.
-func hasFlag(args []string, flag string) ([]string, bool) {
-	out := args[:0:0]
-	found := false
-	for _, a := range args {
-		if a == flag {
-			found = true
-			continue
-		}
-		out = append(out, a)
-	}
-	return out, found
-}

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/lobby"
@@ -21,7 +22,8 @@ import (
 	"github.com/termarena/termarena/store"
 )
 
-// Store is what the queries read: *store.Store implements it.
+// Store is what the service reads (and, for a rename, writes):
+// *store.Store implements it.
 type Store interface {
 	Leaderboard(mode string, limit int) ([]store.Rating, error)
 	PlayerByFingerprint(fp string) (store.Player, error)
@@ -31,6 +33,7 @@ type Store interface {
 	Matches(fp string, limit int) ([]store.MatchRecord, error)
 	RecentMatches(limit int, keep func(store.MatchRecord) bool) ([]store.MatchRecord, error)
 	Replay(matchID uint64) ([]byte, error)
+	Rename(fp, newName string, every time.Duration) (store.Player, error)
 }
 
 // Rooms is the room directory the room queries read: *lobby.Rooms
