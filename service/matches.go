@@ -83,6 +83,22 @@ func toMatches(ms []store.MatchRecord) []Match {
 	return out
 }
 
+// Match reads one match by id (a link to it, `/m/ID` on the web):
+// ErrNoMatch when there is none.
+func (s *Service) Match(ctx context.Context, id uint64) (Match, error) {
+	if err := ctx.Err(); err != nil {
+		return Match{}, err
+	}
+	m, err := s.store.Match(id)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return Match{}, fmt.Errorf("service: match %d: %w", id, ErrNoMatch)
+	case err != nil:
+		return Match{}, fmt.Errorf("service: match %d: %w", id, err)
+	}
+	return toMatch(m), nil
+}
+
 // Matches reads the matches of the player with key fingerprint fp, newest
 // first, at most limit.
 func (s *Service) Matches(ctx context.Context, fp string, limit int) ([]Match, error) {

@@ -30,6 +30,7 @@ type Store interface {
 	PlayerByName(name string) (store.Player, error)
 	Profile(fp string) (store.Profile, error)
 	ProfileByName(name string) (store.Profile, error)
+	Match(id uint64) (store.MatchRecord, error)
 	Matches(fp string, limit int) ([]store.MatchRecord, error)
 	RecentMatches(limit int, keep func(store.MatchRecord) bool) ([]store.MatchRecord, error)
 	Replay(matchID uint64) ([]byte, error)
@@ -60,6 +61,8 @@ func New(st Store, rooms Rooms) *Service {
 var (
 	// ErrNoPlayer means no player has that name (or that key).
 	ErrNoPlayer = errors.New("no such player")
+	// ErrNoMatch means no match has that id.
+	ErrNoMatch = errors.New("no such match")
 	// ErrNoReplay means no replay is stored for that match: an unknown
 	// match, or a pruned one.
 	ErrNoReplay = errors.New("no such replay")

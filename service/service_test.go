@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
@@ -44,6 +45,9 @@ func TestMissingThingsAreMatchableErrors(t *testing.T) {
 			t.Errorf("%s: %v, want ErrNoPlayer", name, err)
 		}
 	}
+	if _, err := svc.Match(ctx, 42); !errors.Is(err, service.ErrNoMatch) {
+		t.Errorf("an unknown match: %v, want ErrNoMatch", err)
+	}
 	if err := svc.HasReplay(ctx, 42); !errors.Is(err, service.ErrNoReplay) {
 		t.Errorf("replay of an unknown match: %v, want ErrNoReplay", err)
 	}
@@ -66,3 +70,30 @@ func TestMissingThingsAreMatchableErrors(t *testing.T) {
 }
 
 func second[T any](_ T, err error) error { return err }
+
+// A match read by id is the element `matches --json` lists for it.
+func TestMatchByIDIsTheListedMatch(t *testing.T) {
+	svc, st := newService(t)
+	ctx := context.Background()
+	for _, p := range []string{"ann", "ben"} {
+		if _, _, err := st.Login("SHA256:"+p, "ssh-ed25519", p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, err := st.RecordMatch(store.MatchRecord{Mode: "casual-1v1", Room: "r1", Start: time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC), Duration: time.Minute,
+		Players: []store.MatchPlayer{{Fingerprint: "SHA256:ann", Place: 1, Score: 5}, {Fingerprint: "SHA256:ben", Slot: 1, Place: 2, Score: 4, Left: true}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, err := svc.Match(ctx, m.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed, err := svc.Matches(ctx, "SHA256:ben", 5)
+	if err != nil || len(listed) != 1 {
+		t.Fatalf("ben's matches = %+v, %v", listed, err)
+	}
+	if !reflect.DeepEqual(one, listed[0]) || one.Start != "2026-11-27T10:00:00Z" || !one.Players[1].Left || one.Players[1].Name != "ben" {
+		t.Errorf("match %d = %+v\nlisted as %+v", m.ID, one, listed[0])
+	}
+}
