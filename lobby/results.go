@@ -159,6 +159,19 @@ func (rs *Results) MatchFailed(r *Room, p *game.RoomPanic) {
 	}
 }
 
+// markLeavers is who played a match still under way at a stop, with those
+// who had left it marked (not Connected), as its record shows them: the
+// strike they earned stands, the match is aborted for everyone.
+func markLeavers(st startedMatch) []game.Seat {
+	seats := append([]game.Seat(nil), st.seats...)
+	for i, seat := range seats {
+		if _, left := st.struck[seat.Player.ID]; left {
+			seats[i].Connected = false
+		}
+	}
+	return seats
+}
+
 // Panics is how many jobs the writer skipped because writing them panicked.
 func (rs *Results) Panics() uint64 { return rs.panics.Load() }
 
@@ -174,7 +187,7 @@ func (rs *Results) Run(ctx context.Context) {
 			rs.drain()
 			rs.mu.Lock()
 			for r, st := range rs.playing {
-				rs.jobs = append(rs.jobs, resultJob{room: r, started: st, seats: st.seats, aborted: true})
+				rs.jobs = append(rs.jobs, resultJob{room: r, started: st, seats: markLeavers(st), aborted: true})
 			}
 			rs.playing = map[*Room]startedMatch{}
 			rs.mu.Unlock()

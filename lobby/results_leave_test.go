@@ -237,3 +237,24 @@ func TestRankedLeaveStrikesAtOnceAndIsStored(t *testing.T) {
 		t.Fatalf("a restart forgave the leaver: %v", err)
 	}
 }
+
+// A ranked 2v2 stopped by a shutdown after one player left is recorded as
+// aborted (nobody's rating moves) with the leaver marked as having left.
+func TestAbortedMatchMarksWhoLeftBeforeTheStop(t *testing.T) {
+	svc, st := servicesWith(t, 4, game.RoomConfig{Countdown: -1}, nil)
+	r := seatRanked(t, svc, RankedPong2v2, 4)
+	waitFor(t, "the match to start", func() bool { fr, _ := r.Latest(); return fr.Phase == game.Playing })
+	if err := r.Leave(context.Background(), "SHA256:p0"); err != nil {
+		t.Fatal(err)
+	}
+	svc.Stop()
+	ms, err := st.Matches("SHA256:p1", 1)
+	if err != nil || len(ms) != 1 || !ms[0].Aborted {
+		t.Fatalf("matches: %+v %v", ms, err)
+	}
+	for _, p := range ms[0].Players {
+		if p.Left != (p.Fingerprint == "SHA256:p0") {
+			t.Fatalf("aborted match's players %+v: only p0 left", ms[0].Players)
+		}
+	}
+}
