@@ -400,7 +400,10 @@ func (v *RoomView) paintWaiting(fr *game.Frame) {
 	if v.cfg.Slot >= 0 && v.tooSmallToPlay(fr) {
 		// Said before the countdown, while there is still time to
 		// enlarge the window: the match will not wait for it.
-		lines = append(lines, waitLine{"", stDefault}, waitLine{v.smallWarning(fr), stWarn})
+		lines = append(lines, waitLine{"", stDefault})
+		for _, l := range fitLines([]string{v.smallWarning(fr)}, v.w, v.h) {
+			lines = append(lines, waitLine{l, stWarn}) // whole, on the very terminal it is about
+		}
 	}
 	lines = append(lines, waitLine{"", stDefault}, waitLine{prompt, stDim})
 	rows := v.waitingPane(len(lines))

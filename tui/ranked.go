@@ -64,7 +64,7 @@ func (m *Lobby) queueFor(mode lobby.RankedMode) tea.Cmd {
 	// The match will not wait for a terminal that cannot show its board.
 	if k, md, ok := m.games().Ranked(string(mode)); ok {
 		if why := m.d.Views.TooSmall(string(mode), k.Name(), md.Name, m.w, m.h); why != "" {
-			m.notice = why + ": enlarge it and queue again."
+			m.notice = why + "."
 			return nil
 		}
 	}

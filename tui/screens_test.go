@@ -286,6 +286,11 @@ func TestTooSmallSaysTheMatchGoesOn(t *testing.T) {
 	if scr := drawView(t, RoomViewConfig{Me: "0", Slot: 0, Title: "r1"}, fr, 80, 24); strings.Contains(scr, "too small") {
 		t.Fatalf("80×24 is big enough:\n%s", scr)
 	}
+	// At 40×12 the warning is wrapped, not cut at the edge (issue 20).
+	scr = drawView(t, RoomViewConfig{Me: "0", Slot: 0, Title: "r1"}, fr, 40, 12)
+	if flat := strings.Join(strings.Fields(scr), " "); !strings.Contains(flat, "too small for the board (need 76×22, have 40×12): the match will not wait") {
+		t.Fatalf("the warning at 40×12:\n%s", scr)
+	}
 }
 
 // 2v2 shows teams: labels in the waiting room, and the header groups the
