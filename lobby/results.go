@@ -185,9 +185,10 @@ func (rs *Results) Run(ctx context.Context) {
 			rs.drain()
 		case <-ctx.Done():
 			rs.drain()
+			rs.awaitRooms(time.Second)
 			rs.mu.Lock()
 			for r, st := range rs.playing {
-				rs.jobs = append(rs.jobs, resultJob{room: r, started: st, seats: markLeavers(st), aborted: true})
+				rs.jobs = append(rs.jobs, resultJob{room: r, started: st, seats: markLeavers(st), aborted: true, replay: cutReplay(r, st.seats)})
 			}
 			rs.playing = map[*Room]startedMatch{}
 			rs.mu.Unlock()
@@ -195,6 +196,49 @@ func (rs *Results) Run(ctx context.Context) {
 			return
 		}
 	}
+}
+
+// awaitRooms waits, at most d, for the rooms still playing a match to
+// stop with the server (without holding the lock their hooks take): a
+// match that ends meanwhile is written as played, and a room that has
+// stopped lets go of its recorder, so its match can be cut.
+func (rs *Results) awaitRooms(d time.Duration) {
+	rs.mu.Lock()
+	rooms := make([]*Room, 0, len(rs.playing))
+	for r := range rs.playing {
+		rooms = append(rooms, r)
+	}
+	rs.mu.Unlock()
+	expired := time.After(d)
+	for _, r := range rooms {
+		select {
+		case <-r.Done():
+		case <-expired:
+			return
+		}
+	}
+}
+
+// cutReplay is the replay of the match r was playing when the server
+// stopped, kept and marked aborted; nil if the room has not stopped (its
+// goroutine still owns the recorder) or recorded nothing to keep.
+func cutReplay(r *Room, seats []game.Seat) *spectator.Replay {
+	if r.recorder == nil || r.Room == nil {
+		return nil
+	}
+	select {
+	case <-r.Done():
+	default:
+		return nil
+	}
+	players := make([]game.Player, len(seats))
+	for i, s := range seats {
+		players[i] = s.Player
+	}
+	if fr, _ := r.Latest(); fr != nil && len(fr.Roster) == len(players) {
+		copy(players, fr.Roster) // who played each seat, late joiners too
+	}
+	return r.recorder.Cut(players)
 }
 
 // Written returns a channel closed after the next write completes.

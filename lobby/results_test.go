@@ -9,10 +9,21 @@ import (
 
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/game/pong"
+	"github.com/termarena/termarena/spectator"
 	"github.com/termarena/termarena/store"
 )
 
 func testServices(t *testing.T) (*Services, *store.Store) {
+	t.Helper()
+	return testServicesPlaying(t, func(m pong.Mode) pong.Config {
+		c := pong.DefaultConfig(m)
+		c.PointsToWin, c.Lives = 1, 1
+		return c
+	})
+}
+
+// testServicesPlaying is testServices with Pong played to pc's configs.
+func testServicesPlaying(t *testing.T, pc func(pong.Mode) pong.Config) (*Services, *store.Store) {
 	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "t.db"), store.Options{})
 	if err != nil {
@@ -24,12 +35,8 @@ func testServices(t *testing.T) (*Services, *store.Store) {
 		}
 	}
 	svc, err := Start(st, Config{Rooms: RoomsConfig{
-		Room: game.RoomConfig{Countdown: -1},
-		Games: pongGames(func(m pong.Mode) pong.Config {
-			c := pong.DefaultConfig(m)
-			c.PointsToWin, c.Lives = 1, 1
-			return c
-		}),
+		Room:  game.RoomConfig{Countdown: -1},
+		Games: pongGames(pc),
 	}}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -103,12 +110,34 @@ func TestRankedLeaverLosesAndRepeatLeaversCoolDown(t *testing.T) {
 }
 
 func TestMatchInProgressAtShutdownIsAborted(t *testing.T) {
-	svc, st := testServices(t)
-	matchUp(t, svc)
+	svc, st := testServicesPlaying(t, nil) // 11 points: still playing when stopped
+	r := matchUp(t, svc)
+	waitFor(t, "two seconds of play", func() bool { fr, _ := r.Latest(); return fr.Tick > 120 })
 	svc.Stop()
 	ms, err := st.Matches("SHA256:aaa", 10)
 	if err != nil || len(ms) != 1 || !ms[0].Aborted || !ms[0].Ranked {
 		t.Fatalf("matches after shutdown: %+v %v", ms, err)
+	}
+	// Its replay is kept, marked aborted, and plays to where it was cut.
+	if !ms[0].Replay {
+		t.Fatal("the aborted match kept no replay")
+	}
+	data, err := st.Replay(ms[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := spectator.Decode(data)
+	if err != nil || !rep.Aborted || rep.Ticks < 120 {
+		t.Fatalf("the aborted match's replay: %v, %+v", err, rep)
+	}
+	pb, err := spectator.NewPlayback(rep, svc.Rooms.Games())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for !pb.Done() {
+		if err := pb.Step(); err != nil {
+			t.Fatalf("playing the aborted match's replay: %v", err)
+		}
 	}
 	for _, fp := range []string{"SHA256:aaa", "SHA256:bbb"} {
 		if r, found, _ := st.Rating(string(RankedPong1v1), fp); found || r.Games != 0 {

@@ -77,6 +77,9 @@ type Room struct {
 	// replay is the last finished match's recording, handed from the
 	// recorder to the results writer; both run on the room goroutine.
 	replay *spectator.Replay
+	// recorder records the room's matches; after the room has stopped
+	// mid-match it cuts the match into an aborted replay (cutReplay).
+	recorder *spectator.Recorder
 
 	watchMu sync.Mutex
 	delay   *spectator.Delay
@@ -325,6 +328,7 @@ func (rs *Rooms) create(k game.Kind, mode game.Mode, ranked RankedMode, private 
 		rs.mu.Unlock()
 		return nil, fmt.Errorf("lobby: recorder: %w", err)
 	}
+	r.recorder = rec
 	if err := r.newGameRoom(id, rc, rec.Factory()); err != nil {
 		rs.mu.Unlock()
 		return nil, err

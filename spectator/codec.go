@@ -148,8 +148,21 @@ func appendBody(b []byte, r *Replay) []byte {
 	for _, s := range res.Scores {
 		b = binary.AppendVarint(b, int64(s))
 	}
-	return appendBool(b, res.Forfeit)
+	var flags byte
+	if res.Forfeit {
+		flags |= flagForfeit
+	}
+	if r.Aborted {
+		flags |= flagAborted
+	}
+	return append(b, flags)
 }
+
+// The result's flags byte (a bool, the forfeit flag, before format 4).
+const (
+	flagForfeit = 1 << iota
+	flagAborted
+)
 
 func appendString(b []byte, s string) []byte {
 	b = binary.AppendUvarint(b, uint64(len(s)))
@@ -267,7 +280,15 @@ func parseBody(body []byte, version int) (*Replay, error) {
 	for i := range res.Scores {
 		res.Scores[i] = int(d.int32("score"))
 	}
-	res.Forfeit = d.bool("forfeit flag")
+	if version < formatAborted {
+		res.Forfeit = d.bool("forfeit flag")
+	} else {
+		f := d.byte("result flags")
+		if f&^(flagForfeit|flagAborted) != 0 {
+			d.fail("result flags %#x", f)
+		}
+		res.Forfeit, r.Aborted = f&flagForfeit != 0, f&flagAborted != 0
+	}
 
 	if d.err != nil {
 		return nil, d.err

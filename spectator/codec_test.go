@@ -42,6 +42,8 @@ func replayDiff(a, b *Replay) string {
 		return "hashes"
 	case a.FinalHash != b.FinalHash:
 		return "final hash"
+	case a.Aborted != b.Aborted:
+		return fmt.Sprintf("aborted %v vs %v", a.Aborted, b.Aborted)
 	case !sameResult(a.Result, b.Result):
 		return fmt.Sprintf("result %+v vs %+v", a.Result, b.Result)
 	}
@@ -90,6 +92,10 @@ func TestEncodeDecodeRoundTrip(t *testing.T) {
 		r.Start, r.Inputs, r.Hashes, r.SeatEvents = time.Time{}, nil, nil, nil
 		r.Result.Placements = nil
 		return r
+	}(), func() *Replay {
+		r := sample()
+		r.Aborted, r.Result.Placements, r.Result.Places = true, nil, make([]int, 4)
+		return r
 	}()} {
 		b, err := Encode(r)
 		if err != nil {
@@ -117,6 +123,12 @@ func compress(t testing.TB, body []byte) []byte {
 	_, _ = zw.Write(body)
 	_ = zw.Close()
 	return buf.Bytes()
+}
+
+// format3 relabels an encoded replay as format 3.
+func format3(b []byte) []byte {
+	b[len(magic)] = 3
+	return b
 }
 
 func TestDecodeRejects(t *testing.T) {
@@ -151,6 +163,10 @@ func TestDecodeRejects(t *testing.T) {
 		{"absurd input count", compress(t, absurdCount(body)), ErrCorrupt},
 		{"absurd string", compress(t, binary.AppendUvarint(nil, 1<<40)), ErrCorrupt},
 		{"overlong varint", compress(t, bytes.Repeat([]byte{0xff}, 20)), ErrCorrupt},
+		{"unknown result flag", compress(t, append(slices.Clone(body[:len(body)-1]), 4)), ErrCorrupt},
+		// Format 3's last byte was the forfeit flag alone: no aborted bit.
+		{"aborted in format 3", format3(compress(t, append(slices.Clone(body[:len(body)-1]), 2))), ErrCorrupt},
+		{"aborted with placements", compress(t, append(slices.Clone(body[:len(body)-1]), 3)), ErrInvalidReplay},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r, err := Decode(c.b)
@@ -284,7 +300,9 @@ func fuzzSeeds(f *testing.F) (encoded, bodies [][]byte) {
 	small := sample()
 	empty := sample()
 	empty.Inputs, empty.Hashes, empty.SeatEvents, empty.Start = nil, nil, nil, time.Time{}
-	for _, r := range []*Replay{small, empty, tronSample(f)} {
+	aborted := sample()
+	aborted.Aborted, aborted.Result = true, game.Result{Places: make([]int, 4), Scores: []int{3, 0, 1, 2}, Forfeit: true}
+	for _, r := range []*Replay{small, empty, tronSample(f), aborted} {
 		b, err := Encode(r)
 		if err != nil {
 			f.Fatal(err)

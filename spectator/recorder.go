@@ -275,6 +275,53 @@ func (r *Recorder) MatchEnded(room string, res game.Result, seats []game.Seat, t
 	}
 }
 
+// Cut hands over the match in progress, which the room will not finish
+// (the server is stopping), as an aborted replay: cut at the last tick the
+// recorder hashed, so playback verifies every tick of it, with players as
+// who held each slot (nil entries: nobody). It returns nil when no match
+// is in progress or none of it was hashed yet (under HashEvery ticks).
+// The log belongs to the room's goroutine: call Cut only once the room
+// has stopped (its Done channel closed), never while it runs.
+func (r *Recorder) Cut(players []game.Player) *Replay {
+	g := r.cur
+	if g == nil || g.log == nil || !g.log.started || len(g.log.hashes) == 0 {
+		return nil
+	}
+	l := g.log
+	g.log = nil
+	last := l.hashes[len(l.hashes)-1]
+	rep := &Replay{
+		Version:   FormatVersion,
+		Game:      r.cfg.Game.Name(),
+		Room:      l.room,
+		Config:    slices.Clone(r.cfg.Config),
+		Slots:     g.Slots(),
+		Seed:      l.seed,
+		TickRate:  r.cfg.TickRate,
+		Seats:     make([]game.Player, g.Slots()),
+		Start:     l.start,
+		Ticks:     last.Tick,
+		Hashes:    l.hashes,
+		FinalHash: last.Hash,
+		Result:    game.Result{Places: make([]int, g.Slots()), Scores: make([]int, g.Slots())},
+		Aborted:   true,
+	}
+	for _, in := range l.inputs {
+		if in.Tick <= last.Tick {
+			rep.Inputs = append(rep.Inputs, in)
+		}
+	}
+	// The hash at the cut was taken before the seat changes that followed
+	// that step, so those are left out with everything after them.
+	for _, ev := range l.events {
+		if ev.Tick < last.Tick {
+			rep.SeatEvents = append(rep.SeatEvents, ev)
+		}
+	}
+	copy(rep.Seats, players)
+	return rep
+}
+
 func canonical(c game.ActionCanon, a int8) int8 {
 	if c == nil {
 		return a

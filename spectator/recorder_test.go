@@ -601,3 +601,74 @@ func TestRecordPlaybackWithLagCompensation(t *testing.T) {
 	}
 	t.Logf("%d ticks, %d input changes, lags %v", r.Ticks, len(r.Inputs), lags)
 }
+
+// A match the room never finishes (the server stopping) is cut at the
+// last hashed tick into an aborted replay: it survives encoding, and
+// playback verifies every tick of it against the live game and ends
+// there without a result.
+func TestCutMatchIsAnAbortedReplay(t *testing.T) {
+	a := newArena(t, shortConfig(pong.FFA4), game.RoomConfig{Countdown: -1, AllowLateJoin: true}, 9)
+	a.join("a", -1)
+	a.join("b", -1)
+	a.join("c", -1)
+	a.ready("a", "b", "c")
+	a.playTicks(150)
+	a.leave("c") // a seat change inside the cut
+	a.playTicks(100)
+	a.cancel()
+	<-a.room.Done()
+	if len(a.replays) != 0 {
+		t.Fatal("a closed room handed over a replay by itself")
+	}
+	players := []game.Player{{ID: "a", Name: "name-a"}, {ID: "b", Name: "name-b"}, {ID: "c", Name: "name-c"}, {}}
+	r := a.rec.Cut(players)
+	if r == nil {
+		t.Fatal("no replay of the match in progress")
+	}
+	if !r.Aborted || r.Ticks == 0 || r.Ticks%60 != 0 || uint64(len(a.hashes)) < r.Ticks || len(r.Result.Placements) != 0 {
+		t.Fatalf("cut replay: aborted %v, %d ticks (live %d), result %+v", r.Aborted, r.Ticks, len(a.hashes), r.Result)
+	}
+	if a.rec.Cut(players) != nil {
+		t.Fatal("a match was cut twice")
+	}
+	b, err := Encode(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := replayDiff(r, d); diff != "" {
+		t.Fatalf("decoded replay differs: %s", diff)
+	}
+	playAll(t, d, a.hashes[:d.Ticks])
+	// An altered input still diverges: the cut is verified, not trusted.
+	bad := cloneReplay(d)
+	bad.FinalHash ^= 1
+	p, err := NewPlayback(bad, testGames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for err == nil && !p.Done() {
+		err = p.Step()
+	}
+	var div *DivergedError
+	if !errors.As(err, &div) {
+		t.Fatalf("a cut replay with a wrong final hash: %v", err)
+	}
+}
+
+// Nothing hashed yet, nothing to keep.
+func TestCutBeforeTheFirstHashIsNothing(t *testing.T) {
+	a := newArena(t, shortConfig(pong.OneVOne), game.RoomConfig{Countdown: -1}, 10)
+	a.join("a", -1)
+	a.join("b", -1)
+	a.ready("a", "b")
+	a.playTicks(30)
+	a.cancel()
+	<-a.room.Done()
+	if r := a.rec.Cut(nil); r != nil {
+		t.Fatalf("a cut of %d ticks", r.Ticks)
+	}
+}

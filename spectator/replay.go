@@ -18,7 +18,12 @@ import (
 // Version 2 added InputChange.Lag. Version 3 made the format game-neutral:
 // the config is the game's encoding, the seat count is recorded, and an
 // input is a whole slot and action rather than Pong's packed direction.
-const FormatVersion = 3
+// Version 4 made the result's forfeit flag a flags byte that also says a
+// match was aborted (Replay.Aborted).
+const FormatVersion = 4
+
+// formatAborted is the first version that can hold an aborted match.
+const formatAborted = 4
 
 // formatLag is the first version whose inputs carry Lag; older inputs have
 // none, which is what they were played with.
@@ -90,6 +95,11 @@ type Replay struct {
 	// event that ended it (a forfeit), so playback checks the end state too.
 	FinalHash uint64
 	Result    game.Result
+	// Aborted: the match was cut short (the server stopped mid-match), so
+	// it has no result. Ticks ends at the last tick the recorder hashed,
+	// FinalHash is that hash, Result places nobody, and playback ends
+	// there checking the state but not a result.
+	Aborted bool
 }
 
 // InputChange is one input applied at step Tick (1-based): for a game with
@@ -213,6 +223,9 @@ func (r *Replay) Validate() error {
 			return bad("hash %d at tick %d not after %d and within %d", i, h.Tick, prev, r.Ticks)
 		}
 		prev = h.Tick
+	}
+	if r.Aborted && len(r.Result.Placements) > 0 {
+		return bad("an aborted match places %d slots", len(r.Result.Placements))
 	}
 	return validateResult(r.Result, slots, bad)
 }

@@ -205,7 +205,7 @@ func (rp *replayer) frame(st *replayState) *game.Frame {
 	}
 	f := &game.Frame{Room: rp.ID(), Tick: st.pb.Tick(), TickRate: rp.r.TickRate, Phase: game.Playing, Seed: rp.r.Seed,
 		Seats: seats, State: st.pb.Snapshot(), Roster: rp.r.Seats, Paused: st.paused}
-	if st.pb.Done() && st.err == nil {
+	if st.pb.Done() && st.err == nil && !rp.r.Aborted { // an aborted match has no result to show
 		res := rp.r.Result
 		f.Phase, f.Result, f.Forfeited = game.Finished, &res, rp.left
 	}
@@ -218,8 +218,13 @@ func (rp *replayer) statusLine(st *replayState) (status, keys string) {
 		return strings.TrimPrefix(st.err.Error(), "spectator: ") + " — the recording does not match this server's game", "q quit"
 	}
 	el, dur := st.pb.Elapsed(), rp.r.Duration()
-	// 12 cells keep the progress and every key on one line at 80 columns.
-	const barW = 12
+	// 12 cells keep the progress and every key on one line at 80 columns;
+	// an aborted match (cut short when the server stopped: no result, it
+	// ends where it was cut) takes 6 of them to say so.
+	barW := 12
+	if rp.r.Aborted {
+		barW = 6
+	}
 	filled := 0
 	if dur > 0 {
 		filled = int(float64(barW) * float64(el) / float64(dur))
@@ -229,7 +234,14 @@ func (rp *replayer) statusLine(st *replayState) (status, keys string) {
 	if st.paused {
 		icon = "⏸"
 	}
-	return fmt.Sprintf("%s %s / %s %s %g×", icon, mmss(el), mmss(dur), bar, replaySpeeds[st.speed]), "space pause · +/- speed · ←/→ 10s · q quit"
+	keys = "space pause · +/- speed · ←/→ 10s · q quit"
+	switch {
+	case rp.r.Aborted && st.pb.Done():
+		return fmt.Sprintf("■ %s / %s aborted here", mmss(el), mmss(dur)), keys
+	case rp.r.Aborted:
+		return fmt.Sprintf("%s %s / %s %s %g× aborted", icon, mmss(el), mmss(dur), bar, replaySpeeds[st.speed]), keys
+	}
+	return fmt.Sprintf("%s %s / %s %s %g×", icon, mmss(el), mmss(dur), bar, replaySpeeds[st.speed]), keys
 }
 
 func mmss(d time.Duration) string {
