@@ -49,6 +49,7 @@ type config struct {
 	lagComp       time.Duration
 	keepReplays   int
 	keepDays      int
+	maxWatchers   int
 	chatFilter    string
 	storeCheck    time.Duration
 }
@@ -107,6 +108,7 @@ func flagSet(getenv func(string) string, errOut io.Writer) (*flag.FlagSet, *conf
 	num(&c.srv.MaxKeysPerSec, "max-keys-per-sec", c.srv.MaxKeysPerSec, "keys a second each session's screen takes, with a second's worth at once; beyond it keys are dropped and typed text arrives as one paste (0 = no limit, else at least 30)")
 	dur(&c.spectateDelay, "spectate-delay", 2*time.Second, "how far behind live play watchers of ranked matches are (0 = live)")
 	dur(&c.lagComp, "lag-compensation", 150*time.Millisecond, "how old a player's view may be and still be judged as they saw it: a catch or a turn the screen showed in time counts (0 = off, at most 1s)")
+	num(&c.maxWatchers, "max-watchers-per-room", lobby.DefaultMaxWatchers, "people who may watch one room at once (0 = no limit)")
 	num(&c.keepReplays, "replay-keep-per-player", 50, "replays kept per player whatever their age")
 	num(&c.keepDays, "replay-keep-days", 30, "days every replay is kept")
 	dur(&c.storeCheck, "store-check-interval", 30*time.Second, "how often the server checks its database (every bucket reads, the last write succeeded) for the log, the healthcheck and /metrics")
@@ -167,6 +169,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	if k := c.srv.MaxKeysPerSec; k < 0 || (k > 0 && k < 30) {
 		fmt.Fprintln(stderr, "termarena: --max-keys-per-sec must be 0 (no limit) or at least 30: key repeat alone sends about 30 a second")
+		return 2
+	}
+	if c.maxWatchers < 0 {
+		fmt.Fprintln(stderr, "termarena: --max-watchers-per-room must not be negative (0 = no limit)")
 		return 2
 	}
 	if c.spectateDelay < 0 || c.spectateDelay > time.Minute || c.keepReplays < 0 || c.keepDays < 0 {
@@ -241,9 +247,13 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 	if delay == 0 {
 		delay = -1 // live: RoomsConfig reads 0 as "the default"
 	}
+	watchers := c.maxWatchers
+	if watchers == 0 {
+		watchers = -1 // no limit: RoomsConfig reads 0 as "the default"
+	}
 	ac := app.DefaultConfig()
 	ac.Data, ac.StoreTimeout, ac.Server, ac.Admins, ac.Logger = c.data, 3*time.Second, c.srv, admins, log
-	ac.Lobby = lobby.Config{Rooms: lobby.RoomsConfig{SpectateDelay: delay, Room: game.RoomConfig{LagCompensation: c.lagComp}}, Chat: chat.Config{Filter: filter}}
+	ac.Lobby = lobby.Config{Rooms: lobby.RoomsConfig{SpectateDelay: delay, MaxWatchers: watchers, Room: game.RoomConfig{LagCompensation: c.lagComp}}, Chat: chat.Config{Filter: filter}}
 	ac.Retention = lobby.Retention{KeepPerPlayer: c.keepReplays, KeepFor: time.Duration(c.keepDays) * 24 * time.Hour}
 	a, err := app.Assemble(ac)
 	if err != nil {

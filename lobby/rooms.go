@@ -39,6 +39,9 @@ type RoomsConfig struct {
 	// spectator.DefaultRankedDelay, negative means live. Casual rooms are
 	// always live.
 	SpectateDelay time.Duration
+	// MaxWatchers bounds the watchers of one room: 0 means
+	// DefaultMaxWatchers, negative no limit.
+	MaxWatchers int
 	// Log receives what rooms and their feeds cannot tell a player: a
 	// room that panicked. Nil discards it.
 	Log *slog.Logger
@@ -87,9 +90,15 @@ type Room struct {
 }
 
 // Watch returns the room's feed for spectators (delayed for ranked rooms)
-// and registers a watcher until stop is called.
-func (r *Room) Watch() (feed *spectator.Delay, stop func()) {
+// and registers a watcher until stop is called; a room that has as many
+// watchers as it takes (RoomsConfig.MaxWatchers) refuses with a
+// *WatchersFullError.
+func (r *Room) Watch() (feed *spectator.Delay, stop func(), err error) {
 	r.watchMu.Lock()
+	if most := r.maxWatchers(); most > 0 && r.delay != nil && r.delay.Watchers() >= most {
+		r.watchMu.Unlock()
+		return nil, nil, &WatchersFullError{Room: r.ID(), Most: most}
+	}
 	if r.delay == nil {
 		d := spectator.NewDelay(r.Room, spectator.DelayConfig{Delay: r.delayBy})
 		r.delay = d
@@ -109,8 +118,43 @@ func (r *Room) Watch() (feed *spectator.Delay, stop func()) {
 		}()
 	}
 	d := r.delay
+	stop = d.Watch() // under the lock, with the count it was checked against
 	r.watchMu.Unlock()
-	return d, d.Watch()
+	return d, stop, nil
+}
+
+// DefaultMaxWatchers is how many people may watch one room unless
+// RoomsConfig says otherwise: every watcher's screen is drawn for them at
+// their frame rate, so one popular match must not take the server's CPU
+// from every other.
+const DefaultMaxWatchers = 200
+
+// WatchersFullError refuses a watcher of a room that has as many as it
+// takes.
+type WatchersFullError struct {
+	Room string
+	Most int
+}
+
+func (e *WatchersFullError) Error() string {
+	return fmt.Sprintf("room %s has the most watchers it takes (%d)", e.Room, e.Most)
+}
+
+// maxWatchers is how many watchers r takes; 0 = no limit.
+func (r *Room) maxWatchers() int {
+	if r.rooms == nil {
+		return DefaultMaxWatchers
+	}
+	return max(r.rooms.cfg.MaxWatchers, 0)
+}
+
+// CanWatch says why a watcher more would be refused now (a
+// *WatchersFullError), or nil.
+func (r *Room) CanWatch() error {
+	if most := r.maxWatchers(); most > 0 && r.Watchers() >= most {
+		return &WatchersFullError{Room: r.ID(), Most: most}
+	}
+	return nil
 }
 
 // Watchers is how many people are watching (players see it).
@@ -214,6 +258,9 @@ type Rooms struct {
 func NewRooms(ctx context.Context, cfg RoomsConfig) *Rooms {
 	if cfg.MaxRooms <= 0 {
 		cfg.MaxRooms = 1000
+	}
+	if cfg.MaxWatchers == 0 {
+		cfg.MaxWatchers = DefaultMaxWatchers
 	}
 	log := cfg.Log
 	if log == nil {

@@ -20,8 +20,15 @@ func spectateCommand() command {
 			start := lobbyStart{side: -1, spectateList: true}
 			if len(args) == 1 {
 				start.spectate = sanitize.Text(args[0], 32)
-				if _, err := srv.deps.Rooms.Watchable(start.spectate); err != nil {
+				r, err := srv.deps.Rooms.Watchable(start.spectate)
+				if err != nil {
 					fmt.Fprintf(s.ErrOut(), "termarena: no live room %q to watch (ssh -t HOST spectate lists them)\n", sanitize.Arg(args[0]))
+					return ExitFail
+				}
+				if err := r.CanWatch(); err != nil {
+					// Refused here, before a screen opens; the lobby
+					// refuses one that fills up meanwhile the same way.
+					fmt.Fprintln(s.ErrOut(), "termarena:", err)
 					return ExitFail
 				}
 			}

@@ -137,7 +137,11 @@ func readLabels(rr ratingReader, rooms []*lobby.Room) map[*lobby.Room]seatLabels
 // spectate starts watching r.
 func (m *Lobby) spectate(r *lobby.Room) tea.Cmd {
 	m.stopWatching()
-	feed, stop := r.Watch()
+	feed, stop, err := r.Watch()
+	if err != nil {
+		// The room has as many watchers as it takes.
+		return m.openChooser(err.Error() + ".")
+	}
 	ctx, cancel := context.WithCancel(m.d.Ctx)
 	w := &watching{room: r, cancel: cancel, done: make(chan struct{}), stop: stop}
 	w.follow.Store(-1)
