@@ -53,7 +53,9 @@ type Service struct {
 	rooms Rooms
 }
 
-// New returns the service over st and rooms; both are required.
+// New returns the service over st and rooms. st is required; rooms may
+// be nil for a service that answers only player and match queries (the
+// room and mode queries then must not be called).
 func New(st Store, rooms Rooms) *Service {
 	return &Service{store: st, rooms: rooms}
 }
