@@ -48,7 +48,10 @@ func TestSecondTerminalCannotQueueWhileInARankedMatch(t *testing.T) {
 			t.Fatalf("a second ranked room %s was made while ann held a seat in %s", r.ID(), room.ID())
 		}
 	}
-	// b goes back to the match, on ann's seat.
+	// Help lists the way back; b goes back to the match, on ann's seat.
+	ann2.Type("?")
+	ann2.WaitFor(wait, "b  back to your ranked match in "+room.ID())
+	ann2.Type("?")
 	ann2.Type("b")
 	ann2.WaitFor(wait, room.ID()+" · pong-1v1 · ranked", "▸ann")
 	if fr, _ := room.Latest(); fr.Phase != game.Countdown {

@@ -1324,6 +1324,9 @@ func (m *Lobby) helpText() string {
 	if qs := m.games().RankedQueues(); m.d.Matchmaker != nil && len(qs) > 0 {
 		lines = append([]string{"p  ranked " + qs[0] + " · P  choose the mode · L  leaderboard · m  your profile"}, lines...)
 	}
+	if r := m.rankedSeat(); r != nil {
+		lines = append([]string{"b  back to your ranked match in " + r.ID()}, lines...)
+	}
 	for _, l := range lines {
 		b.WriteString(style(colDim).Render("  "+l) + "\n")
 	}
