@@ -444,6 +444,9 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.chat != nil {
 			m.chat.tick() // the mute's time left counts down
 		}
+		if m.state == stWatchList {
+			m.resortLive() // a match that ended moves down the chooser
+		}
 		return m, refresh() // re-render the room list's live state
 	case chatMsg:
 		if cs := m.chat; cs != nil && msg.sub == cs.sub && !cs.closed {

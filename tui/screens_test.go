@@ -473,4 +473,21 @@ func TestWatchListPutsLiveMatchesFirst(t *testing.T) {
 	if m.live[0] != live {
 		t.Fatalf("enter on the first row would watch %s, not the live %s", m.live[0].ID(), live.ID())
 	}
+	// A match that ends while the chooser is open moves down at the
+	// next second's refresh, the cursor staying on the room it was on.
+	other := rankedRoom(t, rooms)
+	waitPhase(t, other, game.Countdown)
+	m.openChooser("") // as the list's change would re-read it
+	press(m, "down")  // on other, the second live match
+	if m.live[m.liveSel] != other {
+		t.Fatalf("the cursor is on %s, want %s", m.live[m.liveSel].ID(), other.ID())
+	}
+	if err := live.Leave(context.Background(), "SHA256:ann"); err != nil {
+		t.Fatal(err)
+	}
+	waitPhase(t, live, game.Finished)
+	m.Update(refreshMsg{})
+	if m.live[0] != other || m.live[m.liveSel] != other {
+		t.Fatalf("after %s ended: first row %s, cursor on %s; want %s for both", live.ID(), m.live[0].ID(), m.live[m.liveSel].ID(), other.ID())
+	}
 }

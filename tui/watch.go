@@ -100,6 +100,20 @@ func liveFirst(rooms []*lobby.Room) []*lobby.Room {
 	return rooms
 }
 
+// resortLive re-orders the chooser's rooms as their phases change (the
+// list itself is re-read only when rooms come and go), keeping the cursor
+// on the room it was on.
+func (m *Lobby) resortLive() {
+	var sel *lobby.Room
+	if m.liveSel < len(m.live) {
+		sel = m.live[m.liveSel]
+	}
+	m.live = liveFirst(m.live)
+	if i := slices.Index(m.live, sel); i >= 0 {
+		m.liveSel = i
+	}
+}
+
 // scoreboard is the scoreboard of the game named name, for the chooser's
 // scores (nil: the game has none).
 func (m *Lobby) scoreboard(name string) gameview.Scoreboard {
