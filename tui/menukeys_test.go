@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -154,8 +155,9 @@ func TestQuestionMarkInAGameShowsItsKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	out := newVT(80, 24)
 	m := NewLobby(LobbyDeps{Ctx: t.Context(), Player: game.Player{ID: "SHA256:ann", Name: "ann"}, Online: lobby.NewHub(), Rooms: rooms,
-		Views: games.Views(), Out: newVT(80, 24)})
+		Views: games.Views(), Out: out})
 	defer m.Detach(t.Context())
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m.Update(joinMsg{room: r, side: -1})
@@ -166,6 +168,14 @@ func TestQuestionMarkInAGameShowsItsKeys(t *testing.T) {
 	press(m, "?")
 	if h := help(); !strings.Contains(h, m.in.view.Plugin().KeyHelp(m.in.slot)) || !strings.Contains(h, "r  ready") || !strings.Contains(h, "q  leave") {
 		t.Fatalf("? in a room shows %q", h)
+	}
+	// On the screen, in the waiting room too (there is no board yet).
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(out.screen(), "w/s ↑/↓ move") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the waiting room does not show the keys:\n%s", out.screen())
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 	press(m, "?")
 	if h := help(); h != "" {
@@ -178,5 +188,32 @@ func TestQuestionMarkInAGameShowsItsKeys(t *testing.T) {
 	}
 	if m.state != stRoom {
 		t.Fatal("r after the help left the room")
+	}
+}
+
+// ... and a watcher's ? shows the watching keys whole, with the game's
+// camera keys.
+func TestQuestionMarkWhileWatchingShowsTheKeys(t *testing.T) {
+	rooms := testRooms(t)
+	r, err := rooms.Create("pong", "1v1", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewLobby(LobbyDeps{Ctx: t.Context(), Player: game.Player{ID: "SHA256:cat", Name: "cat"}, Online: lobby.NewHub(), Rooms: rooms,
+		Views: games.Views(), Out: newVT(80, 24)})
+	defer m.Detach(t.Context())
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.Update(spectateMsg{r.ID()})
+	if m.state != stWatch {
+		t.Fatalf("not watching: %q", m.notice)
+	}
+	help := func() string { return strings.Join(m.watch.view.promptLines(), "\n") }
+	press(m, "?")
+	if h := help(); !strings.Contains(h, "tab/1-2 follow · 0 overview · n/p next room · q back") {
+		t.Fatalf("? while watching shows %q", h)
+	}
+	press(m, "1")
+	if h := help(); h != "" || m.watch.follow.Load() != 0 {
+		t.Fatalf("1 after ?: help %q, following %d", h, m.watch.follow.Load())
 	}
 }

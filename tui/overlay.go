@@ -406,6 +406,14 @@ func (v *RoomView) paintWaiting(fr *game.Frame) {
 		}
 	}
 	lines = append(lines, waitLine{"", stDefault}, waitLine{prompt, stDim})
+	if p := v.promptLines(); len(p) > 0 {
+		// A question or the key help (?) is shown here too: before the
+		// match there is no board to show it over.
+		lines = append(lines, waitLine{"", stDefault})
+		for _, l := range fitLines(p, v.w, v.h) {
+			lines = append(lines, waitLine{l, stBold})
+		}
+	}
 	rows := v.waitingPane(len(lines))
 	key := fmt.Sprint(lines, v.w, v.h, v.pane)
 	if key == v.hud {

@@ -27,6 +27,10 @@ type watching struct {
 	done   chan struct{}
 	stop   func()
 	follow atomic.Int32
+	// keys is the footer's key line; helping: they are shown whole over
+	// the board (?), with the game's camera keys.
+	keys    string
+	helping bool
 }
 
 // watchFeed adapts a room's delayed feed to the view: watchers read frames
@@ -169,6 +173,7 @@ func (m *Lobby) spectate(r *lobby.Room) tea.Cmd {
 		seats = min(seats, r.Mode.Table) // the queue seats no more
 	}
 	keys := fmt.Sprintf("tab/1-%d follow · 0 overview · n/p next room · q back", min(seats, 9))
+	w.keys = keys
 	w.view = NewRoomView(RoomViewConfig{
 		Game: m.d.Views.newGameView(r.Game.Name(), m.d.Profile), Look: true,
 		Room: watchFeed{r, feed}, Slot: -1, Title: title, Out: m.d.Out, Profile: m.d.Profile, FPS: m.d.FPS, Clocks: m.d.Clocks,
@@ -244,6 +249,24 @@ func ratingLabels(rr ratingReader, r *lobby.Room) seatLabels {
 // watchKey handles keys while watching.
 func (m *Lobby) watchKey(s string) tea.Cmd {
 	w := m.watch
+	if s == "?" {
+		// A watcher's keys, whole: the footer may have had to cut them.
+		w.helping = !w.helping
+		if !w.helping {
+			w.view.SetPrompt()
+			return nil
+		}
+		lines := []string{"Keys", w.keys}
+		if gv := w.view.Plugin(); gv != nil && gv.LookHelp() != "" {
+			lines = append(lines, gv.LookHelp())
+		}
+		w.view.SetPrompt(append(lines, "t/enter chat · ? or any key closes this")...)
+		return nil
+	}
+	if w.helping {
+		w.helping = false
+		w.view.SetPrompt()
+	}
 	switch s {
 	case "q", "esc":
 		if s == "esc" && w.follow.Load() >= 0 {
