@@ -17,6 +17,7 @@ import (
 
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/game/pong"
+	"github.com/termarena/termarena/spectator"
 	"github.com/termarena/termarena/store"
 )
 
@@ -166,7 +167,7 @@ var (
 func TestPanickingRoomAbortsItsMatchAlone(t *testing.T) {
 	for _, method := range []string{"Step", "Snapshot", "Hash", "Result"} {
 		t.Run(method, func(t *testing.T) {
-			svc, st, logs := faultyServices(t, faultyKind{on: method, at: 30})
+			svc, st, logs := faultyServices(t, faultyKind{on: method, at: 90})
 			other, err := svc.Rooms.Create("pong", "1v1", false)
 			if err != nil {
 				t.Fatal(err)
@@ -196,8 +197,25 @@ func TestPanickingRoomAbortsItsMatchAlone(t *testing.T) {
 
 			waitFor(t, "the aborted match to be recorded", func() bool { ms, _ := st.Matches(string(ann.ID), 10); return len(ms) == 1 })
 			ms, _ := st.Matches(string(ann.ID), 10)
-			if m := ms[0]; !m.Aborted || !m.Ranked || m.Mode != "faulty-1v1" || len(m.Players) != 2 || m.Players[0].Left || m.Players[1].Left {
+			if m := ms[0]; !m.Aborted || !m.Ranked || m.Mode != "faulty-1v1" || len(m.Players) != 2 || m.Players[0].Left || m.Players[1].Left || !m.Replay {
 				t.Fatalf("recorded %+v", m)
+			}
+			// The replay is cut where the recorder last verified the
+			// game (tick 60, a hash a second), before the bug struck.
+			data, err := st.Replay(ms[0].ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rp, err := spectator.Decode(data)
+			if err != nil || !rp.Aborted || rp.Ticks != 60 {
+				t.Fatalf("the failed match's replay: %+v, %v", rp, err)
+			}
+			pb, err := spectator.NewPlayback(rp, svc.Rooms.Games())
+			for err == nil && !pb.Done() {
+				err = pb.Step()
+			}
+			if err != nil {
+				t.Fatalf("the failed match's replay does not play to its cut: %v", err)
 			}
 			for _, p := range []game.Player{ann, ben} {
 				if rt, found, _ := st.Rating("faulty-1v1", string(p.ID)); found || rt.Games != 0 {

@@ -139,8 +139,9 @@ func (rs *Results) storeLeaves(id string, l store.Leaves) {
 // MatchFailed implements MatchObserver: a match that was under way in a
 // room that panicked is recorded as aborted, as a server stopping mid-match
 // records it (no rating change, no leave strikes). Who played it, who had
-// left and how far it got come from the room; there is no replay, since
-// re-playing it would meet the same panic.
+// left and how far it got come from the room. Its replay is kept as an
+// aborted match's is, cut at the last tick the recorder verified, which
+// is before the panic: it shows what led up to the bug.
 func (rs *Results) MatchFailed(r *Room, p *game.RoomPanic) {
 	rs.mu.Lock()
 	st, ok := rs.playing[r]
@@ -151,12 +152,26 @@ func (rs *Results) MatchFailed(r *Room, p *game.RoomPanic) {
 			seats = append([]game.Seat(nil), p.Seats...)
 		}
 		r.replay = nil
-		rs.jobs = append(rs.jobs, resultJob{room: r, started: st, seats: seats, ticks: p.Tick, aborted: true})
+		rs.jobs = append(rs.jobs, resultJob{room: r, started: st, seats: seats, ticks: p.Tick, aborted: true,
+			replay: rs.cutFailed(r, seats)})
 	}
 	rs.mu.Unlock()
 	if ok {
 		rs.wake()
 	}
+}
+
+// cutFailed is cutReplay for a room that panicked, whose recorder may be
+// what panicked: a second panic costs the replay, not the record.
+func (rs *Results) cutFailed(r *Room, seats []game.Seat) (rp *spectator.Replay) {
+	defer func() {
+		if v := recover(); v != nil {
+			rs.log.Error("cutting a failed room's replay panicked; the match is recorded without it", "room", r.ID(),
+				"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			rp = nil
+		}
+	}()
+	return cutReplay(r, seats)
 }
 
 // markLeavers is who played a match still under way at a stop, with those
