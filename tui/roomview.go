@@ -633,6 +633,10 @@ func (v *RoomView) paintTooSmall(fr *game.Frame, needW, needH int, over bool) {
 func fitLines(lines []string, w, h int) []string {
 	var out []string
 	for _, l := range lines {
+		if len([]rune(l)) <= w {
+			out = append(out, l) // as written: its spacing may mean something
+			continue
+		}
 		out = append(out, strings.Split(wrapWords(strings.Fields(l), " ", w, ""), "\n")...)
 	}
 	return out[:min(len(out), max(h, 0))]
