@@ -140,6 +140,13 @@ type Scorer interface {
 	Standing() []int
 }
 
+// WarmingUp is a snapshot that can say its match has not been contested
+// yet (Result.WarmUp, were it to end now): a match cut short while still
+// a warm-up is not recorded either.
+type WarmingUp interface {
+	WarmingUp() bool
+}
+
 // Catalog is the games a server runs, in menu order.
 type Catalog []Kind
 

@@ -203,6 +203,9 @@ func (rs *Results) Run(ctx context.Context) {
 			rs.awaitRooms(time.Second)
 			rs.mu.Lock()
 			for r, st := range rs.playing {
+				if warmingUp(r) {
+					continue // not a match, even cut short
+				}
 				rs.jobs = append(rs.jobs, resultJob{room: r, started: st, seats: markLeavers(st), aborted: true, replay: cutReplay(r, st.seats)})
 			}
 			rs.playing = map[*Room]startedMatch{}
@@ -211,6 +214,18 @@ func (rs *Results) Run(ctx context.Context) {
 			return
 		}
 	}
+}
+
+// warmingUp reports whether the match r is playing has been played for
+// a while and still contested by nobody (game.WarmingUp: a 2v2 of one
+// team).
+func warmingUp(r *Room) bool {
+	fr, _ := r.Latest()
+	if fr == nil || fr.Tick == 0 {
+		return false
+	}
+	w, ok := fr.State.(game.WarmingUp)
+	return ok && w.WarmingUp()
 }
 
 // awaitRooms waits, at most d, for the rooms still playing a match to

@@ -231,6 +231,21 @@ func TestTwoVTwoWarmUpIsNotRecorded(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// A second warm-up is still going when the server stops (below): not
+	// recorded as an aborted match either.
+	r3, err := svc.Rooms.Create("pong", "2v2", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range []game.Player{ann, ben} {
+		if _, err := r3.Join(ctx, p, []int{pong.Top, pong.Bottom}[i]); err != nil {
+			t.Fatal(err)
+		}
+		if err := r3.SetReady(ctx, p.ID, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor(t, "the second warm-up to run", func() bool { fr, _ := r3.Latest(); return fr.Phase == game.Playing && fr.Tick > 100 })
 	// Then a real match: ann on the left against ben on top.
 	r2, err := svc.Rooms.Create("pong", "2v2", false)
 	if err != nil {
@@ -254,6 +269,10 @@ func TestTwoVTwoWarmUpIsNotRecorded(t *testing.T) {
 	recent, err := st.RecentMatches(10, func(m store.MatchRecord) bool { return m.Replay })
 	if err != nil || len(recent) != 1 || recent[0].Room != r2.ID() {
 		t.Fatalf("replays: %+v %v; want only the match in %s", recent, err, r2.ID())
+	}
+	svc.Stop()
+	if all, err := st.RecentMatches(10, nil); err != nil || len(all) != 1 {
+		t.Fatalf("after the server stopped during a warm-up: %+v %v; want only the match in %s", all, err, r2.ID())
 	}
 }
 

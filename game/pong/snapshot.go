@@ -56,11 +56,18 @@ type Snapshot struct {
 	LastPointAgainst int8
 	LastPointTick    uint64
 
+	// Contested is false while no miss has ever counted (a 2v2 of one
+	// team): the match is a warm-up so far (game.Result.WarmUp).
+	Contested bool
+
 	Over    bool
 	Forfeit bool
 	// Winners has bit i set when slot i shares first place.
 	Winners uint8
 }
+
+// WarmingUp implements game.WarmingUp.
+func (s *Snapshot) WarmingUp() bool { return !s.Contested }
 
 // Won reports whether slot shares first place (only once Over).
 func (s *Snapshot) Won(slot int) bool {
@@ -80,6 +87,7 @@ func (g *Game) Snapshot() any {
 		LastPointBy:      g.lastPointBy,
 		LastPointAgainst: g.lastPointAgainst,
 		LastPointTick:    g.lastPointTick,
+		Contested:        g.contested,
 		Over:             g.over,
 		Forfeit:          g.forfeit,
 		Winners:          g.winners,
