@@ -672,3 +672,21 @@ func TestCutBeforeTheFirstHashIsNothing(t *testing.T) {
 		t.Fatalf("a cut of %d ticks", r.Ticks)
 	}
 }
+
+// A 2v2 warm-up of one team that ends when its players leave
+// (game.Result.WarmUp) hands over no replay: it was not a match.
+func TestWarmUpProducesNoReplay(t *testing.T) {
+	a := newArena(t, shortConfig(pong.TwoVTwo), game.RoomConfig{Countdown: -1}, 12)
+	a.join("a", pong.Left)
+	a.join("b", pong.Right)
+	a.ready("a", "b")
+	a.playTicks(300)
+	a.leave("a")
+	a.leave("b")
+	if f := a.frame(); f.Phase == game.Playing || f.Phase == game.Countdown {
+		t.Fatalf("phase %v after both left", f.Phase)
+	}
+	if len(a.replays) != 0 {
+		t.Fatal("a warm-up produced a replay")
+	}
+}
