@@ -54,7 +54,7 @@ COPY --from=build /out/root/ /
 USER 65532:65532
 ENV TERMARENA_DATA=/data TERMARENA_LISTEN=:2222 TERMARENA_ADDR_FILE=/run/termarena/addr
 VOLUME ["/data"]
-EXPOSE 2222
+EXPOSE 2222 8080
 # Dials the address the server recorded (flags after the image name
 # included) and expects termarena's SSH identification line.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 CMD ["/termarena", "healthcheck"]

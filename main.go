@@ -43,6 +43,7 @@ type config struct {
 	logLevel      string
 	logFormat     string
 	metricsListen string
+	httpListen    string
 	pprof         bool
 	srv           server.Config
 	spectateDelay time.Duration
@@ -96,6 +97,7 @@ func flagSet(getenv func(string) string, errOut io.Writer) (*flag.FlagSet, *conf
 	str(&c.adminKeys, "admin-keys", "", "authorized_keys file listing admin keys")
 	str(&c.logLevel, "log-level", "info", "debug, info, warn or error")
 	str(&c.logFormat, "log-format", "text", "text or json")
+	str(&c.httpListen, "http", ":8080", "address of the read-only web face: live rooms, leaderboards, profiles, matches (\"\" = off)")
 	str(&c.metricsListen, "metrics-listen", "", "address for the HTTP /metrics endpoint (off when empty)")
 	boolean(&c.pprof, "pprof", false, "also serve Go's profiler on the metrics address under /debug/pprof/ (needs --metrics-listen)")
 	num(&c.srv.MaxConnsPerIP, "max-conns-per-ip", c.srv.MaxConnsPerIP, "concurrent connections per client address (0 = no limit)")
@@ -306,6 +308,15 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 			log.Warn("metrics listen on the container's own loopback, which the host cannot reach: use --metrics-listen :9100 and publish it with -p 127.0.0.1:9100:9100",
 				"addr", c.metricsListen)
 		}
+	}
+
+	if c.httpListen != "" {
+		stopWeb, err := serveWeb(c.httpListen, a.Web, log)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		defer stopWeb()
 	}
 
 	served := make(chan error, 1)

@@ -34,14 +34,23 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+// env is an environment of m. The web face listens on a port the kernel
+// picks unless m says otherwise, so tests never contend for :8080.
+func env(m map[string]string) func(string) string {
+	return func(k string) string {
+		if v, ok := m[k]; ok || k != "TERMARENA_HTTP" {
+			return v
+		}
+		return "127.0.0.1:0"
+	}
+}
 
 func TestHelpDocumentsEveryFlagAndEnv(t *testing.T) {
 	var out bytes.Buffer
 	if code := run(context.Background(), []string{"--help"}, env(nil), io.Discard, &out); code != 0 {
 		t.Fatalf("--help exit %d", code)
 	}
-	for _, name := range []string{"listen", "data", "admin-keys", "log-level", "log-format", "max-conns-per-ip", "metrics-listen", "fps", "lag-compensation", "client-timeout", "session-open-timeout", "idle-timeout", "max-keys-per-sec", "max-watchers-per-room"} {
+	for _, name := range []string{"listen", "data", "admin-keys", "log-level", "log-format", "max-conns-per-ip", "metrics-listen", "fps", "lag-compensation", "client-timeout", "session-open-timeout", "idle-timeout", "max-keys-per-sec", "max-watchers-per-room", "http"} {
 		envName := "TERMARENA_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
 		if !strings.Contains(out.String(), "-"+name) || !strings.Contains(out.String(), envName) {
 			t.Errorf("--help lacks %s / %s", name, envName)

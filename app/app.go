@@ -23,6 +23,7 @@ import (
 	"github.com/termarena/termarena/store"
 	"github.com/termarena/termarena/telemetry"
 	"github.com/termarena/termarena/tui"
+	"github.com/termarena/termarena/web"
 )
 
 // Config is everything a server is built from.
@@ -43,6 +44,9 @@ type Config struct {
 	Retention lobby.Retention
 	// Admins are the fingerprints of the admin keys file.
 	Admins map[string]bool
+	// Web tunes the web face's listener (App.Web); the zero value is
+	// web.DefaultConfig.
+	Web web.Config
 	// Logger receives the server's log; nil discards it.
 	Logger *slog.Logger
 }
@@ -61,7 +65,10 @@ type App struct {
 	Service *service.Service
 	Metrics *telemetry.Metrics
 	Server  *server.Server
-	closed  bool
+	// Web is the read-only web face over the same service; main serves
+	// it on --http.
+	Web    *web.Server
+	closed bool
 }
 
 // Assemble opens the store and the host key in c.Data and builds
@@ -109,6 +116,12 @@ func Assemble(c Config) (*App, error) {
 	a.Server, err = server.New(c.Server, server.Deps{Store: st, Hub: a.Lobby.Hub, Rooms: a.Lobby.Rooms, Matchmaker: a.Lobby.Matchmaker,
 		Chat: a.Lobby.Chat, Service: a.Service, Views: c.Views, Metrics: a.Metrics, HostKey: a.HostKey.Signer, Admins: c.Admins, Logger: log})
 	if err != nil {
+		return fail(err)
+	}
+	if c.Web == (web.Config{}) {
+		c.Web = web.DefaultConfig()
+	}
+	if a.Web, err = web.New(web.Deps{Queries: a.Service, Online: a.Lobby.PlayersOnline, Logger: log.With("part", "web")}, c.Web); err != nil {
 		return fail(err)
 	}
 	return a, nil

@@ -1,0 +1,264 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/termarena/termarena/lobby"
+	"github.com/termarena/termarena/service"
+)
+
+// pages are the parsed templates, one set per page (each with the shared
+// layout), so page blocks cannot collide.
+type pages struct {
+	byName map[string]*template.Template
+}
+
+var funcs = template.FuncMap{
+	"day": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
+	"delta": func(before, after int) string {
+		d := after - before
+		if d > 0 {
+			return fmt.Sprintf("+%d", d)
+		}
+		return strconv.Itoa(d)
+	},
+	"minsec": func(sec float64) string {
+		s := int(sec + 0.5)
+		return fmt.Sprintf("%d:%02d", s/60, s%60)
+	},
+	"add": func(a, b int) int { return a + b },
+}
+
+func parsePages() (*pages, error) {
+	layout, err := fs.ReadFile(assets, "templates/layout.html")
+	if err != nil {
+		return nil, err
+	}
+	names, err := fs.Glob(assets, "templates/*.html")
+	if err != nil {
+		return nil, err
+	}
+	p := &pages{byName: map[string]*template.Template{}}
+	for _, n := range names {
+		name := strings.TrimSuffix(strings.TrimPrefix(n, "templates/"), ".html")
+		if name == "layout" {
+			continue
+		}
+		body, err := fs.ReadFile(assets, n)
+		if err != nil {
+			return nil, err
+		}
+		t, err := template.New("layout").Funcs(funcs).Parse(string(layout))
+		if err != nil {
+			return nil, err
+		}
+		if _, err := t.New(name).Parse(string(body)); err != nil {
+			return nil, fmt.Errorf("%s: %w", n, err)
+		}
+		p.byName[name] = t
+	}
+	return p, nil
+}
+
+// page is what the layout needs besides the page's own data.
+type page struct {
+	Title string
+	Modes []string
+	Data  any
+}
+
+// render writes a page with status code, or its data as JSON when the
+// request asked for PATH.json.
+func (s *Server) render(w http.ResponseWriter, r *http.Request, code int, name, title string, data, jsonData any) {
+	if wantsJSON(r) {
+		writeJSON(w, code, jsonData)
+		return
+	}
+	var buf bytes.Buffer
+	t := s.pages.byName[name]
+	if err := t.ExecuteTemplate(&buf, "layout", page{Title: title, Modes: s.d.Queries.Modes(), Data: data}); err != nil {
+		s.log.Error("web page", "page", name, "err", err)
+		http.Error(w, "500 internal error", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(code)
+	w.Write(buf.Bytes())
+}
+
+func wantsJSON(r *http.Request) bool { return strings.HasSuffix(r.URL.Path, ".json") }
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		code, b = http.StatusInternalServerError, []byte(`{"error":"internal error"}`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(code)
+	w.Write(append(b, '\n'))
+}
+
+// jsonError is the JSON body of every error: {"error": "no player named \"x\""}.
+type jsonError struct {
+	Error string `json:"error"`
+}
+
+// fail answers an error: 404 with the reason for something that does not
+// exist, else 500 with a generic text (the cause goes to the log).
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error, what string) {
+	code, msg := http.StatusNotFound, what
+	switch {
+	case errors.Is(err, service.ErrNoPlayer), errors.Is(err, service.ErrNoMatch), errors.Is(err, service.ErrNoReplay), errors.Is(err, errNoRoom):
+	case errors.Is(err, service.ErrUnknownMode):
+		msg = err.Error()
+		if i := strings.Index(msg, "unknown mode"); i >= 0 {
+			msg = msg[i:]
+		}
+	default:
+		s.log.Error("web request", "path", r.URL.Path, "err", err)
+		code, msg = http.StatusInternalServerError, "the server could not read that now; please try again"
+	}
+	s.render(w, r, code, "error", fmt.Sprintf("%d", code), errorPage{Code: code, Message: msg}, jsonError{msg})
+}
+
+type errorPage struct {
+	Code    int
+	Message string
+}
+
+var errNoRoom = errors.New("no such room")
+
+func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
+	s.fail(w, r, errNoRoom, "no page at "+strconv.Quote(r.URL.Path))
+}
+
+// trimExt takes ".json" (or ext) off a path value.
+func trimExt(v string, exts ...string) string {
+	for _, e := range exts {
+		if t, ok := strings.CutSuffix(v, e); ok {
+			return t
+		}
+	}
+	return v
+}
+
+// Home is the JSON of `/` (index.json).
+type Home struct {
+	PlayersOnline int                   `json:"players_online"`
+	Rooms         []service.Room        `json:"rooms"`
+	Leaderboards  []service.Leaderboard `json:"leaderboards"`
+}
+
+// homeTop is how many players each leaderboard shows on the front page.
+const homeTop = 5
+
+func (s *Server) home(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	h := Home{Rooms: []service.Room{}, Leaderboards: []service.Leaderboard{}}
+	if s.d.Online != nil {
+		h.PlayersOnline = s.d.Online()
+	}
+	infos, err := s.d.Queries.RoomInfos(ctx, lobby.Watchable)
+	if err != nil {
+		s.fail(w, r, err, "")
+		return
+	}
+	for _, ri := range infos {
+		if !ri.Private || ri.Ranked { // ranked rooms are watchable by id
+			h.Rooms = append(h.Rooms, service.RoomOf(ri))
+		}
+	}
+	for _, m := range s.d.Queries.Modes() {
+		lb, err := s.d.Queries.Leaderboard(ctx, m, homeTop)
+		if err != nil {
+			s.fail(w, r, err, "")
+			return
+		}
+		h.Leaderboards = append(h.Leaderboards, lb)
+	}
+	s.render(w, r, http.StatusOK, "home", "termarena", h, h)
+}
+
+// leaderboardLimit is how many players a leaderboard page lists.
+const leaderboardLimit = 100
+
+func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) {
+	name := trimExt(r.PathValue("mode"), ".json")
+	mode, err := s.d.Queries.ParseMode(name)
+	if err != nil || name == "" {
+		if err == nil {
+			err = service.ErrUnknownMode
+		}
+		s.fail(w, r, err, "no leaderboard "+strconv.Quote(name))
+		return
+	}
+	if mode != name {
+		// One address per leaderboard: a short form goes to the full name.
+		http.Redirect(w, r, "/leaderboard/"+mode+strings.TrimPrefix(r.URL.Path, "/leaderboard/"+name), http.StatusMovedPermanently)
+		return
+	}
+	lb, err := s.d.Queries.Leaderboard(r.Context(), mode, leaderboardLimit)
+	if err != nil {
+		s.fail(w, r, err, "")
+		return
+	}
+	s.render(w, r, http.StatusOK, "leaderboard", mode+" leaderboard", lb, lb)
+}
+
+// profileView is a profile page: the profile and a chart per mode.
+type profileView struct {
+	service.Profile
+	Charts []chart
+}
+
+// historyLimit is how many of a player's matches the rating charts read.
+const historyLimit = 200
+
+func (s *Server) profile(w http.ResponseWriter, r *http.Request) {
+	name := trimExt(r.PathValue("name"), ".json")
+	pr, err := s.d.Queries.ProfileNamed(r.Context(), name)
+	if err != nil {
+		s.fail(w, r, err, "no player named "+strconv.Quote(name))
+		return
+	}
+	if wantsJSON(r) {
+		writeJSON(w, http.StatusOK, pr)
+		return
+	}
+	ms, err := s.d.Queries.Matches(r.Context(), pr.Player.Fingerprint, historyLimit)
+	if err != nil {
+		s.fail(w, r, err, "")
+		return
+	}
+	v := profileView{Profile: pr}
+	for _, mr := range pr.Ratings {
+		v.Charts = append(v.Charts, ratingChart(mr.Mode, pr.Player.Fingerprint, ms))
+	}
+	s.render(w, r, http.StatusOK, "profile", pr.Name, v, pr)
+}
+
+func (s *Server) match(w http.ResponseWriter, r *http.Request) {
+	raw := trimExt(r.PathValue("id"), ".json")
+	id, err := strconv.ParseUint(raw, 10, 64)
+	if err != nil || id == 0 {
+		s.fail(w, r, service.ErrNoMatch, "no match "+strconv.Quote(raw))
+		return
+	}
+	m, err := s.d.Queries.Match(r.Context(), id)
+	if err != nil {
+		s.fail(w, r, err, fmt.Sprintf("no match %d", id))
+		return
+	}
+	s.render(w, r, http.StatusOK, "match", fmt.Sprintf("match %d", id), m, m)
+}
