@@ -42,10 +42,19 @@ func watchStore(st *store.Store, every time.Duration, log *slog.Logger, reg prom
 			problem = err.Error()
 		}
 		healthy.Store(err == nil)
-		if problem == last {
+		// A change of kind is logged and published, not each new time
+		// a failed write carries.
+		var damaged *store.BucketDamageError
+		kind := problem
+		switch {
+		case errors.As(err, &damaged):
+			kind = "damaged " + damaged.Bucket
+		case errors.Is(err, store.ErrCannotSave):
+			kind = "cannot save"
+		}
+		if kind == last {
 			return
 		}
-		var damaged *store.BucketDamageError
 		switch {
 		case errors.As(err, &damaged):
 			log.Error("database damaged: commands reading this bucket fail; restore a backup (see Backups in the README)",
@@ -57,7 +66,7 @@ func watchStore(st *store.Store, every time.Duration, log *slog.Logger, reg prom
 		case last != "unchecked":
 			log.Info("database healthy again")
 		}
-		last = problem
+		last = kind
 		publish(problem)
 	}
 	check()
