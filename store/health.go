@@ -53,6 +53,15 @@ func (s *Store) write(do func(func(*bbolt.Tx) error) error, fn func(*bbolt.Tx) e
 	return fmt.Errorf("%w: %w", ErrCannotSave, err)
 }
 
+// view runs fn in a read transaction. A page bbolt panics or faults on
+// (garbage where a page of the bucket should be) becomes an error wrapping
+// ErrDamaged, so the command that met it fails with an error, as any other
+// store error, rather than a panic that ends the session, or the process
+// when the reader is a shared worker.
+func (s *Store) view(fn func(*bbolt.Tx) error) error {
+	return guarded("reading it", func() error { return s.db.View(fn) })
+}
+
 // BucketDamageError says which bucket of the file could not be read.
 type BucketDamageError struct {
 	Bucket string

@@ -66,6 +66,14 @@ func TestHealthNamesTheDamagedBucket(t *testing.T) {
 	if _, err := s.SchemaVersion(); err != nil {
 		t.Errorf("the meta bucket no longer reads: %v", err)
 	}
+	// A read of the damaged bucket is an error, not a panic that ends the
+	// session (or the server, from a shared worker).
+	if _, err := s.PlayerByFingerprint("SHA256:fp00042"); !errors.Is(err, ErrDamaged) {
+		t.Errorf("reading a player from the damaged bucket: %v; want ErrDamaged", err)
+	}
+	if _, err := s.CountPlayers(); !errors.Is(err, ErrDamaged) {
+		t.Errorf("counting players in the damaged bucket: %v; want ErrDamaged", err)
+	}
 }
 
 // corruptBucket overwrites the root page of bucket name, while s has the

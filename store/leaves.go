@@ -72,7 +72,7 @@ func (s *Store) loadLeaves(stale func(Leaves) bool, prune bool) (map[string]Leav
 	out := map[string]Leaves{}
 	run := s.update
 	if !prune {
-		run = s.db.View
+		run = s.view
 	}
 	err := run(func(tx *bbolt.Tx) error {
 		b := tx.Bucket([]byte(bucketLeaves))

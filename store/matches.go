@@ -345,7 +345,7 @@ func (s *Store) testFail(stage string) error {
 // Match returns the match with that id, or an error matching ErrNotFound.
 func (s *Store) Match(id uint64) (MatchRecord, error) {
 	var m MatchRecord
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.view(func(tx *bbolt.Tx) error {
 		b, err := matchBuckets(tx)
 		if err != nil {
 			return err
@@ -367,7 +367,7 @@ func (s *Store) Matches(fp string, limit int) ([]MatchRecord, error) {
 	}
 	limit = clampLimit(limit)
 	var out []MatchRecord
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.view(func(tx *bbolt.Tx) error {
 		b, err := matchBuckets(tx)
 		if err != nil {
 			return err
@@ -410,7 +410,7 @@ func (s *Store) Matches(fp string, limit int) ([]MatchRecord, error) {
 func (s *Store) RecentMatches(limit int, keep func(MatchRecord) bool) ([]MatchRecord, error) {
 	limit = clampLimit(limit)
 	var out []MatchRecord
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.view(func(tx *bbolt.Tx) error {
 		b, err := matchBuckets(tx)
 		if err != nil {
 			return err

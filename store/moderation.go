@@ -401,7 +401,7 @@ func (s *Store) ActiveBan(fp string, ip net.IP) (Ban, bool, error) {
 			best, found = b, true
 		}
 	}
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.view(func(tx *bbolt.Tx) error {
 		mb, err := modBuckets(tx)
 		if err != nil {
 			return err
@@ -463,7 +463,7 @@ func outlasts(a, b Ban) bool {
 func (s *Store) Bans(includeExpired bool) ([]Ban, error) {
 	now := s.now()
 	var out []Ban
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.view(func(tx *bbolt.Tx) error {
 		mb, err := modBuckets(tx)
 		if err != nil {
 			return err
@@ -649,7 +649,7 @@ func (s *Store) ActiveMute(fp string) (Mute, bool, error) {
 	now := s.now()
 	var m Mute
 	found := false
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.view(func(tx *bbolt.Tx) error {
 		mb, err := modBuckets(tx)
 		if err != nil {
 			return err
@@ -679,7 +679,7 @@ func (s *Store) ActiveMute(fp string) (Mute, bool, error) {
 func (s *Store) Mutes() ([]Mute, error) {
 	now := s.now()
 	var out []Mute
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.view(func(tx *bbolt.Tx) error {
 		mb, err := modBuckets(tx)
 		if err != nil {
 			return err
@@ -749,7 +749,7 @@ func (s *Store) Audit(e AuditEntry) error {
 func (s *Store) AuditLog(since time.Time, limit int) ([]AuditEntry, error) {
 	limit = clampLimit(limit)
 	var out []AuditEntry
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.view(func(tx *bbolt.Tx) error {
 		b := tx.Bucket([]byte(bucketAudit))
 		if b == nil {
 			return fmt.Errorf("bucket %s missing", bucketAudit)
@@ -873,7 +873,7 @@ func (s *Store) SetRole(fp, role string, by By) (Player, error) {
 // the chat layer should read the role from the session's player record.
 func (s *Store) Moderators() ([]Player, error) {
 	var out []Player
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.view(func(tx *bbolt.Tx) error {
 		players, _, err := playerBuckets(tx)
 		if err != nil {
 			return err

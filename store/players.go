@@ -142,7 +142,7 @@ func freeName(names *bbolt.Bucket, sshUser, fingerprint string) (string, error) 
 // PlayerByFingerprint returns the player with that key, or ErrNotFound.
 func (s *Store) PlayerByFingerprint(fp string) (Player, error) {
 	var p Player
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.view(func(tx *bbolt.Tx) error {
 		players, _, err := playerBuckets(tx)
 		if err != nil {
 			return err
@@ -164,7 +164,7 @@ func (s *Store) PlayerByName(name string) (Player, error) {
 	}
 	n := NormalizeName(name)
 	var p Player
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.view(func(tx *bbolt.Tx) error {
 		players, names, err := playerBuckets(tx)
 		if err != nil {
 			return err
@@ -263,7 +263,7 @@ func (s *Store) Rename(fp, newName string, every time.Duration) (Player, error) 
 // CountPlayers reports how many keyed players the store knows.
 func (s *Store) CountPlayers() (int, error) {
 	var n int
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.view(func(tx *bbolt.Tx) error {
 		players, _, err := playerBuckets(tx)
 		if err != nil {
 			return err

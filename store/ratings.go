@@ -96,7 +96,7 @@ func (s *Store) Rating(mode, fp string) (r Rating, found bool, err error) {
 	if err := checkFingerprint(fp); err != nil {
 		return Rating{}, false, fmt.Errorf("store: rating: %w", err)
 	}
-	err = s.db.View(func(tx *bbolt.Tx) error {
+	err = s.view(func(tx *bbolt.Tx) error {
 		ratings, players, err := ratingBuckets(tx)
 		if err != nil {
 			return err
@@ -117,7 +117,7 @@ func (s *Store) Ratings(fp string) ([]Rating, error) {
 		return nil, fmt.Errorf("store: ratings: %w", err)
 	}
 	var out []Rating
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.view(func(tx *bbolt.Tx) error {
 		ratings, players, err := ratingBuckets(tx)
 		if err != nil {
 			return err
@@ -175,7 +175,7 @@ func (s *Store) Leaderboard(mode string, limit int) ([]Rating, error) {
 	}
 	limit = clampLimit(limit)
 	var all []Rating
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.view(func(tx *bbolt.Tx) error {
 		ratings, players, err := ratingBuckets(tx)
 		if err != nil {
 			return err

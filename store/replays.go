@@ -71,7 +71,7 @@ func (s *Store) PutReplay(matchID uint64, data []byte) error {
 // Replay returns a copy of match matchID's replay, or ErrNotFound.
 func (s *Store) Replay(matchID uint64) ([]byte, error) {
 	var out []byte
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.view(func(tx *bbolt.Tx) error {
 		_, replays, err := replayBuckets(tx)
 		if err != nil {
 			return err
@@ -136,7 +136,7 @@ func (s *Store) PruneReplays(keepPerPlayer int, keepFor time.Duration, now time.
 func (s *Store) bucketDamage(err error, buckets ...string) error {
 	for _, name := range buckets {
 		werr := guarded("reading it", func() error {
-			return s.db.View(func(tx *bbolt.Tx) error {
+			return s.view(func(tx *bbolt.Tx) error {
 				if b := tx.Bucket([]byte(name)); b != nil {
 					return walk(b)
 				}
@@ -197,7 +197,7 @@ func (s *Store) pruneCandidates(keepPerPlayer int, cutoff time.Time) ([]uint64, 
 	var doomed []uint64
 	var last []byte // key the previous batch stopped at; nil before the first
 	for done := false; !done; {
-		err := s.db.View(func(tx *bbolt.Tx) error {
+		err := s.view(func(tx *bbolt.Tx) error {
 			matches, replays, err := replayBuckets(tx)
 			if err != nil {
 				return err

@@ -220,7 +220,7 @@ func (s *Store) DB() *bbolt.DB { return s.db }
 // SchemaVersion reports the schema version recorded in the file.
 func (s *Store) SchemaVersion() (int, error) {
 	var v int
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.view(func(tx *bbolt.Tx) error {
 		var err error
 		v, err = readSchema(tx)
 		return err
@@ -239,7 +239,7 @@ func (s *Store) SchemaVersion() (int, error) {
 // a slow peer (an SSH client) should spool to a local file first.
 func (s *Store) Backup(w io.Writer) (int64, error) {
 	var n int64
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.view(func(tx *bbolt.Tx) error {
 		var err error
 		n, err = tx.WriteTo(w)
 		return err
