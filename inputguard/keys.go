@@ -9,21 +9,24 @@ import (
 
 // A key budget bounds what one session's typing can cost. Every key a
 // client sends is decoded and handed to the session's program, which
-// updates and draws its screen for it; nothing else limits how fast keys
-// come, so one client writing 30 KB at once made 30,000 keys and took ten
-// CPU-seconds. The budget is a token bucket of keys, refilled at a rate no
-// person reaches (people type under 20 keys a second, key repeat is about
-// 30) and holding a second of that rate, in front of the decoder:
+// updates and draws its screen for it; nothing else limited how fast keys
+// came, so one client writing 30 KB at once made 30,000 keys and took ten
+// CPU-seconds. The budget is a token bucket of keys in front of the
+// decoder, refilled at a rate no person reaches (people type under 20
+// keys a second, key repeat is about 30) and holding a second of that rate:
 //
-//   - Within the budget every key passes as it came.
-//   - Beyond it, text (printable characters, Enter, Tab) is not dropped
-//     but handed on as one bracketed paste per read: the program gets one
-//     paste instead of thousands of keys, a text field (the chat line)
-//     takes it whole up to its limit, and menus ignore a paste rather than
-//     firing a hotkey per character. Every other key (an escape sequence,
-//     a control key) is dropped, but Ctrl-C, which always passes.
+//   - Text that comes faster than anyone types (burstRun characters or
+//     more in one read, and what follows it within burstGap) is a paste:
+//     one the terminal did not bracket, or a script's write. It is handed
+//     on as one bracketed paste a read, for one key: the program gets a
+//     few pastes instead of thousands of keys, a text field (the chat
+//     line) takes them whole up to its limit, and menus ignore a paste
+//     instead of firing a hotkey per character ("quick question" no longer
+//     quits at its q).
 //   - A client's own bracketed paste is one key whatever its length (it is
 //     capped at MaxPaste).
+//   - Every other key is one key. Beyond the budget keys and pastes are
+//     dropped, but Ctrl-C, which always passes.
 const (
 	// DefaultKeysPerSec is the key budget's rate: twice the fastest key
 	// repeat, so that a terminal reporting key releases (kitty's protocol:
@@ -31,7 +34,16 @@ const (
 	DefaultKeysPerSec = 60
 )
 
-const ctrlCKey = 0x03
+const (
+	ctrlCKey = 0x03
+	// burstRun is how many characters in one read make a paste: nobody
+	// types that many between two reads (a person's keys come one or two a
+	// packet, a few more after a network stall).
+	burstRun = 32
+	// burstGap: text that comes this soon after a paste is the rest of it
+	// (a long paste comes in many reads; its last may be short).
+	burstGap = 100 * time.Millisecond
+)
 
 // keyBudget is SessionReader's token bucket and what it did.
 type keyBudget struct {
@@ -42,7 +54,10 @@ type keyBudget struct {
 	// passed whole; skipping: inside one that came over the budget, which
 	// is dropped whole.
 	inPaste, skipping bool
-	out               []byte
+	// burstUntil: text at the start of a read before then continues a
+	// paste.
+	burstUntil time.Time
+	out        []byte
 
 	dropped atomic.Uint64 // keys dropped over the budget
 	pasted  atomic.Uint64 // keys handed on inside a paste over the budget
@@ -66,7 +81,7 @@ func (s *SessionReader) KeysOverBudget() (dropped, pasted uint64) {
 // budget applies the key budget to b, a delivery as the Reader and
 // limitPaste made it (every sequence whole in it); cont says b continues
 // an Esc key delivered last, which the decoder joins to b's first unit.
-// The result is b itself when nothing is over budget.
+// The result is b itself when the budget changed nothing.
 func (k *keyBudget) budget(b []byte, cont bool, now time.Time) []byte {
 	if k.rate <= 0 {
 		return b
@@ -74,12 +89,11 @@ func (k *keyBudget) budget(b []byte, cont bool, now time.Time) []byte {
 	k.tokens = min(k.tokens+now.Sub(k.at).Seconds()*k.rate, k.rate)
 	k.at = now
 	out := k.out[:0]
-	over := false    // b up to i is copied to out: something was left out
-	pasting := false // out ends inside a paste of keys over the budget
+	changed := false // b up to i is copied to out, and out differs from it
 	ctrlC := false   // a Ctrl-C over the budget went out in this delivery
 	for i := 0; i < len(b); {
 		rest := b[i:]
-		n, text, pass := 0, false, true
+		n, pass, wrap := 0, true, false
 		switch {
 		case k.skipping:
 			// A paste that came over the budget goes whole.
@@ -97,25 +111,27 @@ func (k *keyBudget) budget(b []byte, cont bool, now time.Time) []byte {
 			// The rest of a sequence whose Esc went out already.
 			n = escBody(rest)
 		default:
-			n, text = unitLen(rest)
+			run, units := textRun(rest)
+			if units >= burstRun || (i == 0 && units > 0 && now.Before(k.burstUntil)) {
+				// More text at once than anyone types: a paste (one the
+				// terminal did not bracket, or a script's write), and the
+				// rest of one that came a moment ago.
+				n, wrap = run, true
+				k.burstUntil = now.Add(burstGap)
+				if k.take() {
+					k.pasted.Add(uint64(units))
+				} else {
+					pass = false
+					k.dropped.Add(uint64(units))
+				}
+				break
+			}
+			n, _ = unitLen(rest)
 			unit := rest[:n]
 			isPaste := bytes.Equal(unit, pasteStart)
 			switch {
-			case k.tokens >= 1:
-				k.tokens--
+			case k.take():
 				k.inPaste = isPaste
-			case text:
-				// Tokens do not come back within a delivery, so at most
-				// two such pastes (around a Ctrl-C) make it longer.
-				pass = false
-				if !over {
-					out, over = append(out, b[:i]...), true
-				}
-				if !pasting {
-					out, pasting = append(out, pasteStart...), true
-				}
-				out = append(out, unit...)
-				k.pasted.Add(1)
 			case n == 1 && unit[0] == ctrlCKey && !ctrlC:
 				// Ctrl-C always closes the program; one a read will do.
 				ctrlC = true
@@ -125,25 +141,47 @@ func (k *keyBudget) budget(b []byte, cont bool, now time.Time) []byte {
 				k.dropped.Add(1)
 			}
 		}
-		if !pass && !over {
-			out, over = append(out, b[:i]...), true
+		if (!pass || wrap) && !changed {
+			out, changed = append(out, b[:i]...), true
 		}
-		if pass && over {
-			if pasting {
-				out, pasting = append(out, pasteEnd...), false
-			}
+		switch {
+		case pass && wrap:
+			out = append(out, pasteStart...)
+			out = append(out, rest[:n]...)
+			out = append(out, pasteEnd...)
+		case pass && changed:
 			out = append(out, rest[:n]...)
 		}
 		i += n
 	}
-	if !over {
+	if !changed {
 		return b
-	}
-	if pasting {
-		out = append(out, pasteEnd...)
 	}
 	k.out = out
 	return out
+}
+
+// take spends a key's token if there is one.
+func (k *keyBudget) take() bool {
+	if k.tokens < 1 {
+		return false
+	}
+	k.tokens--
+	return true
+}
+
+// textRun is the length of the text at the start of b, in bytes and in
+// keys.
+func textRun(b []byte) (n, units int) {
+	for n < len(b) {
+		l, text := unitLen(b[n:])
+		if !text {
+			break
+		}
+		n += l
+		units++
+	}
+	return n, units
 }
 
 // unitLen is the length of the key at the start of b (never 0 for a

@@ -104,11 +104,9 @@ func TestKeysAtAHumanRateArriveWhole(t *testing.T) {
 }
 
 // Bug: one client's 30 KB write was 30,000 keys, each decoded and handed to
-// the program, which drew its screen for each (10.7 CPU-seconds). Beyond
-// the budget, text arrives as a few pastes, in order and whole, and is no
-// longer keys: the program gets about a second's budget of keys and one
-// paste a read.
-func TestTextBurstBeyondTheBudgetArrivesAsPaste(t *testing.T) {
+// the program, which drew its screen for each (10.7 CPU-seconds). Now it
+// arrives as a paste a read, in order and whole, and no keys.
+func TestTextBurstArrivesAsPaste(t *testing.T) {
 	text := strings.Repeat("the quick brown fox jumps over the lazy dog ", 700) // 30.8 KB
 	var chunks []pausedChunk
 	for i := 0; i < len(text); i += 16 << 10 { // as an SSH channel hands it over
@@ -166,7 +164,7 @@ func TestNoKeyBudget(t *testing.T) {
 
 // FuzzKeyBudget: what the budget hands on keeps the Reader's promises (the
 // decoders never panic on it, it is valid UTF-8 and within the limits),
-// and with a budget nobody reaches it changes nothing.
+// and with a budget nobody reaches it only brackets pastes.
 func FuzzKeyBudget(f *testing.F) {
 	for _, s := range []string{
 		"hello\r\x1b[A\x1b[200~paste\x1b[201~\x03",
@@ -211,8 +209,47 @@ func FuzzKeyBudget(f *testing.F) {
 		if r := uvDecode(out); r != nil {
 			t.Fatalf("uv Decode panicked on budgeted output: %v\n%q", r, out)
 		}
-		if all, none := read(1<<30), read(0); !bytes.Equal(all, none) {
+		// A budget nobody reaches changes nothing but bracketing text that
+		// came faster than anyone types as a paste.
+		unbracket := func(b []byte) []byte {
+			return bytes.ReplaceAll(bytes.ReplaceAll(b, pasteStart, nil), pasteEnd, nil)
+		}
+		if all, none := read(1<<30), read(0); !bytes.Equal(unbracket(all), unbracket(none)) {
 			t.Fatalf("a budget nobody reaches changed the input:\n%q\n%q", all, none)
 		}
 	})
+}
+
+// Text pasted without brackets (tmux's paste-buffer, a terminal without
+// bracketed paste) is a paste, not keys: its letters fire no hotkey, its
+// last short read included.
+func TestUnbracketedPasteIsOnePaste(t *testing.T) {
+	text := strings.Repeat("quick question: is anyone here? ", 40)
+	out := readBudgeted(t, DefaultKeysPerSec, pausedChunk{b: text[:1000]}, pausedChunk{after: 5 * time.Millisecond, b: text[1000:1270]},
+		pausedChunk{after: 5 * time.Millisecond, b: text[1270:]}, pausedChunk{after: time.Second, b: "q"})
+	keys, pastes := decoded(t, out)
+	if strings.Join(pastes, "") != text {
+		t.Fatalf("the paste came as %d pastes of %d bytes, want %d", len(pastes), len(strings.Join(pastes, "")), len(text))
+	}
+	if len(keys) != 1 || keys[0] != "q" {
+		t.Fatalf("keys %q came out of a paste and then q typed a second later", keys)
+	}
+}
+
+// A flood of tiny reads (a key a packet, as fast as a client can send)
+// gets the budget's keys and no more, pastes included.
+func TestFloodOfSmallReadsIsHeldToTheBudget(t *testing.T) {
+	var chunks []pausedChunk
+	for i := range 20000 {
+		c := pausedChunk{after: 50 * time.Microsecond, b: "w"} // 20,000 a second
+		if i%2 == 1 {
+			c.b = strings.Repeat("s", burstRun) // and bursts that are pastes
+		}
+		chunks = append(chunks, c)
+	}
+	keys, pastes := decoded(t, readBudgeted(t, DefaultKeysPerSec, chunks...))
+	// One second of flood: the budget's second's worth plus a second's rate.
+	if n := len(keys) + len(pastes); n > 2*DefaultKeysPerSec+1 {
+		t.Fatalf("a second's flood of 20,000 reads made %d keys and pastes, budget %d a second", n, DefaultKeysPerSec)
+	}
 }
