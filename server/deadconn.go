@@ -17,7 +17,9 @@ import (
 // long as the kernel's retransmissions last (minutes). connWatch is that
 // deadline, one per connection:
 //
-//   - every byte the client sends proves it alive (liveConn records it),
+//   - every byte the client sends proves it alive (liveConn records it;
+//     bytes still unread in the socket, after a stall of the server's own,
+//     count too),
 //     and the RTT probe's keepalive every probeEvery makes a live client
 //     send one, so silence for ClientTimeout means the client is gone;
 //   - a session's output blocked that long (a client that answers
@@ -108,7 +110,15 @@ func (w *connWatch) check() {
 func (w *connWatch) verdict(now time.Time) string {
 	if w.timeout > 0 {
 		if silent := now.Sub(time.Unix(0, w.lastRead.Load())); silent >= w.timeout && w.probed.Load() {
-			return "no reply from the client for " + silent.Round(time.Second).String()
+			if !unreadInput(w.conn) {
+				return "no reply from the client for " + silent.Round(time.Second).String()
+			}
+			// The client did answer: its bytes wait in the socket,
+			// unread because the server itself was stalled (an
+			// overloaded or descheduled process runs this timer before
+			// the connection's reader). Dropping it would drop every
+			// player at once after a stall of the client timeout.
+			w.lastRead.Store(now.UnixNano())
 		}
 		w.mu.Lock()
 		var oldest int64

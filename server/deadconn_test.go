@@ -85,3 +85,55 @@ func TestSilenceCountsOnlyOnceTheProbeAsks(t *testing.T) {
 		t.Fatalf("2 s of silence once the probe asks: verdict %q, want no reply", why)
 	}
 }
+
+// A server that was stalled (overloaded, or not scheduled) for the client
+// timeout has not read what its clients sent meanwhile; when it runs
+// again, the check must not take that for silence: every player would be
+// dropped at once with "no reply" (99 of 150 bots in one load run, issue
+// 21). Bytes waiting unread in the socket are a reply. A client that sent
+// nothing is still dropped.
+func TestUnreadBytesAreNotSilence(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	client, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	raw, err := ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// As the server sees it: through the per-IP cap's wrapper.
+	conn := &limitConn{Conn: raw, l: newLimitListener(ln, 0, nil), host: "127.0.0.1"}
+	defer conn.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg := DefaultConfig()
+	cfg.ClientTimeout = time.Second
+	w := newConnWatch(ctx, conn, cfg, slog.New(slog.DiscardHandler))
+	probed := make(chan struct{})
+	w.sessionStarted(4, func() { close(probed) })
+	<-probed
+
+	later := time.Now().Add(2 * cfg.ClientTimeout)
+	if why := w.verdict(later); !strings.Contains(why, "no reply") {
+		t.Fatalf("a client that sent nothing for two timeouts: verdict %q, want no reply", why)
+	}
+	if _, err := client.Write([]byte("keepalive reply")); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for !unreadInput(conn) {
+		if time.Now().After(deadline) {
+			t.Skip("this kernel does not say what waits unread in a socket")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if why := w.verdict(later); why != "" {
+		t.Fatalf("the client's bytes wait unread (the server was stalled): verdict %q, want none", why)
+	}
+}

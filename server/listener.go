@@ -144,6 +144,10 @@ type limitConn struct {
 	once sync.Once
 }
 
+// NetConn is the connection under the cap's bookkeeping (the connection
+// watch asks its socket what waits unread).
+func (c *limitConn) NetConn() net.Conn { return c.Conn }
+
 func (c *limitConn) Close() error {
 	err := c.Conn.Close()
 	c.once.Do(func() { c.l.release(c.host) })
