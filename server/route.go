@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -9,6 +10,7 @@ import (
 	"github.com/termarena/termarena/admin"
 	"github.com/termarena/termarena/commands"
 	"github.com/termarena/termarena/sanitize"
+	"github.com/termarena/termarena/store"
 )
 
 // Exit codes, shared by every command so scripts can rely on them: the
@@ -71,6 +73,12 @@ func (srv *Server) run(s *Session) int {
 	id, err := srv.identify(s.sctx, s.user)
 	if err != nil {
 		srv.log.Error("identify", "err", err)
+		if errors.Is(err, store.ErrDamaged) {
+			// Trying again will not help: only the operator can (the
+			// store check logs the damaged bucket).
+			fmt.Fprintln(s.ErrOut(), "termarena: your player record cannot be read: the server's database is damaged; connect without a key to play as a guest, and tell the operator")
+			return ExitFail
+		}
 		fmt.Fprintln(s.ErrOut(), "termarena: could not load your player record; please try again")
 		return ExitFail
 	}

@@ -30,19 +30,24 @@ func (s *Store) batch(fn func(*bbolt.Tx) error) error  { return s.write(s.db.Bat
 func (s *Store) write(do func(func(*bbolt.Tx) error) error, fn func(*bbolt.Tx) error) error {
 	var fnErr error
 	called, returned := false, false
-	err := do(func(tx *bbolt.Tx) error {
-		called, returned = true, false
-		fnErr = fn(tx)
-		returned = true
-		return fnErr
+	// A damaged page panics inside bbolt: in fn (Batch hands that back as
+	// an error, then reruns fn alone with Update, which does not), or in
+	// the commit. Either way it becomes an error wrapping ErrDamaged.
+	err := guarded("writing it", func() error {
+		return do(func(tx *bbolt.Tx) error {
+			called, returned = true, false
+			fnErr = fn(tx)
+			returned = true
+			return fnErr
+		})
 	})
 	switch {
 	case err == nil:
 		s.writeFailed.Store(nil)
 		return nil
+	case errors.Is(err, ErrDamaged):
+		return err
 	case called && !returned:
-		// fn panicked (Batch hands the panic back as an error): a page
-		// it read was not what bbolt expected.
 		return fmt.Errorf("%w: %v", ErrDamaged, err)
 	case fnErr != nil, errors.Is(err, bbolt.ErrDatabaseNotOpen):
 		return err
