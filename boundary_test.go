@@ -41,7 +41,7 @@ func TestServerPackagesNameNoGame(t *testing.T) {
 	for _, d := range gameDirs(t) {
 		games = append(games, mod+d)
 	}
-	neutral := []string{"lobby", "tui", "spectator", "store", "rating", "chat", "admin", "server", "gameview", "service", "commands"}
+	neutral := []string{"lobby", "tui", "spectator", "store", "rating", "chat", "admin", "server", "gameview", "service", "commands", "web", "asciicast"}
 	for _, pkg := range neutral {
 		out, err := exec.Command("go", "list", "-deps", "./"+pkg).CombinedOutput()
 		if err != nil {

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/termarena/termarena/asciicast"
 	"github.com/termarena/termarena/games"
 	"github.com/termarena/termarena/hostkeys"
 	"github.com/termarena/termarena/lobby"
@@ -121,7 +122,8 @@ func Assemble(c Config) (*App, error) {
 	if c.Web == (web.Config{}) {
 		c.Web = web.DefaultConfig()
 	}
-	if a.Web, err = web.New(web.Deps{Queries: a.Service, Online: a.Lobby.PlayersOnline, Logger: log.With("part", "web")}, c.Web); err != nil {
+	casts := asciicast.Exporter{Store: st, Games: c.Lobby.Rooms.Games, Views: c.Views}
+	if a.Web, err = web.New(web.Deps{Queries: a.Service, Casts: casts, Online: a.Lobby.PlayersOnline, Logger: log.With("part", "web")}, c.Web); err != nil {
 		return fail(err)
 	}
 	return a, nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/termarena/termarena/asciicast"
 	"github.com/termarena/termarena/commands"
 	"github.com/termarena/termarena/sanitize"
 	"github.com/termarena/termarena/service"
@@ -13,17 +14,30 @@ import (
 func replayCommand() command {
 	return command{
 		name:    "replay",
-		args:    "MATCH-ID",
+		args:    "MATCH-ID [--cast]",
 		summary: "watch a recorded match (needs a terminal: ssh -t)",
-		tui:     true,
+		detail: "With --cast, no terminal is needed: the replay is written to stdout as an\n" +
+			"asciicast v2 file, painted at 80×24 in 256 colours as `replay` shows it:\n" +
+			"  ssh HOST replay 42 --cast > m.cast && asciinema play m.cast",
+		tui:       true,
+		plainWith: "--cast",
 		run: func(srv *Server, s *Session, args []string) int {
-			if len(args) != 1 {
-				fmt.Fprintln(s.ErrOut(), "usage: ssh -t HOST replay MATCH-ID   (ids are in `matches` and `replays`)")
+			asCast := false
+			var pos []string
+			for _, a := range args {
+				if a == "--cast" {
+					asCast = true
+				} else {
+					pos = append(pos, a)
+				}
+			}
+			if len(pos) != 1 {
+				fmt.Fprintln(s.ErrOut(), "usage: ssh -t HOST replay MATCH-ID   (ids are in `matches` and `replays`)\n       ssh HOST replay MATCH-ID --cast > m.cast")
 				return ExitUsage
 			}
-			id, err := strconv.ParseUint(args[0], 10, 64)
+			id, err := strconv.ParseUint(pos[0], 10, 64)
 			if err != nil || id == 0 {
-				fmt.Fprintf(s.ErrOut(), "termarena: replay: %q is not a match id\n", sanitize.Arg(args[0]))
+				fmt.Fprintf(s.ErrOut(), "termarena: replay: %q is not a match id\n", sanitize.Arg(pos[0]))
 				return ExitUsage
 			}
 			if err := srv.deps.Service.HasReplay(s.Context(), id); err != nil {
@@ -34,6 +48,17 @@ func replayCommand() command {
 				srv.log.Error("replay", "id", id, "err", err)
 				fmt.Fprintln(s.ErrOut(), "termarena: could not read the replay; please try again")
 				return ExitFail
+			}
+			if asCast {
+				// Raw bytes: on a PTY the CRLF translation of Out would
+				// change the file.
+				e := asciicast.Exporter{Store: srv.deps.Store, Games: srv.deps.Rooms.Games(), Views: srv.deps.Views}
+				if err := e.Export(s.Context(), id, s); err != nil {
+					srv.log.Error("replay --cast", "id", id, "err", err)
+					fmt.Fprintf(s.ErrOut(), "termarena: the replay of match %d could not be exported: %v\n", id, err)
+					return ExitFail
+				}
+				return ExitOK
 			}
 			return srv.runLobby(s, lobbyStart{side: -1, replay: id})
 		},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"slices"
 	"strings"
 
 	"github.com/termarena/termarena/admin"
@@ -31,6 +32,10 @@ type command struct {
 	tui     bool   // needs a PTY (ssh -t)
 	modes   bool   // takes a ranked mode: help NAME lists this server's
 	run     func(srv *Server, s *Session, args []string) int
+
+	// plainWith is an argument that makes a tui command plain, needing
+	// no PTY (replay --cast).
+	plainWith string
 }
 
 // lobbyName is the command a bare `ssh host` runs.
@@ -101,7 +106,7 @@ func (srv *Server) run(s *Session) int {
 		srv.usage(s.ErrOut())
 		return ExitUsage
 	}
-	if _, hasPTY := s.PTY(); cmd.tui && !hasPTY {
+	if _, hasPTY := s.PTY(); cmd.tui && !hasPTY && (cmd.plainWith == "" || !slices.Contains(args[1:], cmd.plainWith)) {
 		how := "ssh -t HOST"
 		if len(s.command) > 0 {
 			how += " " + cmd.name

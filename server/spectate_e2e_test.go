@@ -100,6 +100,16 @@ func TestSpectateAndReplayOverSSH(t *testing.T) {
 	rp.WaitFor(wait, "alice", "bob", "space pause")
 	rp.Type("+++") // 8×: the short match plays out quickly
 	rp.WaitFor(60*time.Second, "game over", "1. ")
+	// --cast needs no terminal: the replay comes out as an asciicast v2
+	// file painted by the same room screen, to its results.
+	cast := sshtest.Run(t, h.Addr, "x", sshtest.NewKey(t), fmt.Sprintf("replay %d --cast", ms[0].ID))
+	head, events, _ := strings.Cut(cast.Stdout, "\n")
+	if cast.Code != 0 || !strings.HasPrefix(head, `{"version":2,"width":80,"height":24,`) || !strings.Contains(events, "alice") || !strings.Contains(events, "game over") {
+		t.Fatalf("replay --cast: exit %d, %d bytes, header %q, stderr %q", cast.Code, len(cast.Stdout), head, cast.Stderr)
+	}
+	if r := sshtest.Run(t, h.Addr, "x", sshtest.NewKey(t), "replay 999 --cast"); r.Code != 1 || !strings.Contains(r.Stderr, "no replay of match 999") || r.Stdout != "" {
+		t.Fatalf("replay 999 --cast: %+v", r)
+	}
 	missing := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("dave", sshtest.NewKey(t))), 80, 24, "replay 999")
 	if code, _ := missing.Wait(wait); code != 1 || !strings.Contains(string(missing.Raw()), "no replay of match 999") {
 		t.Fatalf("replay of an unknown match: code %d %q", code, missing.Raw())

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/lobby"
@@ -96,7 +97,23 @@ func (m *Lobby) startReplay(id uint64, data []byte, rec *store.MatchRecord) tea.
 	rp := &replayer{id: id, r: r, ctl: make(chan func(*replayState), 16), cancel: cancel, done: make(chan struct{}), left: leftSlots(r, rec)}
 	st := &replayState{pb: pb, speed: 1}
 	rp.show(st)
-	out := recordOutcome(r, rec)
+	cfg := rp.viewConfig(rec, m.d.Views, m.d.Profile)
+	cfg.Out, cfg.FPS, cfg.Clocks, cfg.Width, cfg.Height, cfg.Chat = m.d.Out, m.d.FPS, m.d.Clocks, m.w, m.h, m.chatFeed()
+	rp.view = NewRoomView(cfg)
+	var wg sync.WaitGroup
+	wg.Add(2)
+	goGuarded(m.d.OnPanic, func() { defer wg.Done(); rp.drive(ctx, st) })
+	goGuarded(m.d.OnPanic, func() { defer wg.Done(); rp.view.Run(ctx) })
+	go func() { wg.Wait(); close(rp.done) }()
+	m.replay, m.state, m.notice, m.help = rp, stReplay, "", false
+	return nil
+}
+
+// viewConfig is the room screen of a replay viewer, without its session
+// (output, size, pace, chat): the same for a terminal and for an export
+// (PaintReplay).
+func (rp *replayer) viewConfig(rec *store.MatchRecord, views Views, p colorprofile.Profile) RoomViewConfig {
+	out := recordOutcome(rp.r, rec)
 	var before seatLabels // the ratings the players came in with
 	if out != nil {
 		for slot, c := range out.Changes {
@@ -107,21 +124,13 @@ func (m *Lobby) startReplay(id uint64, data []byte, rec *store.MatchRecord) tea.
 			}
 		}
 	}
-	rp.view = NewRoomView(RoomViewConfig{
+	return RoomViewConfig{
 		Labels: func(slot int) string { return before[slot] },
-		Room:   rp, Slot: -1, Title: rp.ID(), StatusFirst: true, Out: m.d.Out, Profile: m.d.Profile, FPS: m.d.FPS, Clocks: m.d.Clocks,
-		Width: m.w, Height: m.h, Footer: rp.footer, Chat: m.chatFeed(),
+		Room:   rp, Slot: -1, Title: rp.ID(), StatusFirst: true, Profile: p, Footer: rp.footer,
 		Ranked: out != nil, Outcome: func() *lobby.Outcome { return out },
 		OverKeys: "replay over · ←/→ seek · q quit",
-		Game:     m.d.Views.newGameView(r.Game, m.d.Profile),
-	})
-	var wg sync.WaitGroup
-	wg.Add(2)
-	goGuarded(m.d.OnPanic, func() { defer wg.Done(); rp.drive(ctx, st) })
-	goGuarded(m.d.OnPanic, func() { defer wg.Done(); rp.view.Run(ctx) })
-	go func() { wg.Wait(); close(rp.done) }()
-	m.replay, m.state, m.notice, m.help = rp, stReplay, "", false
-	return nil
+		Game:     views.newGameView(rp.r.Game, p),
+	}
 }
 
 // leftSlots is, per slot of r, whether rec says its player left the

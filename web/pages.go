@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/termarena/termarena/asciicast"
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/service"
 )
@@ -249,6 +250,10 @@ func (s *Server) profile(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) match(w http.ResponseWriter, r *http.Request) {
+	if raw, ok := strings.CutSuffix(r.PathValue("id"), ".cast"); ok {
+		s.cast(w, r, raw)
+		return
+	}
 	raw := trimExt(r.PathValue("id"), ".json")
 	id, err := strconv.ParseUint(raw, 10, 64)
 	if err != nil || id == 0 {
@@ -261,4 +266,46 @@ func (s *Server) match(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.render(w, r, http.StatusOK, "match", fmt.Sprintf("match %d", id), m, m)
+}
+
+// cast serves match raw's replay as an asciicast v2 download, streamed as
+// it is painted.
+func (s *Server) cast(w http.ResponseWriter, r *http.Request, raw string) {
+	id, err := strconv.ParseUint(raw, 10, 64)
+	if err != nil || id == 0 || s.d.Casts == nil {
+		s.fail(w, r, service.ErrNoReplay, "no replay of match "+strconv.Quote(raw))
+		return
+	}
+	lw := &lazyHeader{w: w, set: func(h http.Header) {
+		h.Set("Content-Type", "application/x-asciicast")
+		h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="termarena-match-%d.cast"`, id))
+		h.Set("Cache-Control", "public, max-age=3600")
+	}}
+	err = s.d.Casts.Export(r.Context(), id, lw)
+	switch {
+	case err == nil:
+	case lw.wrote:
+		// Mid-stream: the status is sent; the download ends short.
+		s.log.Warn("web cast cut short", "match", id, "err", err)
+	case errors.Is(err, asciicast.ErrNoReplay):
+		s.fail(w, r, service.ErrNoReplay, fmt.Sprintf("no replay of match %d (unknown match, or pruned)", id))
+	default:
+		s.fail(w, r, err, "")
+	}
+}
+
+// lazyHeader sets a download's headers at its first byte, so a failure
+// before it can still be answered with an error page.
+type lazyHeader struct {
+	w     http.ResponseWriter
+	set   func(http.Header)
+	wrote bool
+}
+
+func (l *lazyHeader) Write(p []byte) (int, error) {
+	if !l.wrote {
+		l.wrote = true
+		l.set(l.w.Header())
+	}
+	return l.w.Write(p)
 }

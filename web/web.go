@@ -11,6 +11,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"net"
@@ -37,9 +38,18 @@ type Queries interface {
 	RoomInfos(ctx context.Context, which lobby.Listing) ([]lobby.RoomInfo, error)
 }
 
+// Casts export replays: asciicast.Exporter implements it. Export writes
+// nothing when it fails before the first frame (an unknown match).
+type Casts interface {
+	Export(ctx context.Context, id uint64, w io.Writer) error
+}
+
 // Deps are what the web face reads.
 type Deps struct {
 	Queries Queries
+	// Casts exports a match's replay as an asciicast file (/m/ID.cast);
+	// nil serves none.
+	Casts Casts
 	// Online is how many players are connected now; nil shows none.
 	Online func() int
 	Logger *slog.Logger

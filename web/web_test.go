@@ -10,14 +10,17 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/termarena/termarena/asciicast"
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/game/pong"
+	"github.com/termarena/termarena/games"
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/service"
 	"github.com/termarena/termarena/store"
@@ -375,3 +378,40 @@ func TestConnectionsPerAddressAreCapped(t *testing.T) {
 }
 
 func itoa(id uint64) string { return strconv.FormatUint(id, 10) }
+
+// /m/ID.cast downloads the match's replay as asciicast v2, painted by the
+// room screen; a match without one is a 404.
+func TestMatchCastDownload(t *testing.T) {
+	w := newWorld(t)
+	data, err := os.ReadFile("../spectator/testdata/v3-pong-1v1-flat.replay")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := w.store.RecordMatch(store.MatchRecord{Mode: "casual-1v1", Room: "r1", Start: w.start, Duration: 16 * time.Second,
+		Players: []store.MatchPlayer{{Slot: 0, Place: 1}, {Slot: 1, Place: 2}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.store.PutReplay(m.ID, data); err != nil {
+		t.Fatal(err)
+	}
+	w.web, err = web.New(web.Deps{Queries: w.svc, Casts: asciicast.Exporter{Store: w.store, Games: games.Catalog(), Views: games.Views()}}, web.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, h, body := w.get("/m/" + itoa(m.ID) + ".cast")
+	if code != 200 || h.Get("Content-Type") != "application/x-asciicast" || !strings.Contains(h.Get("Content-Disposition"), "attachment") {
+		t.Fatalf("cast: %d %v", code, h)
+	}
+	first, rest, _ := strings.Cut(body, "\n")
+	var hdr asciicast.Header
+	if err := json.Unmarshal([]byte(first), &hdr); err != nil || hdr.Version != 2 || hdr.Width != 80 || hdr.Height != 24 {
+		t.Errorf("header %q: %+v %v", first, hdr, err)
+	}
+	if !strings.Contains(rest, "game over") || strings.Count(rest, `, "o", `) < 10 {
+		t.Errorf("the cast does not paint the match to its results (%d bytes)", len(rest))
+	}
+	w.wantPage("/m/"+itoa(m.ID), 200, `href="/m/`+itoa(m.ID)+`.cast"`)
+	w.wantPage("/m/999.cast", 404, "no replay of match 999")
+	w.wantPage("/m/x.cast", 404, `no replay of match "x"`)
+}
