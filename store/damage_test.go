@@ -13,7 +13,7 @@ import (
 
 // filledDB writes a real data file with a few thousand players, closes it, and returns its path and the bytes its pages use
 // (what the meta page records: pages × page size).
-func filledDB(t *testing.T) (string, int64) {
+func filledDB(t testing.TB) (string, int64) {
 	t.Helper()
 	path := dbPath(t)
 	s, err := Open(path, Options{})

@@ -210,3 +210,19 @@ func TestMatchKeepsItsReplayOrNeither(t *testing.T) {
 		t.Errorf("a replay of the unsaved match: %v", err)
 	}
 }
+
+// BenchmarkHealth is the cost of one store check (the server runs one
+// every --store-check-interval) on a file of 3,000 players.
+func BenchmarkHealth(b *testing.B) {
+	path, _ := filledDB(b)
+	s, err := Open(path, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	for b.Loop() {
+		if err := s.Health(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

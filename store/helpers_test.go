@@ -32,7 +32,7 @@ func (c *fakeClock) Advance(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
-func dbPath(t *testing.T) string {
+func dbPath(t testing.TB) string {
 	t.Helper()
 	return filepath.Join(t.TempDir(), "termarena.db")
 }
