@@ -15,7 +15,7 @@ func TestHelpOnOneCommand(t *testing.T) {
 	key := sshtest.NewKey(t)
 	r := sshtest.Run(t, h.Addr, "alice", key, "help join")
 	if r.Code != 0 || !strings.Contains(r.Stdout, "usage: ssh -t HOST join ROOM|CODE [SEAT]") ||
-		!strings.Contains(r.Stdout, "Exit status 1 when the room is full") || strings.Contains(r.Stdout, "whoami") {
+		!strings.Contains(r.Stdout, "Exit status 1 when no such room is open, when it is full") || strings.Contains(r.Stdout, "whoami") {
 		t.Fatalf("help join: %+v", r)
 	}
 	if r := sshtest.Run(t, h.Addr, "alice", key, "help whoami"); r.Code != 0 || !strings.Contains(r.Stdout, "usage: ssh HOST whoami [--json]") {

@@ -190,9 +190,11 @@ func TestRoomsPrivateCodesAndJoinErrors(t *testing.T) {
 	if r := sshtest.Run(t, h.Addr, "dave", sshtest.NewKey(t), "rooms"); r.Code != 0 || !strings.Contains(r.Stdout, "no open rooms") {
 		t.Fatalf("rooms lists a private room: %+v", r)
 	}
+	// ... and join refuses it by id as a room that is not open, exit 1.
 	dave := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("dave", sshtest.NewKey(t))), 80, 24, "join r1")
-	dave.WaitFor(wait, `No room "r1" is open`)
-	dave.Type("q")
+	if st, err := dave.Wait(wait); err != nil || st != server.ExitFail || !strings.Contains(dave.Screen(), `no room "r1" is open`) {
+		t.Fatalf("join r1 (private): exit %d (%v)\n%s", st, err, dave.Screen())
+	}
 
 	// The code gets in; a taken side is refused with the free ones listed.
 	erin := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("erin", sshtest.NewKey(t))), 80, 24, "join "+code+" left")
