@@ -41,7 +41,7 @@ func TestServerPackagesNameNoGame(t *testing.T) {
 	for _, d := range gameDirs(t) {
 		games = append(games, mod+d)
 	}
-	neutral := []string{"lobby", "tui", "spectator", "store", "rating", "chat", "admin", "server", "gameview", "service", "commands", "web", "asciicast"}
+	neutral := []string{"lobby", "tui", "spectator", "store", "rating", "chat", "admin", "server", "gameview", "service", "commands", "web", "asciicast", "bot"}
 	for _, pkg := range neutral {
 		out, err := exec.Command("go", "list", "-deps", "./"+pkg).CombinedOutput()
 		if err != nil {
@@ -82,6 +82,35 @@ func TestGameViewsNameNoServerPackage(t *testing.T) {
 		for _, pkg := range server {
 			if slices.Contains(deps, mod+pkg) {
 				t.Errorf("%s depends on %s", view, pkg)
+			}
+		}
+	}
+}
+
+// A game's bots (game/NAME/bot) are the game's side of the bot driver's
+// seam: they play through package bot's contract, see only the game's
+// snapshots, and no server package leaks into them, so a brain cannot
+// read what a player's screen is not shown.
+func TestGameBotsNameNoServerPackage(t *testing.T) {
+	const mod = "github.com/termarena/termarena/"
+	server := []string{"lobby", "tui", "spectator", "store", "rating", "chat", "admin", "server", "telemetry", "service", "commands", "gameview"}
+	for _, dir := range gameDirs(t) {
+		brains := dir + "/bot"
+		if _, err := os.Stat(brains); err != nil {
+			t.Errorf("%s has no bots: every game has practice bots", dir)
+			continue
+		}
+		out, err := exec.Command("go", "list", "-deps", "./"+brains).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list -deps ./%s: %v\n%s", brains, err, out)
+		}
+		deps := strings.Fields(string(out))
+		if !slices.Contains(deps, mod+"bot") {
+			t.Errorf("%s does not implement the bot contract", brains)
+		}
+		for _, pkg := range server {
+			if slices.Contains(deps, mod+pkg) {
+				t.Errorf("%s depends on %s", brains, pkg)
 			}
 		}
 	}
