@@ -60,7 +60,7 @@ type keyBudget struct {
 	out        []byte
 
 	dropped atomic.Uint64 // keys dropped over the budget
-	pasted  atomic.Uint64 // keys handed on inside a paste over the budget
+	pasted  atomic.Uint64 // characters handed on as a paste of ours
 }
 
 // LimitKeys sets the session's key budget to perSec keys a second, with a
@@ -72,8 +72,9 @@ func (s *SessionReader) LimitKeys(perSec int) {
 	s.keys.at = s.now()
 }
 
-// KeysOverBudget reports how many keys the budget dropped, and how many it
-// handed on as pasted text instead of as keys.
+// KeysOverBudget reports how many keys the budget dropped, and how many
+// characters it handed on as pastes rather than keys (text that came
+// faster than anyone types).
 func (s *SessionReader) KeysOverBudget() (dropped, pasted uint64) {
 	return s.keys.dropped.Load(), s.keys.pasted.Load()
 }

@@ -136,6 +136,10 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 	_, err := p.Run()
 	cancel()
 	wg.Wait()
+	if dropped, pasted := sio.input.KeysOverBudget(); dropped > 0 {
+		// Someone typed faster than people do: who, for the operator.
+		srv.log.Info("session sent keys beyond its budget", "player", id.Name, "dropped", dropped, "pasted", pasted)
+	}
 	panicked := sio.guard.panicked()
 	switch {
 	case errors.Is(err, tea.ErrProgramPanic) && !panicked:
