@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"crypto/ed25519"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -30,6 +31,9 @@ type bot struct {
 	pair    chan string
 	creator bool
 	joiners int // the creator's: how many wait on pair
+	// --mode watch: the room a creator publishes and a watcher spectates.
+	room    *roomRef
+	watcher bool
 
 	bytes      atomic.Uint64
 	frames     atomic.Uint64
@@ -52,6 +56,8 @@ type bot struct {
 	verifyBad  atomic.Uint64
 	roomID     atomic.Pointer[string]
 	failScreen atomic.Pointer[string] // the first failed check's screen
+	matches    atomic.Uint32          // times the screen became a match's board
+	finished   atomic.Uint32          // times it became the results
 
 	changed chan struct{} // capacity 1: the reader saw the screen change
 
@@ -78,12 +84,69 @@ func newBot(id int, name string, verify bool) (*bot, error) {
 	return &bot{id: id, name: name, signer: s, verify: verify, changed: make(chan struct{}, 1)}, nil
 }
 
-// session is what a started bot holds while it plays.
+// roomRef is a room id published once to any number of waiters.
+type roomRef struct {
+	once  sync.Once
+	ready chan struct{} // closed once id is set
+	id    string
+}
+
+func newRoomRef() *roomRef { return &roomRef{ready: make(chan struct{})} }
+
+func (r *roomRef) set(id string) {
+	r.once.Do(func() {
+		r.id = id
+		close(r.ready)
+	})
+}
+
+// session is what a started bot holds while it plays: the connection and
+// one session channel, opened by hand rather than through gossh.Client and
+// gossh.Session. Those start five goroutines a bot (global requests,
+// channel opens, the client's Wait, the session's requests, a stderr copy)
+// that a load bot has no use for; control below does their work in one,
+// and the tool's per-session cost is what decides how many sessions one
+// core can drive.
 type session struct {
-	client *gossh.Client
-	sess   *gossh.Session
-	in     io.Writer
-	out    io.Reader
+	conn gossh.Conn
+	ch   gossh.Channel
+	in   io.Writer
+	out  io.Reader
+}
+
+func (s *session) Close() error { return s.conn.Close() }
+
+// control answers what the server sends besides data until the connection
+// ends: global requests and channel opens are refused (a bot forwards
+// nothing), the session's requests (exit-status, keepalives) are answered
+// no or dropped. One goroutine per bot, ending with the connection.
+func control(reqs <-chan *gossh.Request, chans <-chan gossh.NewChannel, sreqs <-chan *gossh.Request) {
+	for reqs != nil || chans != nil || sreqs != nil {
+		select {
+		case r, ok := <-reqs:
+			if !ok {
+				reqs = nil
+				continue
+			}
+			if r.WantReply {
+				_ = r.Reply(false, nil)
+			}
+		case nc, ok := <-chans:
+			if !ok {
+				chans = nil
+				continue
+			}
+			_ = nc.Reject(gossh.Prohibited, "a load bot opens no channels")
+		case r, ok := <-sreqs:
+			if !ok {
+				sreqs = nil
+				continue
+			}
+			if r.WantReply {
+				_ = r.Reply(false, nil)
+			}
+		}
+	}
 }
 
 // dial opens the bot's connection and a PTY session, without starting a
@@ -113,27 +176,44 @@ func (b *bot) dial(ctx context.Context, addr string, local net.IP, cols, rows in
 		return nil, fmt.Errorf("handshake: %w", err)
 	}
 	_ = conn.SetDeadline(time.Time{})
-	client := gossh.NewClient(cc, chans, reqs)
-	s, err := client.NewSession()
+	ch, sreqs, err := cc.OpenChannel("session", nil)
 	if err != nil {
-		client.Close()
+		cc.Close()
+		go control(reqs, chans, nil)
 		return nil, fmt.Errorf("session: %w", err)
 	}
-	if err := s.RequestPty("xterm-256color", rows, cols, gossh.TerminalModes{}); err != nil {
-		client.Close()
-		return nil, fmt.Errorf("pty: %w", err)
+	go control(reqs, chans, sreqs)
+	// The pty-req message of RFC 4254 6.2, no terminal modes.
+	pty := struct {
+		Term             string
+		Cols, Rows, W, H uint32
+		Modes            string
+	}{"xterm-256color", uint32(cols), uint32(rows), uint32(cols * 8), uint32(rows * 8), "\x00"}
+	if ok, err := ch.SendRequest("pty-req", true, gossh.Marshal(&pty)); err != nil || !ok {
+		cc.Close()
+		return nil, fmt.Errorf("pty: refused (%v)", err)
 	}
-	in, err := s.StdinPipe()
-	if err != nil {
-		client.Close()
-		return nil, err
+	return &session{conn: cc, ch: ch, in: ch, out: ch}, nil
+}
+
+// start runs cmd (the login shell when empty) on the session.
+func (s *session) start(cmd string) error {
+	name, payload := "shell", []byte(nil)
+	if cmd != "" {
+		name, payload = "exec", gossh.Marshal(&struct{ Command string }{cmd})
 	}
-	out, err := s.StdoutPipe()
-	if err != nil {
-		client.Close()
-		return nil, err
+	ok, err := s.ch.SendRequest(name, true, payload)
+	if err == nil && !ok {
+		err = errors.New("refused")
 	}
-	return &session{client: client, sess: s, in: in, out: out}, nil
+	return err
+}
+
+// stderr is what the server wrote to the session's stderr (its error
+// messages, such as a refused spectate), once the session has ended.
+func (s *session) stderr() string {
+	b, _ := io.ReadAll(io.LimitReader(s.ch.Stderr(), 512))
+	return strings.TrimSpace(string(b))
 }
 
 // run plays until ctx ends or the server ends the session. It returns an
@@ -151,15 +231,22 @@ func (b *bot) run(ctx context.Context, r *runner, local net.IP) error {
 		}
 		return err
 	}
-	defer s.client.Close()
-	// Closing the client is what ends a blocked read or key write.
-	stop := context.AfterFunc(ctx, func() { s.client.Close() })
+	defer s.Close()
+	// Closing the connection is what ends a blocked read or key write.
+	stop := context.AfterFunc(ctx, func() { s.Close() })
 	defer stop()
 
 	cmd := ""
 	switch {
 	case r.baseline:
 		cmd = "baseline"
+	case b.watcher:
+		select {
+		case <-b.room.ready:
+			cmd = "spectate " + b.room.id
+		case <-ctx.Done():
+			return nil
+		}
 	case cfg.mode == modeQueue:
 		cmd = "play " + cfg.queue
 	case !b.creator:
@@ -170,12 +257,7 @@ func (b *bot) run(ctx context.Context, r *runner, local net.IP) error {
 			return nil
 		}
 	}
-	if cmd == "" {
-		err = s.sess.Shell()
-	} else {
-		err = s.sess.Start(cmd)
-	}
-	if err != nil {
+	if err := s.start(cmd); err != nil {
 		if ctx.Err() != nil {
 			return nil
 		}
@@ -193,12 +275,24 @@ func (b *bot) run(ctx context.Context, r *runner, local net.IP) error {
 		}
 	}()
 	rng := rand.New(rand.NewPCG(r.seed, uint64(b.id)))
-	// Baseline bots type too: reading keys is part of the bare SSH cost.
-	b.drive(ctx, s.in, rng, cfg, readerDone)
+	if b.watcher {
+		// A watcher types nothing: it receives what the room shows.
+		select {
+		case <-readerDone:
+		case <-ctx.Done():
+		}
+	} else {
+		// Baseline bots type too: reading keys is part of the bare SSH cost.
+		b.drive(ctx, s.in, rng, cfg, readerDone)
+	}
 	select {
 	case <-readerDone:
+		if b.watcher && b.frames.Load() == 0 && ctx.Err() == nil {
+			// Refused (the room's watcher limit, say): the server said why.
+			return fmt.Errorf("%s: %s", cmd, s.stderr())
+		}
 	case <-ctx.Done():
-		s.client.Close()
+		s.Close()
 		<-readerDone
 	}
 	return nil
@@ -210,6 +304,7 @@ func (b *bot) read(out io.Reader, cfg *config, start time.Time, baseline bool, s
 	buf := make([]byte, 16<<10)
 	tr := newTracker(cfg.cols, cfg.rows)
 	tr.anyFrameIsPlay = baseline
+	tr.watcher = b.watcher
 	if cfg.game == gameTron && !baseline {
 		// A random turn now and then: keysPerSec/2 a second at 20 moves
 		// a second, on top of the turns away from trails.
@@ -220,6 +315,7 @@ func (b *bot) read(out io.Reader, cfg *config, start time.Time, baseline bool, s
 	if b.verify {
 		v = newVerifier(cfg.cols, cfg.rows, b.name)
 		v.tron = cfg.game == gameTron
+		v.watcher = b.watcher
 	}
 	for {
 		n, err := out.Read(buf)
@@ -324,6 +420,12 @@ func (b *bot) publish(tr *tracker) {
 func (b *bot) setPhase(p phase) {
 	if phase(b.phase.Swap(int32(p))) == p {
 		return
+	}
+	switch p {
+	case phaseFinished:
+		b.finished.Add(1)
+	case phasePlay:
+		b.matches.Add(1)
 	}
 	if p == phasePlay {
 		b.reached.Store(true)
@@ -458,6 +560,9 @@ func (b *bot) createRoom(keys *keyboard, readerDone <-chan struct{}, want string
 					case b.pair <- *id:
 					default:
 					}
+				}
+				if b.room != nil {
+					b.room.set(*id)
 				}
 				return true
 			}

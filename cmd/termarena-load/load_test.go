@@ -48,6 +48,13 @@ func startServer(t *testing.T) string {
 // returning the server's telemetry.
 func startServerWith(t *testing.T, maxConnsPerIP int) (string, *telemetry.Metrics) {
 	t.Helper()
+	return startServerOpts(t, maxConnsPerIP, 0)
+}
+
+// startServerOpts is startServerWith with Pong matches of points to win
+// (0: the default), so that a test run can play several.
+func startServerOpts(t *testing.T, maxConnsPerIP, points int) (string, *telemetry.Metrics) {
+	t.Helper()
 	dir := t.TempDir()
 	st, err := store.Open(filepath.Join(dir, "termarena.db"), store.Options{Timeout: time.Second})
 	if err != nil {
@@ -57,7 +64,15 @@ func startServerWith(t *testing.T, maxConnsPerIP int) (string, *telemetry.Metric
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := lobby.Start(st, lobby.Config{Rooms: lobby.RoomsConfig{Games: game.Catalog{pong.Kind{}, tron.Kind{}}, Room: game.RoomConfig{Countdown: 500 * time.Millisecond}}}, nil)
+	pk := pong.Kind{}
+	if points > 0 {
+		pk.Configure = func(m pong.Mode) pong.Config {
+			c := pong.DefaultConfig(m)
+			c.PointsToWin = points
+			return c
+		}
+	}
+	svc, err := lobby.Start(st, lobby.Config{Rooms: lobby.RoomsConfig{Games: game.Catalog{pk, tron.Kind{}}, Room: game.RoomConfig{Countdown: 500 * time.Millisecond}}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,6 +170,59 @@ func TestQueueModeAgainstRealServer(t *testing.T) {
 		"--metrics", hs.URL+"/metrics", "--server-pid", strconv.Itoa(os.Getpid()))
 	checkGame(t, rep.Termarena, 4)
 	checkTelemetry(t, rep.Termarena, 4)
+}
+
+// TestQueueModePlaysMatchAfterMatch: a queue bot goes back to the queue
+// from the results screen, as a player does, whatever the footer offers
+// there ("r rematch · n queue", or "n queue" alone once the other player
+// has gone back first), so a run measures play rather than results
+// screens; and the report says how many sessions were playing.
+func TestQueueModePlaysMatchAfterMatch(t *testing.T) {
+	// Not parallel: beside the other runs against real servers, on a
+	// loaded machine, their metrics scrapes (750 ms each) time out.
+	addr, _ := startServerOpts(t, 1000, 1)
+	rep := runTool(t, "--addr", addr, "--players", "4", "--ramp", "20", "--duration", "14s", "--mode", "queue", "--verify", "0")
+	s := rep.Termarena.Summary
+	// A bot that missed the "n queue" results screen sat on it for good,
+	// and its partner then waited in the queue alone: of four bots, two
+	// at most ever reached a second board.
+	if s.Matches == nil || s.Matches.BotsTwoPlus < 3 {
+		t.Fatalf("matches %+v: want at least 3 of the 4 bots on a second match's board", s.Matches)
+	}
+	if s.PlayShare == nil || s.PlayShare.Seconds == 0 || s.PlayShare.GameMax == 0 {
+		t.Errorf("play share %+v: want seconds with sessions on the board", s.PlayShare)
+	}
+}
+
+// TestWatchModeAgainstRealServer: two bots play a casual room and three
+// spectate it; the report gives the watchers' frames (checked by the
+// emulator with a watcher's screen) and bytes, and the room's tick
+// lateness from the server's metrics.
+func TestWatchModeAgainstRealServer(t *testing.T) {
+	// Not parallel: beside the other runs against real servers, on a
+	// loaded machine, their metrics scrapes (750 ms each) time out.
+	addr, metrics := startServerWith(t, 1000)
+	hs := httptest.NewServer(metrics.Handler())
+	t.Cleanup(hs.Close)
+	rep := runTool(t, "--addr", addr, "--players", "3", "--watch-rooms", "1", "--ramp", "20", "--duration", "10s", "--mode", "watch",
+		"--verify", "5", "--metrics", hs.URL+"/metrics")
+	s := rep.Termarena.Summary
+	w := s.Watch
+	if w == nil {
+		t.Fatal("no watch summary")
+	}
+	if w.Watchers != 3 || w.WatchersPeak != 3 || w.WithFrames != 3 || s.ConnectErrors != 0 {
+		t.Errorf("watchers %d, peak %d, with frames %d, connect errors %d (%v); want 3, 3, 3, 0", w.Watchers, w.WatchersPeak, w.WithFrames, s.ConnectErrors, s.Errors)
+	}
+	if w.SessionSeconds == 0 || w.BytesPerSec <= 0 {
+		t.Errorf("live watcher-seconds %d, bytes/s per watcher %.0f: want both", w.SessionSeconds, w.BytesPerSec)
+	}
+	if s.VerifyOK == 0 || s.VerifyFailed != 0 {
+		t.Errorf("verify ok %d failed %d; want some ok and none failed\n%s", s.VerifyOK, s.VerifyFailed, s.VerifyFailure)
+	}
+	if s.Telemetry == nil || s.Telemetry.TickLatenessN == 0 {
+		t.Errorf("telemetry %+v: want the room's ticks", s.Telemetry)
+	}
 }
 
 // checkTelemetry asserts that a run with --metrics and --server-pid (here

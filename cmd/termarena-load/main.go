@@ -16,7 +16,30 @@
 // like a person: taps, and held keys with a 250–500 ms auto-repeat delay
 // then 30 repeats a second, --keys-per-sec on average; four bursts in five
 // go toward the ball, so rallies last as they do between people. After a
-// match it goes back to the queue (n) or asks for a rematch (r).
+// match it goes back to the queue (n) or asks for a rematch (r). In
+// --mode queue it presses n on the results screen whatever else the screen
+// offers ("r rematch · n queue", or "n queue" alone once the other player
+// has gone back first), so a long run keeps playing match after match as
+// players do, and the report counts the matches.
+//
+// --mode watch measures watching: --watch-rooms casual rooms (1 by
+// default), each created and played by two bots as in --mode rooms, and
+// --players watchers spread evenly over them, each running `spectate rN`
+// once its room exists; watchers type nothing. The report gives the
+// watchers' frames (per watcher-second, on schedule against
+// --target-fps), bytes per second per watcher, and, with --metrics, the
+// rooms' tick lateness p99 from the server's telemetry. The server takes
+// 200 watchers a room by default: for more, start it with
+// --max-watchers-per-room 0 (the tool notes this), or use more rooms. A
+// watcher is live while its board shows with no overlay; with --verify its
+// screen must show a HUD naming two players with scores, two paddles and
+// the watcher's keys.
+//
+// Key budget: bots type --keys-per-sec (4) on average and hold keys at
+// 30 repeats a second, under the server's per-session budget
+// (--max-keys-per-sec, 60 a second with a second's worth at once), so load
+// runs need no change to the server's flags; at --keys-per-sec above about
+// 30 start the server with a higher --max-keys-per-sec, or keys are dropped.
 //
 // Typical use, on a 2-core machine, server on one core and the tool on the
 // other (per-IP cap off so that every bot can connect from 127.0.0.1):
@@ -164,6 +187,24 @@
 //	           (termarena_tick_lateness_seconds; --metrics); "-" when
 //	           there were no ticks or the interval was skipped
 //
+// A line starting "# WARNING client-bound" marks the second from which
+// the tool, not the server, limits the figures: its process used more than
+// 90 % of the cores it may use (GOMAXPROCS, from its CPU affinity), or its
+// goroutines, the bots' readers among them, waited longer than a frame
+// interval at --target-fps (p99 over the second, from the Go scheduler's
+// /sched/latencies histogram) to run. "# client no longer bound" ends the
+// stretch. The summary counts those seconds ("client-bound seconds",
+// whole run and steady part) and ends with a WARNING line when there were
+// any; in JSON each second has client_bound and tool_sched_p99_ms, the
+// summary client_bound.
+//
+// Besides frames, the summary gives the matches the bots started and
+// finished, how many bots reached a second match's board, and the share
+// of connected players (watchers aside) on the board and in live play per
+// second, min / median / max over the steady part; in watch mode also the
+// watchers (with frames, fps p1 / p50 / mean, on schedule, bytes/s each)
+// and the rooms' tick lateness p99.
+//
 // In storm mode the lines are instead:
 //
 //	active     bots in the middle of a session
@@ -288,6 +329,7 @@ type config struct {
 	metricsURL    string
 	stormFresh    bool
 	stormKeys     int
+	watchRooms    int    // --mode watch: rooms the watchers spread over
 	serveBaseline string // hidden: run as the baseline server subprocess
 
 	// What --game decides.
@@ -302,6 +344,7 @@ const (
 	modeQueue = "queue"
 	modeRooms = "rooms"
 	modeStorm = "storm"
+	modeWatch = "watch"
 
 	gamePong = "pong"
 	gameTron = "tron"
@@ -317,7 +360,8 @@ func parseFlags(args []string, errOut io.Writer) (*config, error) {
 	fs.IntVar(&c.players, "players", 10, "bot sessions")
 	fs.Float64Var(&c.ramp, "ramp", 20, "new sessions started per second")
 	fs.DurationVar(&c.duration, "duration", 30*time.Second, "run time, ramp included; the tool stops by itself after it")
-	fs.StringVar(&c.mode, "mode", modeQueue, "queue (play pong-1v1, matched by the server), rooms (pairs: create a casual room, join it) or storm (log in, run whoami, log out, again)")
+	fs.StringVar(&c.mode, "mode", modeQueue, "queue (play pong-1v1, matched by the server, again after every match), rooms (pairs: create a casual room, join it), watch (--players watchers spectate --watch-rooms casual rooms that two more bots each play) or storm (log in, run whoami, log out, again)")
+	fs.IntVar(&c.watchRooms, "watch-rooms", 1, "watch mode: casual rooms, each played by two bots, that the watchers spread over")
 	fs.StringVar(&size, "size", "80x24", "PTY size, COLSxROWS")
 	fs.Float64Var(&c.keysPerSec, "keys-per-sec", 4, "average key presses per second per player in play (0 = idle)")
 	fs.IntVar(&c.verify, "verify", 2, "sessions whose output also feeds a terminal emulator to check it shows a valid game frame")
@@ -385,8 +429,14 @@ func parseFlags(args []string, errOut io.Writer) (*config, error) {
 			c.sourceAddrs = append(c.sourceAddrs, ip)
 		}
 	}
-	if c.mode != modeQueue && c.mode != modeRooms && c.mode != modeStorm {
-		errs = append(errs, fmt.Errorf("--mode %q: want queue, rooms or storm", c.mode))
+	if c.mode != modeQueue && c.mode != modeRooms && c.mode != modeStorm && c.mode != modeWatch {
+		errs = append(errs, fmt.Errorf("--mode %q: want queue, rooms, watch or storm", c.mode))
+	}
+	if c.mode == modeWatch && c.game != gamePong {
+		errs = append(errs, errors.New("--mode watch: watchers of pong rooms only (--game pong)"))
+	}
+	if c.watchRooms < 1 || c.watchRooms > 1000 {
+		errs = append(errs, errors.New("--watch-rooms must be 1–1000"))
 	}
 	switch c.game {
 	case gamePong:

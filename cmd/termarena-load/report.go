@@ -34,6 +34,17 @@ type sample struct {
 	Dropped       int     `json:"dropped"` // cumulative
 	ServerCores   float64 `json:"server_cpu_cores,omitempty"`
 	ToolCores     float64 `json:"tool_cpu_cores"`
+	// ToolSchedP99 is how long the tool's runnable goroutines waited to
+	// run (p99 over the second, ms; -1 none); ClientBound marks a second
+	// the tool, not the server, limited (census.go).
+	ToolSchedP99 float64 `json:"tool_sched_p99_ms"`
+	ClientBound  bool    `json:"client_bound,omitempty"`
+	// Watch mode: watchers connected, on the board, live, and bytes/s
+	// per watcher connected (the other fields count watchers too).
+	Watchers         int     `json:"watchers,omitempty"`
+	WatchersInGame   int     `json:"watchers_in_game,omitempty"`
+	WatchersLive     int     `json:"watchers_live,omitempty"`
+	WatchBytesPerSec float64 `json:"bytes_per_sec_per_watcher,omitempty"`
 	// Storm is --mode storm's second; Server the server's memory
 	// (--server-pid, --metrics) and telemetry (--metrics).
 	Storm  *stormSample  `json:"storm,omitempty"`
@@ -191,6 +202,10 @@ type summary struct {
 	Storm          *stormSummary `json:"storm,omitempty"`
 	ServerMemory   *memSummary   `json:"server_memory,omitempty"`
 	Telemetry      *telSummary   `json:"server_telemetry,omitempty"`
+	Matches        *matchSummary `json:"matches,omitempty"`
+	PlayShare      *shareSummary `json:"play_share,omitempty"`
+	Watch          *watchSummary `json:"watch,omitempty"`
+	ClientBound    *clientBound  `json:"client_bound,omitempty"`
 }
 
 type result struct {
@@ -228,11 +243,15 @@ type recorder struct {
 	last      time.Time
 	samples   []sample
 	rates     []float64 // frames/s of every full session-second
-	peakConn  int
-	srv0      time.Duration
-	tool0     time.Duration
-	srvOK     bool
-	toolOK    bool
+	// watchRates: the same for watchers (--mode watch), kept apart
+	watchRates []float64
+	sched      *schedLatency // the tool's own scheduling latency
+	wasBound   bool          // the last second was client-bound
+	peakConn   int
+	srv0       time.Duration
+	tool0      time.Duration
+	srvOK      bool
+	toolOK     bool
 
 	// The steady part starts at samples[steadyIdx] (-1: not yet), the
 	// first sample at least steadyAfter after the last bot started.
@@ -270,6 +289,7 @@ func newRecorder(ctx context.Context, r *runner) *recorder {
 		rec.rss0, rec.rss0OK = rssOf(r.pid)
 	}
 	rec.tool0, rec.toolOK = cpuOf(os.Getpid())
+	rec.sched = newSchedLatency()
 	if r.cfg.metricsURL != "" && !r.baseline {
 		rec.scr = newScraper(r.cfg.metricsURL)
 		m, err := rec.scr.scrape(ctx, 2*time.Second)
@@ -381,6 +401,7 @@ func (rec *recorder) sample(now time.Time, w io.Writer) {
 			s.ToolCores = (s.toolCPU - prev.toolCPU).Seconds() / secs
 		}
 	}
+	rec.noteBound(&s, w)
 	rec.peakConn = max(rec.peakConn, s.Connected)
 	if sp := rec.spawnedAt.Load(); rec.steadyIdx < 0 && sp != 0 && !now.Before(time.Unix(0, sp).Add(steadyAfter)) {
 		rec.steadyIdx, rec.steadyAt = len(rec.samples), now
@@ -400,12 +421,15 @@ func (rec *recorder) sample(now time.Time, w io.Writer) {
 // gameSample reads the bots' frame counters (queue and rooms modes, and
 // the baseline).
 func (rec *recorder) gameSample(s *sample, now time.Time, winStart int64, win time.Duration) {
-	var dBytes, dFrameBytes, fullFrames, gameFrames uint64
+	var dBytes, dFrameBytes, fullFrames, gameFrames, watchBytes uint64
 	for _, b := range rec.r.bots {
 		f, fb, by := b.frames.Load(), b.frameBytes.Load(), b.bytes.Load()
 		df := f - b.lastFrames
 		dFrameBytes += fb - b.lastFrameBytes
 		dBytes += by - b.lastBytes
+		if b.watcher {
+			watchBytes += by - b.lastBytes
+		}
 		b.lastFrames, b.lastFrameBytes, b.lastBytes = f, fb, by
 		s.Frames += df
 		s.totFrames += f
@@ -418,18 +442,34 @@ func (rec *recorder) gameSample(s *sample, now time.Time, winStart int64, win ti
 			continue
 		}
 		s.Connected++
+		if b.watcher {
+			s.Watchers++
+		}
 		if b.playSince.Load() != 0 {
 			s.InGame++
 			gameFrames += df
+			if b.watcher {
+				s.WatchersInGame++
+			}
 		}
 		if from := b.liveFrom.Load(); from != 0 && from <= now.UnixNano() {
 			s.Live++
+			if b.watcher {
+				s.WatchersLive++
+			}
 			if from <= winStart {
 				s.FullSessions++
 				fullFrames += df
-				rec.rates = append(rec.rates, float64(df)/win.Seconds())
+				if b.watcher {
+					rec.watchRates = append(rec.watchRates, float64(df)/win.Seconds())
+				} else {
+					rec.rates = append(rec.rates, float64(df)/win.Seconds())
+				}
 			}
 		}
+	}
+	if s.Watchers > 0 {
+		s.WatchBytesPerSec = float64(watchBytes) / float64(s.Watchers) / win.Seconds()
 	}
 	secs := win.Seconds()
 	s.FPS = float64(s.Frames) / secs
@@ -693,6 +733,9 @@ func (rec *recorder) result() *result {
 	}
 	s.ServerMemory = rec.memSummary()
 	s.Telemetry = rec.telSummary()
+	if !rec.storm() {
+		rec.census(s)
+	}
 	return res
 }
 
@@ -906,6 +949,7 @@ func printSummary(w io.Writer, rep *report) {
 		stormRows(row, optRow)
 	} else {
 		gameRows(row)
+		censusRows(row, optRow)
 	}
 	cpuRows := func(name string, get func(*result) *cpuFigures) {
 		row(name+" CPU cores (whole run)", func(r *result) string {
@@ -958,6 +1002,7 @@ func printSummary(w io.Writer, rep *report) {
 		if t := r.Summary.Tool; t != nil && t.SteadyCores > 0.9 {
 			fmt.Fprintf(w, "%s: the tool used %.2f cores in the steady part: it may be what limits the figures\n", r.label, t.SteadyCores)
 		}
+		boundWarning(w, r)
 	}
 	if rep.Termarena != nil && rep.Termarena.Summary.Server == nil {
 		fmt.Fprintln(w, "server CPU: pass --server-pid PID, or measure alongside: pidstat -p PID 1, or /proc/PID/stat fields 14+15 (utime+stime, 1/100 s) before and after")

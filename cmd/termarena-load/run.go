@@ -51,8 +51,22 @@ func runAll(ctx context.Context, c *config, lines, errOut io.Writer) (*report, e
 	return rep, nil
 }
 
+// sessions is how many bots a run starts: in watch mode the watchers
+// (--players) and the rooms' players; else --players.
+func (c *config) sessions(baseline bool) int {
+	if c.mode == modeWatch && !baseline {
+		return c.players + c.watchRooms*c.roomSize
+	}
+	return c.players
+}
+
 func runTarget(ctx context.Context, c *config, lines, errOut io.Writer) (*result, error) {
-	if perAddr := (c.players + len(c.sourceAddrs) - 1) / max(len(c.sourceAddrs), 1); perAddr > 16 {
+	if c.mode == modeWatch {
+		if per := (c.players + c.watchRooms - 1) / c.watchRooms; per > 200 {
+			fmt.Fprintf(errOut, "note: up to %d watchers per room; termarena takes 200 per room by default: start it with --max-watchers-per-room 0, or pass more --watch-rooms\n", per)
+		}
+	}
+	if perAddr := (c.sessions(false) + len(c.sourceAddrs) - 1) / max(len(c.sourceAddrs), 1); perAddr > 16 {
 		fmt.Fprintf(errOut, "note: up to %d sessions per source address; termarena allows 16 per address by default: start it with --max-conns-per-ip 0, or pass more --source-addrs\n", perAddr)
 	}
 	r := &runner{cfg: c, label: "termarena", addr: c.addr, pid: c.serverPID}
@@ -86,7 +100,19 @@ func (r *runner) run(parent context.Context, lines io.Writer) (*result, error) {
 	}
 	// Keys are made before the clock starts, so that key generation never
 	// shapes the ramp.
-	r.bots = make([]*bot, c.players)
+	r.bots = make([]*bot, c.sessions(r.baseline))
+	// --mode watch: the first watchRooms×roomSize bots play the rooms
+	// (as in rooms mode), the rest watch them, spread evenly.
+	players, rooms := len(r.bots), []*roomRef(nil)
+	if c.mode == modeWatch && !r.baseline {
+		players = c.watchRooms * c.roomSize
+		for range c.watchRooms {
+			rooms = append(rooms, newRoomRef())
+		}
+	}
+	if verifyEvery > 0 {
+		verifyEvery = max(len(r.bots)/c.verify, 1)
+	}
 	verified := 0
 	for i := range r.bots {
 		v := verifyEvery > 0 && i%verifyEvery == 0 && verified < c.verify
@@ -97,10 +123,16 @@ func (r *runner) run(parent context.Context, lines io.Writer) (*result, error) {
 		if err != nil {
 			return nil, err
 		}
-		if c.mode == modeRooms && !r.baseline {
+		switch {
+		case i >= players:
+			b.watcher, b.room = true, rooms[(i-players)%len(rooms)]
+		case (c.mode == modeRooms || c.mode == modeWatch) && !r.baseline:
 			if first := i - i%c.roomSize; i == first {
-				n := min(c.roomSize, c.players-i) - 1
+				n := min(c.roomSize, players-i) - 1
 				b.creator, b.pair, b.joiners = true, make(chan string, max(n, 1)), n
+				if rooms != nil {
+					b.room = rooms[i/c.roomSize]
+				}
 			} else {
 				b.pair = r.bots[first].pair
 			}

@@ -84,6 +84,10 @@ type tracker struct {
 	// anyFrameIsPlay is for the baseline server, whose frames are not a
 	// board: every frame counts as live play.
 	anyFrameIsPlay bool
+	// watcher: the session spectates; its board is the game screen
+	// whenever the footer has the watcher's keys, and live while no
+	// overlay (waiting, a point, match over) covers it.
+	watcher bool
 
 	// Derived from the grid at frame ends.
 	phase      phase
@@ -261,8 +265,15 @@ const (
 	footerMoveV   = "w/s ↑/↓ move"
 	footerMoveH   = "a/d ←/→ move"
 	footerRematch = "r rematch"
-	footerTurn    = "arrows/WASD turn" // light cycles (game/tron/view.KeyHelp)
-	waitingHelp   = "needs 2 players"
+	// A finished ranked match whose other player has gone back to the
+	// queue offers only "n queue · q leave"; a finished casual room left
+	// alone says "waiting for players · q leave". Both are the results
+	// screen: a bot that missed them sat there for the rest of a run.
+	footerQueue = "n queue · q leave"
+	footerAlone = "waiting for players · q leave"
+	footerWatch = "n/p next room"    // a watcher's (tui/watch.go)
+	footerTurn  = "arrows/WASD turn" // light cycles (game/tron/view.KeyHelp)
+	waitingHelp = "needs 2 players"
 )
 
 var (
@@ -354,13 +365,17 @@ func (t *tracker) endFrame() bool {
 		t.footerDirty = false
 		foot := t.row(t.rows - 1)
 		switch {
+		case t.watcher && strings.Contains(foot, footerWatch):
+			t.phase, t.horizontal = phasePlay, false
+		case t.watcher:
+			t.phase = phaseNone
 		case t.cyc != nil && strings.Contains(foot, footerTurn):
 			t.phase, t.horizontal = phasePlay, false
 		case strings.Contains(foot, footerMoveV):
 			t.phase, t.horizontal = phasePlay, false
 		case strings.Contains(foot, footerMoveH):
 			t.phase, t.horizontal = phasePlay, true
-		case strings.Contains(foot, footerRematch):
+		case strings.Contains(foot, footerRematch), strings.Contains(foot, footerQueue), strings.Contains(foot, footerAlone):
 			t.phase = phaseFinished
 		default:
 			t.phase = phaseNone

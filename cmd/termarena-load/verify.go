@@ -18,6 +18,7 @@ type verifier struct {
 	pending []byte // a UTF-8 rune split across reads, held back
 	own     string // the bot's player name, marked ▸ in its HUD
 	tron    bool   // light cycles rather than Pong
+	watcher bool   // spectating: no seat of its own, the watcher's footer
 }
 
 func newVerifier(cols, rows int, own string) *verifier {
@@ -86,6 +87,10 @@ func (v *verifier) check() (bool, string) {
 	switch {
 	case len(names) < 2:
 		return false, fmt.Sprintf("HUD does not name two players with scores: %q", strings.TrimSpace(hud))
+	case v.watcher && !strings.Contains(foot, footerWatch):
+		return false, fmt.Sprintf("footer has no watcher's keys: %q", strings.TrimSpace(foot))
+	case v.watcher:
+		// A watcher has no seat, so no ▸ and no move keys.
 	case !me:
 		return false, fmt.Sprintf("HUD does not mark this player (▸%s): %q", v.own, strings.TrimSpace(hud))
 	case !strings.Contains(foot, footerMoveV) && !strings.Contains(foot, footerMoveH):
