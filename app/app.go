@@ -123,7 +123,7 @@ func Assemble(c Config) (*App, error) {
 		c.Web = web.DefaultConfig()
 	}
 	casts := asciicast.Exporter{Store: st, Games: c.Lobby.Rooms.Games, Views: c.Views}
-	if a.Web, err = web.New(web.Deps{Queries: a.Service, Casts: casts, Online: a.Lobby.PlayersOnline, Logger: log.With("part", "web")}, c.Web); err != nil {
+	if a.Web, err = web.New(web.Deps{Queries: a.Service, Casts: casts, Rooms: a.Lobby.Rooms, Views: c.Views, Ratings: st, Online: a.Lobby.PlayersOnline, Logger: log.With("part", "web")}, c.Web); err != nil {
 		return fail(err)
 	}
 	return a, nil

@@ -309,3 +309,35 @@ func (l *lazyHeader) Write(p []byte) (int, error) {
 	}
 	return l.w.Write(p)
 }
+
+// roomView is a live room's page.
+type roomView struct {
+	service.Room
+	Ref      string
+	Label    string
+	Watchers int
+	Delay    int // seconds behind, for ranked matches
+	Line     string
+}
+
+func (s *Server) roomPage(w http.ResponseWriter, r *http.Request) {
+	ref := trimExt(r.PathValue("ref"), ".json")
+	room, err := s.findRoom(ref)
+	if err != nil {
+		s.fail(w, r, err, "no live room "+strconv.Quote(ref))
+		return
+	}
+	ri := room.Info()
+	sr := service.RoomOf(ri)
+	v := roomView{Room: sr, Ref: strings.ToLower(ref), Label: ri.Label, Watchers: ri.Watchers, Delay: int(room.SpectateDelay().Seconds())}
+	var parts []string
+	for _, p := range ri.Players {
+		t := p.Name
+		if p.Slot < len(ri.Standing) {
+			t += fmt.Sprintf(" %d", ri.Standing[p.Slot])
+		}
+		parts = append(parts, t)
+	}
+	v.Line = strings.Join(parts, ", ") + " · " + sr.Phase
+	s.render(w, r, http.StatusOK, "room", "room "+sr.ID, v, sr)
+}

@@ -22,6 +22,7 @@ import (
 
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/service"
+	"github.com/termarena/termarena/tui"
 )
 
 //go:embed static templates
@@ -50,6 +51,12 @@ type Deps struct {
 	// Casts exports a match's replay as an asciicast file (/m/ID.cast);
 	// nil serves none.
 	Casts Casts
+	// Rooms are the live rooms /r/ROOM watches; nil serves none.
+	Rooms LiveRooms
+	// Views paint the live rooms (the games' room-screen views).
+	Views tui.Views
+	// Ratings label ranked matches' seats; nil shows none.
+	Ratings Ratings
 	// Online is how many players are connected now; nil shows none.
 	Online func() int
 	Logger *slog.Logger
@@ -83,6 +90,8 @@ type Server struct {
 	mux   *http.ServeMux
 	hs    *http.Server
 	zip   *sync.Pool
+	live  *live
+	stop  context.CancelFunc
 }
 
 // New builds the web face over d.
@@ -96,6 +105,9 @@ func New(d Deps, cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("web: templates: %w", err)
 	}
 	s := &Server{d: d, cfg: cfg, log: log, pages: p, mux: http.NewServeMux(), zip: newGzipPool()}
+	ctx, stop := context.WithCancel(context.Background())
+	s.stop = stop
+	s.live = &live{ctx: ctx, views: d.Views, ratings: d.Ratings, log: log, rooms: map[*lobby.Room]*liveRoom{}}
 	s.routes()
 	s.hs = &http.Server{
 		Handler:           s,
@@ -118,6 +130,8 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /leaderboard/{mode}", s.leaderboard)
 	s.mux.HandleFunc("GET /@/{name}", s.profile)
 	s.mux.HandleFunc("GET /m/{id}", s.match)
+	s.mux.HandleFunc("GET /r/{ref}", s.roomPage)
+	s.mux.HandleFunc("GET /r/{ref}/live", s.liveStream)
 	s.mux.HandleFunc("GET /", s.notFound)
 }
 
@@ -162,12 +176,17 @@ func (s *Server) Serve(ln net.Listener) error {
 // Shutdown stops accepting, waits for requests in flight until ctx ends,
 // then closes what is left.
 func (s *Server) Shutdown(ctx context.Context) error {
+	s.Close()
 	err := s.hs.Shutdown(ctx)
 	if err != nil {
 		s.hs.Close()
 	}
 	return err
 }
+
+// Close ends the live streams and their painters (Shutdown does too): an
+// http.Server waits for streams that never end by themselves.
+func (s *Server) Close() { s.stop() }
 
 func cacheFor(d time.Duration, h http.Handler) http.Handler {
 	v := fmt.Sprintf("public, max-age=%d", int(d.Seconds()))

@@ -159,7 +159,7 @@ func TestHomeShowsOnlineRoomsAndLeaderboards(t *testing.T) {
 	for len(r.Info().Players) != 1 && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
-	body := w.wantPage("/", 200, "2 players online", "<td>r1</td>", `<a href="/@/alice">alice</a>`, `<a href="/leaderboard/pong-1v1">pong-1v1</a>`, "1520?")
+	body := w.wantPage("/", 200, "2 players online", `<td><a href="/r/r1">r1</a></td>`, `<a href="/@/alice">alice</a>`, `<a href="/leaderboard/pong-1v1">pong-1v1</a>`, "1520?")
 	if strings.Contains(body, "<td>r2</td>") {
 		t.Errorf("the front page lists a private room:\n%s", body)
 	}

@@ -1,0 +1,311 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/charmbracelet/colorprofile"
+	"github.com/hinshun/vt10x"
+
+	"github.com/termarena/termarena/lobby"
+	"github.com/termarena/termarena/spectator"
+	"github.com/termarena/termarena/store"
+	"github.com/termarena/termarena/tui"
+)
+
+// LiveRooms is the room directory live pages watch: *lobby.Rooms
+// implements it.
+type LiveRooms interface {
+	// Watchable finds a room by id (private casual rooms only by their
+	// join code).
+	Watchable(ref string) (*lobby.Room, error)
+}
+
+// Ratings label a ranked match's seats: *store.Store implements it.
+type Ratings interface {
+	Rating(mode, fp string) (store.Rating, bool, error)
+}
+
+// The live board's terminal: what most terminals open at, in 256
+// colours; and how often it is painted for the web (a watcher's terminal
+// gets 30 frames a second; a browser over the internet is served well by
+// fewer, and each is a third of the bytes).
+const (
+	liveW, liveH = 80, 24
+	liveFPS      = 15
+	// liveWriteTimeout drops a viewer whose connection takes a frame
+	// this long.
+	liveWriteTimeout = 10 * time.Second
+	// liveHeartbeat keeps proxies from closing a quiet stream (a room
+	// waiting for players paints nothing).
+	liveHeartbeat = 15 * time.Second
+)
+
+// live paints each watched room once for all its web viewers and fans the
+// frames out: every viewer gets the newest frame when its connection can
+// take one (latest wins), so a slow browser never slows the room, the
+// painter or the other viewers.
+type live struct {
+	ctx     context.Context
+	views   tui.Views
+	ratings Ratings
+	log     interface {
+		Error(msg string, args ...any)
+	}
+	mu    sync.Mutex
+	rooms map[*lobby.Room]*liveRoom
+}
+
+// liveRoom is one room's painter and its viewers.
+type liveRoom struct {
+	room    *lobby.Room
+	latest  atomic.Pointer[[]byte] // the newest frame as an SSE event
+	painter *tui.WatchPainter
+	term    vt10x.Terminal
+	cancel  context.CancelFunc
+	ended   chan struct{} // closed when the painter stops
+	mu      sync.Mutex
+	subs    map[chan struct{}]struct{}
+	line    string
+	// scratch for encoding, owned by the painter
+	rows [][]run
+}
+
+// run is cells of one style in a row: [text, fg, bg, attrs] in JSON, fg
+// and bg a 256-colour index or -1 for the default.
+type run struct {
+	text   strings.Builder
+	fg, bg int
+	attrs  int
+}
+
+func (r *run) MarshalJSON() ([]byte, error) {
+	return json.Marshal([]any{r.text.String(), r.fg, r.bg, r.attrs})
+}
+
+// liveFrame is an event's data.
+type liveFrame struct {
+	Rows [][]*run `json:"rows"`
+	Line string   `json:"line"`
+}
+
+// watch registers a web viewer of r: counted in the room's watchers and
+// refused like an SSH watcher when the room has as many as it takes. It
+// returns the room's painter and the viewer's wake-up channel; leave must
+// be called once.
+func (l *live) watch(r *lobby.Room) (lr *liveRoom, wake chan struct{}, leave func(), err error) {
+	feed, stop, err := r.Watch()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	l.mu.Lock()
+	lr = l.rooms[r]
+	if lr != nil && lr.done() {
+		lr = nil // its painter failed: the next viewer gets a fresh one
+	}
+	if lr == nil {
+		lr = l.start(r, feed)
+		l.rooms[r] = lr
+	}
+	wake = make(chan struct{}, 1)
+	lr.mu.Lock()
+	lr.subs[wake] = struct{}{}
+	lr.mu.Unlock()
+	l.mu.Unlock()
+	if lr.latest.Load() != nil {
+		wake <- struct{}{}
+	}
+	return lr, wake, func() {
+		stop()
+		l.mu.Lock()
+		lr.mu.Lock()
+		delete(lr.subs, wake)
+		last := len(lr.subs) == 0
+		lr.mu.Unlock()
+		if last && l.rooms[r] == lr {
+			delete(l.rooms, r)
+			lr.cancel()
+		}
+		l.mu.Unlock()
+	}, nil
+}
+
+// start paints r for the web until its last viewer leaves, the room
+// ends, or the server stops. A painter that panics ends its viewers'
+// streams alone.
+func (l *live) start(r *lobby.Room, feed *spectator.Delay) *liveRoom {
+	ctx, cancel := context.WithCancel(l.ctx)
+	lr := &liveRoom{room: r, cancel: cancel, ended: make(chan struct{}), subs: map[chan struct{}]struct{}{},
+		term: vt10x.New(vt10x.WithSize(liveW, liveH))}
+	lr.painter = tui.NewWatchPainter(tui.WatchPainterConfig{Room: r, Feed: feed, Views: l.views, Ratings: l.ratings,
+		Width: liveW, Height: liveH, FPS: liveFPS, Profile: colorprofile.ANSI256, Out: lr})
+	go func() {
+		defer close(lr.ended)
+		defer func() {
+			if v := recover(); v != nil {
+				l.log.Error("web painter panicked; its viewers were disconnected", "room", r.ID(), "panic", v, "stack", string(debug.Stack()))
+			}
+		}()
+		go func() {
+			select {
+			case <-r.Done():
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+		lr.painter.Run(ctx)
+	}()
+	return lr
+}
+
+// WriteFrame takes what the room screen drew, on the painter's goroutine:
+// the terminal applies it, and the whole screen becomes the newest event.
+func (lr *liveRoom) WriteFrame(p []byte) error {
+	lr.term.Write(p)
+	ev := lr.encode()
+	lr.latest.Store(&ev)
+	lr.mu.Lock()
+	for c := range lr.subs {
+		select {
+		case c <- struct{}{}:
+		default: // it has a wake-up waiting: it will take the newest
+		}
+	}
+	lr.mu.Unlock()
+	return nil
+}
+
+func (lr *liveRoom) done() bool {
+	select {
+	case <-lr.ended:
+		return true
+	default:
+		return false
+	}
+}
+
+// Foreign is 0: nothing else writes to this terminal.
+func (lr *liveRoom) Foreign() uint64 { return 0 }
+
+// vt10x's attribute bits (its Glyph.Mode).
+const (
+	vtReverse   = 1
+	vtUnderline = 2
+	vtBold      = 4
+)
+
+func colour(c vt10x.Color) int {
+	if c >= 256 {
+		return -1
+	}
+	return int(c)
+}
+
+// encode is the screen as an SSE event: rows of runs of one style.
+func (lr *liveRoom) encode() []byte {
+	f := liveFrame{Rows: make([][]*run, liveH), Line: lr.painter.Line()}
+	lr.term.Lock()
+	for y := range liveH {
+		var cur *run
+		for x := range liveW {
+			g := lr.term.Cell(x, y)
+			fg, bg, attrs := colour(g.FG), colour(g.BG), int(g.Mode)&(vtReverse|vtUnderline|vtBold)
+			if cur == nil || cur.fg != fg || cur.bg != bg || cur.attrs != attrs {
+				cur = &run{fg: fg, bg: bg, attrs: attrs}
+				f.Rows[y] = append(f.Rows[y], cur)
+			}
+			ch := g.Char
+			if ch == 0 {
+				ch = ' '
+			}
+			cur.text.WriteRune(ch)
+		}
+	}
+	lr.term.Unlock()
+	b, _ := json.Marshal(f)
+	return append(append([]byte("data: "), b...), '\n', '\n')
+}
+
+// liveStream serves /r/REF/live: the room's frames as Server-Sent Events,
+// the newest each time this viewer's connection can take one.
+func (s *Server) liveStream(w http.ResponseWriter, r *http.Request) {
+	room, err := s.findRoom(r.PathValue("ref"))
+	if err != nil {
+		http.Error(w, "no such room", http.StatusNotFound)
+		return
+	}
+	lr, wake, leave, err := s.live.watch(room)
+	var full *lobby.WatchersFullError
+	if errors.As(err, &full) {
+		http.Error(w, full.Error(), http.StatusServiceUnavailable)
+		return
+	}
+	if err != nil {
+		http.Error(w, "cannot watch that room", http.StatusServiceUnavailable)
+		return
+	}
+	defer leave()
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	rc := http.NewResponseController(w)
+	beat := time.NewTicker(liveHeartbeat)
+	defer beat.Stop()
+	var sent *[]byte
+	send := func(b []byte) bool {
+		rc.SetWriteDeadline(time.Now().Add(liveWriteTimeout))
+		if _, err := w.Write(b); err != nil {
+			return false
+		}
+		return rc.Flush() == nil
+	}
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-s.live.ctx.Done():
+			return
+		case <-lr.ended:
+			if ev := lr.latest.Load(); ev != nil && ev != sent {
+				send(*ev)
+			}
+			send([]byte("event: end\ndata: {}\n\n"))
+			return
+		case <-beat.C:
+			if !send([]byte(": beat\n\n")) {
+				return
+			}
+		case <-wake:
+			ev := lr.latest.Load()
+			if ev == nil || ev == sent {
+				continue
+			}
+			sent = ev
+			if !send(*ev) {
+				return
+			}
+		}
+	}
+}
+
+// findRoom finds a watchable room by id or join code.
+func (s *Server) findRoom(ref string) (*lobby.Room, error) {
+	if s.d.Rooms == nil {
+		return nil, errNoRoom
+	}
+	r, err := s.d.Rooms.Watchable(ref)
+	if err != nil {
+		return nil, fmt.Errorf("room %q: %w", ref, errNoRoom)
+	}
+	return r, nil
+}
