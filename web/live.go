@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/hinshun/vt10x"
 
+	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/spectator"
 	"github.com/termarena/termarena/store"
@@ -27,6 +28,8 @@ type LiveRooms interface {
 	// Watchable finds a room by id (private casual rooms only by their
 	// join code).
 	Watchable(ref string) (*lobby.Room, error)
+	// Games is the server's catalogue: /tv/GAME takes its names.
+	Games() game.Catalog
 }
 
 // Ratings label a ranked match's seats: *store.Store implements it.
@@ -258,41 +261,69 @@ func (s *Server) liveStream(w http.ResponseWriter, r *http.Request) {
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
-	rc := http.NewResponseController(w)
-	beat := time.NewTicker(liveHeartbeat)
-	defer beat.Stop()
-	var sent *[]byte
-	send := func(b []byte) bool {
-		rc.SetWriteDeadline(time.Now().Add(liveWriteTimeout))
-		if _, err := w.Write(b); err != nil {
-			return false
-		}
-		return rc.Flush() == nil
+	st := newStreamer(w)
+	defer st.stop()
+	if st.follow(r.Context(), s.live.ctx, lr, wake, nil) {
+		st.send([]byte("event: end\ndata: {}\n\n"))
 	}
+}
+
+// streamer writes one viewer's events.
+type streamer struct {
+	w    http.ResponseWriter
+	rc   *http.ResponseController
+	beat *time.Ticker
+	sent *[]byte
+	dead bool
+}
+
+func newStreamer(w http.ResponseWriter) *streamer {
+	return &streamer{w: w, rc: http.NewResponseController(w), beat: time.NewTicker(liveHeartbeat)}
+}
+
+func (st *streamer) stop() { st.beat.Stop() }
+
+// send writes an event; false once the connection has failed.
+func (st *streamer) send(b []byte) bool {
+	if st.dead {
+		return false
+	}
+	st.rc.SetWriteDeadline(time.Now().Add(liveWriteTimeout))
+	if _, err := st.w.Write(b); err != nil || st.rc.Flush() != nil {
+		st.dead = true
+	}
+	return !st.dead
+}
+
+// follow streams lr's frames until the room's painter ends (true), or the
+// request, the server or the connection does (false), or moveOn fires
+// (true).
+func (st *streamer) follow(req, server context.Context, lr *liveRoom, wake chan struct{}, moveOn <-chan struct{}) bool {
 	for {
 		select {
-		case <-r.Context().Done():
-			return
-		case <-s.live.ctx.Done():
-			return
+		case <-req.Done():
+			return false
+		case <-server.Done():
+			return false
+		case <-moveOn:
+			return true
 		case <-lr.ended:
-			if ev := lr.latest.Load(); ev != nil && ev != sent {
-				send(*ev)
+			if ev := lr.latest.Load(); ev != nil && ev != st.sent {
+				st.send(*ev)
 			}
-			send([]byte("event: end\ndata: {}\n\n"))
-			return
-		case <-beat.C:
-			if !send([]byte(": beat\n\n")) {
-				return
+			return !st.dead
+		case <-st.beat.C:
+			if !st.send([]byte(": beat\n\n")) {
+				return false
 			}
 		case <-wake:
 			ev := lr.latest.Load()
-			if ev == nil || ev == sent {
+			if ev == nil || ev == st.sent {
 				continue
 			}
-			sent = ev
-			if !send(*ev) {
-				return
+			st.sent = ev
+			if !st.send(*ev) {
+				return false
 			}
 		}
 	}

@@ -181,3 +181,66 @@ func TestLiveRoomsAreFoundAsWatchersFindThem(t *testing.T) {
 		t.Errorf("a viewer beyond the room's watchers: %d, want 503", second.StatusCode)
 	}
 }
+
+// TV shows the live match (not a room waiting for players), names it,
+// and streams its board; a game with no match live says so.
+func TestTVFollowsTheLiveMatch(t *testing.T) {
+	lw := newLiveWorld(t, 0)
+	lw.rooms = lobby.NewRooms(t.Context(), lobby.RoomsConfig{Room: game.RoomConfig{Countdown: time.Millisecond}, Games: games.Catalog()})
+	lw.svc = service.New(lw.store, lw.rooms)
+	var err error
+	lw.web, err = web.New(web.Deps{Queries: lw.svc, Rooms: lw.rooms, Views: games.Views()}, web.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lw.srv.Config.Handler = lw.web
+	if _, err := lw.rooms.Create("pong", "1v1", false); err != nil { // r1 waits
+		t.Fatal(err)
+	}
+	lw.wantPage("/tv", 200, "no live match")
+	r, err := lw.rooms.Create("pong", "1v1", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for i, name := range []string{"carol", "dave"} {
+		if _, err := r.Join(ctx, game.Player{ID: game.PlayerID(name), Name: name}, i); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.SetReady(ctx, game.PlayerID(name), true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for p := r.Info().Phase; p != game.Countdown && p != game.Playing; p = r.Info().Phase {
+		if time.Now().After(deadline) {
+			t.Fatal("the match never started")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	lw.wantPage("/tv", 200, `href="/r/r2">room r2</a>`, `data-live="/tv/live"`)
+	lw.wantPage("/tv/tron", 200, "no live match", `data-live="/tv/tron/live"`)
+	lw.wantPage("/tv/chess", 404, `no game named "chess"`)
+
+	ctx2, stop := context.WithCancel(ctx)
+	defer stop()
+	req, _ := http.NewRequestWithContext(ctx2, "GET", lw.srv.URL+"/tv/live", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(nil, 1<<20)
+	var named bool
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "data: ") && strings.Contains(line, `"id":"r2"`) {
+			named = true
+		}
+		if named && strings.HasPrefix(line, "data: ") && strings.Contains(line, "carol") && strings.Contains(line, `"rows"`) {
+			return
+		}
+	}
+	t.Fatalf("TV never named r2 and streamed its board (named %v): %v", named, sc.Err())
+}

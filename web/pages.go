@@ -327,6 +327,13 @@ func (s *Server) roomPage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err, "no live room "+strconv.Quote(ref))
 		return
 	}
+	v := s.roomView(room, ref)
+	s.render(w, r, http.StatusOK, "room", "room "+v.ID, v, v.Room)
+}
+
+// roomView summarises a live room for its page; ref is how it was asked
+// for (its id, or a private room's code).
+func (s *Server) roomView(room *lobby.Room, ref string) roomView {
 	ri := room.Info()
 	sr := service.RoomOf(ri)
 	v := roomView{Room: sr, Ref: strings.ToLower(ref), Label: ri.Label, Watchers: ri.Watchers, Delay: int(room.SpectateDelay().Seconds())}
@@ -339,5 +346,5 @@ func (s *Server) roomPage(w http.ResponseWriter, r *http.Request) {
 		parts = append(parts, t)
 	}
 	v.Line = strings.Join(parts, ", ") + " · " + sr.Phase
-	s.render(w, r, http.StatusOK, "room", "room "+sr.ID, v, sr)
+	return v
 }

@@ -132,6 +132,10 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /m/{id}", s.match)
 	s.mux.HandleFunc("GET /r/{ref}", s.roomPage)
 	s.mux.HandleFunc("GET /r/{ref}/live", s.liveStream)
+	s.mux.HandleFunc("GET /tv", s.tvPage)
+	s.mux.HandleFunc("GET /tv/{game}", s.tvPage)
+	s.mux.HandleFunc("GET /tv/live", s.tvStream)
+	s.mux.HandleFunc("GET /tv/{game}/live", s.tvStream)
 	s.mux.HandleFunc("GET /", s.notFound)
 }
 

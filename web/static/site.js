@@ -44,6 +44,14 @@
       draw(pre, f.rows);
       if (line && f.line && line.textContent !== f.line) line.textContent = f.line;
     };
+    es.addEventListener("room", function (e) {
+      var r = JSON.parse(e.data), a = document.getElementById("tv-room");
+      if (a) { a.textContent = "room " + r.id + " · " + r.label; a.href = r.href; }
+    });
+    es.addEventListener("wait", function (e) {
+      var f = JSON.parse(e.data);
+      if (line) line.textContent = f.line;
+    });
     es.addEventListener("end", function () {
       es.close();
       if (line) line.textContent += " · the room has closed";
