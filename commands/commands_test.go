@@ -66,17 +66,32 @@ func check(t *testing.T, f commands.Func, d commands.Deps, cases []cmdCase) {
 func TestLeaderboard(t *testing.T) {
 	empty := newWorld(t)
 	check(t, commands.Leaderboard, empty.deps, []cmdCase{
-		{name: "empty", who: asAlice, code: 0, exact: "no rated pong-1v1 games yet — be the first: ssh -t HOST play pong-1v1\n"},
-		{name: "empty json", who: asAlice, args: []string{"--json"}, code: 0, exact: "{\n  \"mode\": \"pong-1v1\",\n  \"players\": []\n}\n"},
+		{name: "empty", who: asAlice, code: 0, exact: "no established pong-1v1 ratings yet (a rating is established once its ± is under 110, after about ten games) — play: ssh -t HOST play pong-1v1\n"},
+		{name: "empty json", who: asAlice, args: []string{"--json"}, code: 0, exact: "{\n  \"mode\": \"pong-1v1\",\n  \"players\": [],\n  \"ranked\": 0\n}\n"},
 	})
 
 	w := newWorld(t)
 	w.login(alice, "alice")
 	w.login(bob, "bob")
 	w.rankedWin(bob, alice, false)
+	// carol and dave have one game each, still provisional (± 300): not
+	// on the leaderboard, which lists established ratings (± under 110).
+	w.login(carol, "carol")
+	w.login(dave, "dave")
+	w.rankedWinDev(carol, dave, false, 300)
 	check(t, commands.Leaderboard, w.deps, []cmdCase{
-		{name: "text", who: asGuest, code: 0, stdout: []string{"RANK", "NAME", "RATING", "GAMES", "WIN%",
-			"   1  bob                 1520?      1   100%", "   2  alice               1480?      1     0%"}},
+		{name: "text", who: asGuest, code: 0, stdout: []string{"RANK", "NAME", "RATING", "±", "GAMES", "WIN%",
+			"   1  bob                  1520    80      1   100%", "   2  alice                1480    80      1     0%",
+			"2 established players in pong-1v1"}, notStdout: "carol"},
+		{name: "around", who: asGuest, args: []string{"--around", "alice"}, code: 0, stdout: []string{
+			"   1  bob                  1520    80", ">  2  alice                1480    80", "2 established players"}},
+		{name: "around json", who: asGuest, args: []string{"--around=alice", "--json"}, code: 0, stdout: []string{
+			`"name": "bob"`, `"name": "alice"`, `"around": "alice"`, `"ranked": 2`}},
+		{name: "around a provisional player", who: asGuest, args: []string{"--around", "carol"}, code: 1,
+			stderr: "carol is not on the pong-1v1 leaderboard: it lists established ratings (± under 110), and theirs is provisional or not there yet"},
+		{name: "around nobody", who: asGuest, args: []string{"--around", "zed"}, code: 1, stderr: `no player is named "zed"`},
+		{name: "around and limit", who: asGuest, args: []string{"--around", "bob", "--limit", "3"}, code: 2, stderr: "--around and --limit cannot go together"},
+		{name: "around without a name", who: asGuest, args: []string{"--around="}, code: 2, stderr: "--around needs a player name"},
 		{name: "json", who: asGuest, args: []string{"--json", "--limit", "1"}, code: 0, exact: `{
   "mode": "pong-1v1",
   "players": [
@@ -84,18 +99,20 @@ func TestLeaderboard(t *testing.T) {
       "rank": 1,
       "name": "bob",
       "rating": 1520,
-      "provisional": true,
+      "deviation": 80,
+      "provisional": false,
       "games": 1,
       "wins": 1,
       "losses": 0,
       "draws": 0,
       "win_pct": 100
     }
-  ]
+  ],
+  "ranked": 2
 }
 `},
 		{name: "short mode", who: asGuest, args: []string{"--mode", "1v1"}, code: 0, stdout: []string{"bob"}},
-		{name: "other mode is empty", who: asGuest, args: []string{"--mode=pong-ffa4"}, code: 0, stdout: []string{"no rated pong-ffa4 games yet"}},
+		{name: "other mode is empty", who: asGuest, args: []string{"--mode=pong-ffa4"}, code: 0, stdout: []string{"no established pong-ffa4 ratings yet"}},
 		{name: "unknown mode", who: asGuest, args: []string{"--mode", "chess"}, code: 2, stderr: `unknown mode "chess": want pong-1v1, pong-2v2, pong-ffa4`},
 		{name: "bad limit", who: asGuest, args: []string{"--limit", "0"}, code: 2, stderr: "--limit \"0\": want a number from 1 to 1000"},
 		{name: "stray argument", who: asGuest, args: []string{"bob"}, code: 2, stderr: `unexpected argument "bob"`},
@@ -109,7 +126,8 @@ func TestProfile(t *testing.T) {
 	id := w.rankedWin(bob, alice, true)
 	check(t, commands.Profile, w.deps, []cmdCase{
 		{name: "own", who: asAlice, code: 0, stdout: []string{"name         alice", "first seen   2026-11-22",
-			"pong-1v1      1480?      1     0     1     0", "recent matches", "2026-11-22 14:04  2nd      bob 5, alice 3                -20"}},
+			"MODE        RATING        RANK         GAMES     W     L     D",
+			"pong-1v1    1480 ± 80     #2 of 2          1     0     1     0", "recent matches", "2026-11-22 14:04  2nd      bob 5, alice 3                -20"}},
 		{name: "named, from the named player's side", who: asGuest, args: []string{"bob"}, code: 0,
 			stdout: []string{"name         bob", "won      bob 5, alice 3                +20"}},
 		{name: "json", who: asAlice, args: []string{"--json"}, code: 0, exact: `{
@@ -120,8 +138,11 @@ func TestProfile(t *testing.T) {
       "mode": "pong-1v1",
       "rating": 1480,
       "rating_exact": 1480,
-      "display": "1480?",
-      "provisional": true,
+      "deviation": 80,
+      "display": "1480",
+      "provisional": false,
+      "rank": 2,
+      "ranked": 2,
       "games": 1,
       "wins": 0,
       "losses": 1,
@@ -144,6 +165,8 @@ func TestProfile(t *testing.T) {
           "rating_before": 1500,
           "rating_after": 1520,
           "left": false,
+          "deviation_before": 500,
+          "deviation_after": 80,
           "rank": 1
         },
         {
@@ -153,6 +176,8 @@ func TestProfile(t *testing.T) {
           "rating_before": 1500,
           "rating_after": 1480,
           "left": false,
+          "deviation_before": 500,
+          "deviation_after": 80,
           "rank": 2
         }
       ],

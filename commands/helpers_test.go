@@ -19,6 +19,8 @@ import (
 const (
 	alice = "SHA256:alice"
 	bob   = "SHA256:bob"
+	carol = "SHA256:carol"
+	dave  = "SHA256:dave"
 )
 
 // world is a real store in a temp dir and a real room directory, with the
@@ -42,7 +44,7 @@ func newWorld(t *testing.T) *world {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	rooms := lobby.NewRooms(ctx, lobby.RoomsConfig{Games: game.Catalog{pong.Kind{}}})
-	return &world{t: t, store: st, rooms: rooms, start: start, deps: commands.Deps{Service: service.New(st, rooms)}}
+	return &world{t: t, store: st, rooms: rooms, start: start, deps: commands.Deps{Service: service.New(st, rooms).WithClock(func() time.Time { return start })}}
 }
 
 func (w *world) login(fp, name string) {
@@ -53,14 +55,22 @@ func (w *world) login(fp, name string) {
 }
 
 // rankedWin records a ranked pong-1v1 match winner beat loser 5:3, each
-// moving 20 points, with a replay when replay is set.
+// moving 20 points and left established at ± 80, with a replay when
+// replay is set.
 func (w *world) rankedWin(winner, loser string, replay bool) uint64 {
+	w.t.Helper()
+	return w.rankedWinDev(winner, loser, replay, 80)
+}
+
+// rankedWinDev is rankedWin leaving both players at ± dev.
+func (w *world) rankedWinDev(winner, loser string, replay bool, dev float64) uint64 {
 	w.t.Helper()
 	m, err := w.store.RecordMatch(store.MatchRecord{Mode: "pong-1v1", Ranked: true, Room: "r1", Start: w.start.Add(13 * time.Minute),
 		Duration: 32500 * time.Millisecond, Players: []store.MatchPlayer{
 			{Fingerprint: winner, Slot: 0, Place: 1, Score: 5},
 			{Fingerprint: loser, Slot: 1, Place: 2, Score: 3},
 		}}, func(cur []store.Rating) ([]store.Rating, error) {
+		cur[0].Deviation, cur[1].Deviation = dev, dev
 		cur[0].Rating += 20
 		cur[0].Games++
 		cur[0].Wins++

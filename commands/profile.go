@@ -34,9 +34,13 @@ func Profile(ctx context.Context, d Deps, who Caller, args []string, stdout, std
 	if len(pr.Ratings) == 0 {
 		fmt.Fprintln(stdout, "no rated games yet")
 	} else {
-		fmt.Fprintf(stdout, "%-10s  %7s  %5s  %4s  %4s  %4s\n", "MODE", "RATING", "GAMES", "W", "L", "D")
+		fmt.Fprintf(stdout, "%-10s  %-12s  %-11s  %5s  %4s  %4s  %4s\n", "MODE", "RATING", "RANK", "GAMES", "W", "L", "D")
 		for _, r := range pr.Ratings {
-			fmt.Fprintf(stdout, "%-10s  %7s  %5d  %4d  %4d  %4d\n", r.Mode, r.Display, r.Games, r.Wins, r.Losses, r.Draws)
+			rank := "provisional"
+			if r.Rank > 0 {
+				rank = fmt.Sprintf("#%d of %d", r.Rank, r.Ranked)
+			}
+			fmt.Fprintf(stdout, "%-10s  %-12s  %-11s  %5d  %4d  %4d  %4d\n", r.Mode, r.WithDeviation, rank, r.Games, r.Wins, r.Losses, r.Draws)
 		}
 	}
 	if len(pr.Matches) > 0 {

@@ -407,7 +407,8 @@ func (rs *Results) write(j resultJob) error {
 			rec.ReplayData = data
 		}
 	}
-	rateFn := func(cur []store.Rating) ([]store.Rating, error) { return rate(r, rec.Players, cur) }
+	end := rec.Start.Add(rec.Duration)
+	rateFn := func(cur []store.Rating) ([]store.Rating, error) { return rate(r, rec.Players, cur, end) }
 	saved, err := rs.st.RecordMatch(rec, rateFn)
 	unsaved := ""
 	if errors.Is(err, store.ErrCannotSave) && rec.ReplayData != nil {
@@ -434,7 +435,8 @@ func (rs *Results) write(j resultJob) error {
 			if rt, _, err := rs.st.Rating(rec.Mode, p.Fingerprint); err == nil {
 				games = rt.Games
 			}
-			c := RatingChange{Before: p.RatingBefore, After: p.RatingAfter, Games: games, Left: p.Left}
+			c := RatingChange{Before: p.RatingBefore, After: p.RatingAfter, Games: games, Left: p.Left,
+				DeviationBefore: p.DeviationBefore, DeviationAfter: p.DeviationAfter}
 			if p.Left {
 				// Struck when they left; one still in grace when the
 				// match ended is struck now.
@@ -478,28 +480,35 @@ func placeLeavers(ps []store.MatchPlayer) {
 	}
 }
 
-// rate applies Elo to a finished ranked match: pairwise by placement for
-// 1v1 and free-for-all, team averages for 2v2. Leaving a ranked match loses
-// it: a leaver never gains rating, whatever the rest of their team did, and
-// the teammates who stayed keep their result.
-func rate(r *Room, players []store.MatchPlayer, cur []store.Rating) ([]store.Rating, error) {
+// rate applies Glicko-2 (Lichess's settings) to a finished ranked match
+// that ended at end: the pairwise results of one rating period for 1v1 and
+// free-for-all, each player against the other team's composite for 2v2
+// (rating.Config.UpdatePlacements, UpdateTeams). Each player's deviation
+// first grows for the days since their last rated game. Leaving a ranked
+// match loses it: a leaver never gains rating, whatever the rest of their
+// team did, and the teammates who stayed keep their result.
+func rate(r *Room, players []store.MatchPlayer, cur []store.Rating, end time.Time) ([]store.Rating, error) {
 	rp := make([]rating.Player, len(cur))
+	periods := make([]float64, len(cur))
 	for i, c := range cur {
-		rp[i] = rating.Player{Rating: c.Rating, Games: c.Games, Reached2400: c.Reached2400}
+		rp[i] = rating.Player{Rating: c.Rating, Deviation: c.Deviation, Volatility: c.Volatility}
+		if !c.Updated.IsZero() {
+			periods[i] = rating.Periods(end.Sub(c.Updated).Hours() / 24)
+		}
 	}
 	places := make([]int, len(players))
 	for i, p := range players {
 		places[i] = p.Place
 	}
-	var next []float64
+	var next []rating.Player
 	if len(r.Mode.Teams) > 0 {
 		var err error
-		if next, err = rateTeams(players, rp); err != nil {
+		if next, err = rateTeams(players, rp, periods); err != nil {
 			return nil, err
 		}
 	} else {
 		var err error
-		if next, err = rating.UpdatePlacements(rp, places); err != nil {
+		if next, err = rating.Lichess.UpdatePlacements(rp, places, periods); err != nil {
 			return nil, err
 		}
 	}
@@ -510,10 +519,10 @@ func rate(r *Room, players []store.MatchPlayer, cur []store.Rating) ([]store.Rat
 	out := make([]store.Rating, len(cur))
 	for i, c := range cur {
 		if players[i].Left {
-			next[i] = min(next[i], rp[i].Rating)
+			next[i].Rating = min(next[i].Rating, rp[i].Rating)
 		}
-		after := rp[i].After(next[i])
-		c.Rating, c.Games, c.Reached2400 = next[i], after.Games, after.Reached2400
+		c.Rating, c.Deviation, c.Volatility = next[i].Rating, next[i].Deviation, next[i].Volatility
+		c.Games++
 		// Wins and losses are what players call them: first place wins,
 		// last place (or walking out) loses, and in a free-for-all a
 		// place between them is neither (second of four is not a loss);
@@ -533,16 +542,17 @@ func rate(r *Room, players []store.MatchPlayer, cur []store.Rating) ([]store.Rat
 	return out, nil
 }
 
-// rateTeams rates a 2v2 match by team averages. A team's result is that of
-// its players who stayed (both gone: its own place); a leaver is rated as
-// if their team had lost.
-func rateTeams(players []store.MatchPlayer, rp []rating.Player) ([]float64, error) {
+// rateTeams rates a 2v2 match, each player against the other team's
+// composite. A team's result is that of its players who stayed (both gone:
+// its own place); a leaver is rated as if their team had lost.
+func rateTeams(players []store.MatchPlayer, rp []rating.Player, periods []float64) ([]rating.Player, error) {
 	var teams [2][]rating.Player
+	var per [2][]float64
 	var idx [2][]int
 	var place, leftPlace [2]int
 	for i, p := range players {
 		t := min(max(p.Team, 0), 1)
-		teams[t], idx[t] = append(teams[t], rp[i]), append(idx[t], i)
+		teams[t], per[t], idx[t] = append(teams[t], rp[i]), append(per[t], periods[i]), append(idx[t], i)
 		if p.Left {
 			leftPlace[t] = p.Place
 		} else {
@@ -561,22 +571,23 @@ func rateTeams(players []store.MatchPlayer, rp []rating.Player) ([]float64, erro
 	case place[0] > place[1]:
 		score = 0
 	}
-	na, nb, err := rating.UpdateTeams(teams[0], teams[1], score)
+	g := rating.Lichess
+	na, nb, err := g.UpdateTeams(teams[0], teams[1], score, per[0], per[1])
 	if err != nil {
 		return nil, err
 	}
 	// What each side gets for a loss, for its leavers.
-	lostA, _, err := rating.UpdateTeams(teams[0], teams[1], 0)
+	lostA, _, err := g.UpdateTeams(teams[0], teams[1], 0, per[0], per[1])
 	if err != nil {
 		return nil, err
 	}
-	_, lostB, err := rating.UpdateTeams(teams[0], teams[1], 1)
+	_, lostB, err := g.UpdateTeams(teams[0], teams[1], 1, per[0], per[1])
 	if err != nil {
 		return nil, err
 	}
-	next := make([]float64, len(players))
-	for t, got := range [2][]float64{na, nb} {
-		lost := [2][]float64{lostA, lostB}[t]
+	next := make([]rating.Player, len(players))
+	for t, got := range [2][]rating.Player{na, nb} {
+		lost := [2][]rating.Player{lostA, lostB}[t]
 		for k, i := range idx[t] {
 			next[i] = got[k]
 			if players[i].Left {

@@ -184,6 +184,9 @@ type Outcome struct {
 type RatingChange struct {
 	Before, After float64
 	Games         int // rated games after this one
+	// DeviationBefore and DeviationAfter are the Glicko-2 deviations
+	// around the match: what makes a rating provisional ("1512?").
+	DeviationBefore, DeviationAfter float64
 	// Left: the player left the match, which counts as a loss. Cooldown
 	// is when the queue cooldown that earned ends (not after now when the
 	// leave was forgiven).

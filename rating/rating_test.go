@@ -9,263 +9,245 @@ import (
 func near(t *testing.T, what string, got, want, tol float64) {
 	t.Helper()
 	if math.Abs(got-want) > tol {
-		t.Errorf("%s = %.15g, want %.15g (±%g)", what, got, want, tol)
+		t.Errorf("%s = %.10g, want %.10g (±%g)", what, got, want, tol)
 	}
 }
 
-func TestEloExpectedVector(t *testing.T) {
-	near(t, "Expected(1500, 1600)", Expected(1500, 1600), 0.35993500019711, 1e-12)
-	near(t, "Expected(1600, 1500)", Expected(1600, 1500), 1-0.35993500019711, 1e-12)
-	near(t, "Expected(1500, 1500)", Expected(1500, 1500), 0.5, 1e-15)
-	for _, d := range []float64{-800, -400, -1, 0, 1, 37.5, 400, 800} {
-		near(t, "E(a,b)+E(b,a)", Expected(1500, 1500+d)+Expected(1500+d, 1500), 1, 1e-15)
+// The paper's worked example (Glickman, "Example of the Glicko-2 system",
+// 2013 revision): a 1500 ± 200, σ 0.06 player beats a 1400 ± 30, loses to
+// a 1550 ± 100 and to a 1700 ± 300, τ = 0.5. Every intermediate figure the
+// paper prints is pinned at the precision it prints it.
+var paperPlayer = Player{Rating: 1500, Deviation: 200, Volatility: 0.06}
+
+var paperGames = []Game{
+	{Opponent: Player{Rating: 1400, Deviation: 30, Volatility: 0.06}, Score: 1},
+	{Opponent: Player{Rating: 1550, Deviation: 100, Volatility: 0.06}, Score: 0},
+	{Opponent: Player{Rating: 1700, Deviation: 300, Volatility: 0.06}, Score: 0},
+}
+
+func TestGlicko2PaperIntermediates(t *testing.T) {
+	near(t, "φ", paperPlayer.Deviation/scale, 1.1513, 5e-5)
+	wantMu := []float64{-0.5756, 0.2878, 1.1513}
+	wantPhi := []float64{0.1727, 0.5756, 1.7269}
+	wantG := []float64{0.9955, 0.9531, 0.7242}
+	wantE := []float64{0.639, 0.432, 0.303}
+	var vinv, sum float64
+	for i, g := range paperGames {
+		muj, phij := (g.Opponent.Rating-Initial)/scale, g.Opponent.Deviation/scale
+		near(t, "μj", muj, wantMu[i], 5e-5)
+		near(t, "φj", phij, wantPhi[i], 5e-5)
+		near(t, "g(φj)", gPhi(phij), wantG[i], 5e-5)
+		e := expect(0, muj, phij)
+		near(t, "E", e, wantE[i], 5e-4)
+		near(t, "Expected", Expected(paperPlayer, g.Opponent), e, 1e-15)
+		vinv += gPhi(phij) * gPhi(phij) * e * (1 - e)
+		sum += gPhi(phij) * (g.Score - e)
 	}
-	// 400 points is the Elo scale: ten-to-one odds.
-	near(t, "Expected(1900, 1500)", Expected(1900, 1500), 10.0/11, 1e-15)
+	// The paper carries E rounded to three places into v and Δ, so its
+	// v = 1.7785 and Δ = −0.4834 are the exact 1.77898 and −0.48393 to
+	// within that rounding (1e-3); the exact figures are pinned too.
+	v := 1 / vinv
+	near(t, "v (paper)", v, 1.7785, 5e-4)
+	near(t, "v", v, 1.778977, 5e-6)
+	delta := v * sum
+	near(t, "Δ (paper)", delta, -0.4834, 1e-3)
+	near(t, "Δ", delta, -0.483933, 5e-6)
+	sigma := Paper.volatility(200/scale, 0.06, v, delta)
+	near(t, "σ' (paper)", sigma, 0.05999, 1e-5)
+	near(t, "σ'", sigma, 0.0599960, 5e-7)
+	phiStar := math.Sqrt(math.Pow(200/scale, 2) + sigma*sigma)
+	near(t, "φ* (paper)", phiStar, 1.152862, 1e-5)
 }
 
-// The textbook "32 × (1 − 0.36) = 20.48" rounds E to 0.36 first; the exact
-// gain is 32 × 0.64006499980288512 = 20.482079993692324, which is 20.48 to
-// two decimals but differs from 20.48 by 0.002 — so both are asserted, each
-// with the tolerance it deserves.
-func TestEloK32WinVector(t *testing.T) {
-	gain := Delta(32, 1500, 1600, 1)
-	near(t, "gain (exact)", gain, 20.482079993692, 1e-9)
-	near(t, "gain (2 decimals)", math.Round(gain*100)/100, 20.48, 1e-9)
-	loss := Delta(32, 1600, 1500, 0)
-	near(t, "1600's loss", loss, -gain, 1e-12)
-}
-
-func TestRatingKSchedule(t *testing.T) {
+func TestGlicko2PaperExample(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		p    Player
-		want float64
+		name   string
+		cfg    Config
+		p      Player
+		games  []Game
+		period float64
+		want   Player
+		tol    [3]float64
 	}{
-		{"new player", Player{Rating: 1500, Games: 0}, 40},
-		{"29 games", Player{Rating: 1500, Games: 29}, 40},
-		{"30 games", Player{Rating: 1500, Games: 30}, 20},
-		{"established 2399", Player{Rating: 2399, Games: 100}, 20},
-		{"established 2399.99", Player{Rating: 2399.99, Games: 100}, 20},
-		{"established at 2400", Player{Rating: 2400, Games: 100}, 10},
-		{"reached 2400, now 2399", Player{Rating: 2399, Games: 100, Reached2400: true}, 10},
-		{"reached 2400, now 1900", Player{Rating: 1900, Games: 100, Reached2400: true}, 10},
-		{"newcomer above 2400 keeps 40", Player{Rating: 2450, Games: 29, Reached2400: true}, 40},
-		{"zero value", Player{}, 40},
+		// The paper's result: r' = 1464.06, RD' = 151.52, σ' = 0.05999,
+		// printed from intermediates rounded as above; without that
+		// rounding it is 1464.0507, 151.5165, 0.0599960 (as other
+		// implementations of the paper also get), within 0.01 of it.
+		{"paper's example", Paper, paperPlayer, paperGames, 1, Player{1464.06, 151.52, 0.05999}, [3]float64{0.01, 0.005, 1e-5}},
+		{"paper's example, exact", Paper, paperPlayer, paperGames, 1, Player{1464.0507, 151.5165, 0.0599960}, [3]float64{5e-5, 5e-5, 5e-7}},
+		// Lichess's bounds change nothing here (45 ≤ RD ≤ 500, σ ≤ 0.1).
+		{"paper's example, bounded", Config{Tau: 0.5, Bounded: true}, paperPlayer, paperGames, 1, Player{1464.0507, 151.5165, 0.0599960}, [3]float64{5e-5, 5e-5, 5e-7}},
+		// Step 6 alone for one who did not compete: RD' = √(φ² + σ²) on
+		// the Glicko-2 scale, 173.7178·√(1.1513² + 0.06²) = 200.27.
+		{"no games, one period", Paper, paperPlayer, nil, 1, Player{1500, 200.27, 0.06}, [3]float64{0, 0.005, 0}},
+		{"no games, no time", Paper, paperPlayer, nil, 0, paperPlayer, [3]float64{0, 0, 0}},
+		// Four periods: √(1.1513² + 4·0.06²)·173.7178 = 201.08.
+		{"no games, four periods", Paper, paperPlayer, nil, 4, Player{1500, 201.08, 0.06}, [3]float64{0, 0.005, 0}},
+		// A newcomer never gets less known than one: capped at 500.
+		{"newcomer idle a year", Lichess, New(), nil, Periods(365), New(), [3]float64{0, 0, 0}},
 	} {
-		if got := K(tc.p); got != tc.want {
-			t.Errorf("%s: K(%+v) = %v, want %v", tc.name, tc.p, got, tc.want)
-		}
-	}
-}
-
-func TestRatingAfterRemembers2400(t *testing.T) {
-	p := Player{Rating: 2390, Games: 50}
-	p = p.After(2405)
-	if p.Games != 51 || !p.Reached2400 || K(p) != KTop {
-		t.Fatalf("after reaching 2400: %+v, K %v", p, K(p))
-	}
-	p = p.After(2380)
-	if p.Games != 52 || !p.Reached2400 || K(p) != KTop {
-		t.Fatalf("after dropping below 2400: %+v, K %v; K must stay 10", p, K(p))
-	}
-	if q := New(); q.Rating != 1500 || q.Games != 0 || q.Reached2400 {
-		t.Fatalf("New() = %+v", q)
-	}
-}
-
-func TestRatingDisplay(t *testing.T) {
-	for _, tc := range []struct {
-		r     float64
-		games int
-		want  string
-	}{
-		{1500, 0, "1500?"},
-		{1512.4, 29, "1512?"},
-		{1512.5, 29, "1513?"},
-		{1512.4, 30, "1512"},
-		{2400.49, 300, "2400"},
-		{-0.3, 40, "0"},
-		{-12.6, 40, "-13"},
-	} {
-		if got := Display(tc.r, tc.games); got != tc.want {
-			t.Errorf("Display(%v, %d) = %q, want %q", tc.r, tc.games, got, tc.want)
-		}
-	}
-	if Provisional(30) || !Provisional(29) || !Provisional(0) {
-		t.Error("provisional must mean fewer than 30 games")
-	}
-}
-
-func TestRating1v1ZeroSumWithEqualK(t *testing.T) {
-	for _, tc := range []struct {
-		a, b   Player
-		places []int
-	}{
-		{Player{Rating: 1500, Games: 50}, Player{Rating: 1600, Games: 50}, []int{1, 2}},
-		{Player{Rating: 1500, Games: 50}, Player{Rating: 1600, Games: 50}, []int{2, 1}},
-		{Player{Rating: 1500, Games: 50}, Player{Rating: 1600, Games: 50}, []int{1, 1}},
-		{Player{Rating: 1234.5, Games: 3}, Player{Rating: 1987.25, Games: 0}, []int{1, 2}},
-		{Player{Rating: 2500, Games: 90, Reached2400: true}, Player{Rating: 2410, Games: 31}, []int{2, 1}},
-	} {
-		got, err := UpdatePlacements([]Player{tc.a, tc.b}, tc.places)
-		if err != nil {
-			t.Fatal(err)
-		}
-		da, db := got[0]-tc.a.Rating, got[1]-tc.b.Rating
-		near(t, "sum of changes", da+db, 0, 1e-9)
-		// Two players is plain Elo.
-		score := pairScore(tc.places[0], tc.places[1])
-		near(t, "1v1 is Delta", da, Delta(K(tc.a), tc.a.Rating, tc.b.Rating, score), 1e-12)
-	}
-	// The K=32-style vector at this schedule: a newcomer (K 40) beating 1600.
-	got, err := UpdatePlacements([]Player{{Rating: 1500}, {Rating: 1600}}, []int{1, 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	near(t, "newcomer's win", got[0], 1500+40*(1-0.35993500019711488), 1e-9)
-	near(t, "newcomer's loss", got[1], 1600-40*(1-0.35993500019711488), 1e-9)
-}
-
-func TestRatingFFA(t *testing.T) {
-	four := func(r ...float64) []Player {
-		ps := make([]Player, len(r))
-		for i := range r {
-			ps[i] = Player{Rating: r[i]} // newcomers: K 40, so K/(N−1) = 40/3
-		}
-		return ps
-	}
-	for _, tc := range []struct {
-		name    string
-		players []Player
-		places  []int
-		want    []float64
-	}{
-		// Equal ratings: E = 0.5 per pair, so first place scores 3 − 1.5 = 1.5
-		// and gains 40/3 × 1.5 = 20.
-		{"distinct places", four(1500, 1500, 1500, 1500), []int{1, 2, 3, 4},
-			[]float64{1520, 1500 + 20.0/3, 1500 - 20.0/3, 1480}},
-		{"order of players does not matter", four(1500, 1500, 1500, 1500), []int{3, 1, 4, 2},
-			[]float64{1500 - 20.0/3, 1520, 1480, 1500 + 20.0/3}},
-		// A tie for second: each of the tied pair loses to 1st, draws with the
-		// other, beats 4th: 0 net.
-		{"tie for second", four(1500, 1500, 1500, 1500), []int{1, 2, 2, 4},
-			[]float64{1520, 1500, 1500, 1480}},
-		{"everyone tied", four(1500, 1500, 1500, 1500), []int{1, 1, 1, 1},
-			[]float64{1500, 1500, 1500, 1500}},
-	} {
-		got, err := UpdatePlacements(tc.players, tc.places)
+		got, err := tc.cfg.Update(tc.p, tc.period, tc.games)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		for i := range got {
-			near(t, tc.name, got[i], tc.want[i], 1e-9)
-		}
+		near(t, tc.name+": rating", got.Rating, tc.want.Rating, tc.tol[0])
+		near(t, tc.name+": deviation", got.Deviation, tc.want.Deviation, tc.tol[1])
+		near(t, tc.name+": volatility", got.Volatility, tc.want.Volatility, tc.tol[2])
 	}
-
-	// Unequal ratings and Ks: each player's change is their K/3 times the
-	// sum of their three pairwise (score − expected).
-	ps := []Player{
-		{Rating: 1700, Games: 100},                    // K 20
-		{Rating: 1500, Games: 10},                     // K 40
-		{Rating: 2450, Games: 200, Reached2400: true}, // K 10
-		{Rating: 1350, Games: 40},                     // K 20
-	}
-	places := []int{2, 1, 2, 4}
-	got, err := UpdatePlacements(ps, places)
-	if err != nil {
-		t.Fatal(err)
-	}
-	scores := [4][4]float64{ // scores[i][j]: i's result against j
-		{0, 0, 0.5, 1},
-		{1, 0, 1, 1},
-		{0.5, 0, 0, 1},
-		{0, 0, 0, 0},
-	}
-	for i, p := range ps {
-		var sum float64
-		for j, o := range ps {
-			if i != j {
-				sum += Delta(K(p)/3, p.Rating, o.Rating, scores[i][j])
-			}
-		}
-		near(t, "pairwise FFA", got[i], p.Rating+sum, 1e-9)
-	}
-	// The 1500 who won gains, the 2450 held to a draw by a 1700 loses.
-	if got[1] <= 1500 || got[2] >= 2450 {
-		t.Errorf("FFA directions wrong: %v", got)
-	}
-	// With equal Ks an FFA is zero-sum too.
-	eq := []Player{{Rating: 1400, Games: 40}, {Rating: 1550, Games: 40}, {Rating: 1600, Games: 40}, {Rating: 1900, Games: 40}}
-	got, err = UpdatePlacements(eq, []int{3, 1, 4, 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var total float64
-	for i := range eq {
-		total += got[i] - eq[i].Rating
-	}
-	near(t, "FFA sum of changes", total, 0, 1e-9)
 }
 
-func TestRatingTeams(t *testing.T) {
-	// Unequal members with equal averages: E = 0.5, each moves by K/2.
-	a := []Player{{Rating: 1600, Games: 30}, {Rating: 1400, Games: 5}} // K 20, K 40
-	b := []Player{{Rating: 1500, Games: 40}, {Rating: 1500, Games: 40}}
-	newA, newB, err := UpdateTeams(a, b, 1)
+// Lichess's settings as they meet a newcomer: two fresh players, one game.
+// Each is 1500 ± 500 (φ = 2.878, g = 0.5331), so E = ½, v = 14.07 and
+// r' = 1500 ± φ'²·g/2·173.7 — the winner 1500 + 241.5 and the deviation
+// falls from 500 to 396.7, computed from the paper's formulas by hand.
+func TestGlicko2LichessNewcomers(t *testing.T) {
+	a, b := New(), New()
+	got, err := Lichess.UpdatePlacements([]Player{a, b}, []int{1, 2}, []float64{0, 0})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []float64{1610, 1420, 1490, 1490}
-	for i, g := range append(newA, newB...) {
-		near(t, "2v2 equal averages", g, want[i], 1e-9)
+	phi := InitialDeviation / scale
+	g := gPhi(phi)
+	v := 1 / (g * g / 4)
+	phiNew := 1 / math.Sqrt(1/(phi*phi)+1/v)
+	gain := phiNew * phiNew * g / 2 * scale
+	near(t, "winner", got[0].Rating, 1500+gain, 1e-9)
+	near(t, "loser", got[1].Rating, 1500-gain, 1e-9)
+	near(t, "winner (rounded)", got[0].Rating, 1741.5, 0.5)
+	near(t, "deviation", got[0].Deviation, phiNew*scale, 1e-9)
+	near(t, "deviation (rounded)", got[0].Deviation, 396.7, 0.5)
+	if got[0].Deviation != got[1].Deviation {
+		t.Errorf("equal players, unequal deviations: %v vs %v", got[0].Deviation, got[1].Deviation)
 	}
-
-	// Unequal averages: A averages 1600 against 1500, so E_A is the vector
-	// above and a draw costs A what it gives B.
-	a = []Player{{Rating: 1700, Games: 100}, {Rating: 1500, Games: 100}}
-	newA, newB, err = UpdateTeams(a, b, 0.5)
-	if err != nil {
-		t.Fatal(err)
+	if !Provisional(got[0].Deviation) || Display(got[0].Rating, got[0].Deviation) != "1741?" {
+		t.Errorf("after one game: %s, want 1741? (provisional)", Display(got[0].Rating, got[0].Deviation))
 	}
-	ea := 1 - 0.35993500019711488
-	near(t, "A1 draw", newA[0], 1700+20*(0.5-ea), 1e-9)
-	near(t, "A2 draw", newA[1], 1500+20*(0.5-ea), 1e-9)
-	near(t, "B1 draw", newB[0], 1500+20*(ea-0.5), 1e-9)
-	near(t, "B2 draw", newB[1], 1500+20*(ea-0.5), 1e-9)
-
-	// A loss for A is B's win, member by member.
-	newA, newB, err = UpdateTeams(a, b, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	near(t, "A1 loss", newA[0], 1700-20*ea, 1e-9)
-	near(t, "B1 win", newB[0], 1500+20*ea, 1e-9)
 }
 
-func TestRatingInvalidInput(t *testing.T) {
-	p := Player{Rating: 1500}
+// Ten wins over established 1500s take a newcomer off "?" (RD < 110), as
+// Lichess's "about ten games"; the deviation floor is 45.
+func TestGlicko2ProvisionalClears(t *testing.T) {
+	p := New()
+	opp := Player{Rating: 1500, Deviation: 60, Volatility: 0.06}
+	games := 0
+	for ; Provisional(p.Deviation); games++ {
+		s := float64(games % 2) // alternate: a fair record
+		var err error
+		if p, err = Lichess.Update(p, 0, []Game{{Opponent: opp, Score: s}}); err != nil {
+			t.Fatal(err)
+		}
+		if games > 30 {
+			t.Fatalf("still provisional after %d games: %+v", games, p)
+		}
+	}
+	if games < 8 || games > 14 {
+		t.Errorf("provisional cleared after %d games, want about 10", games)
+	}
+	for range 300 {
+		p, _ = Lichess.Update(p, 0, []Game{{Opponent: opp, Score: 0.5}})
+	}
+	near(t, "floor", p.Deviation, MinDeviation, 1e-9)
+}
+
+func TestGlicko2Display(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		err  error
+		r, d float64
+		want string
+		pm   string
 	}{
-		{"one player", func() error { _, err := UpdatePlacements([]Player{p}, []int{1}); return err }()},
-		{"places mismatch", func() error { _, err := UpdatePlacements([]Player{p, p}, []int{1}); return err }()},
-		{"place 0", func() error { _, err := UpdatePlacements([]Player{p, p}, []int{1, 0}); return err }()},
-		{"NaN rating", func() error {
-			_, err := UpdatePlacements([]Player{p, {Rating: math.NaN()}}, []int{1, 2})
-			return err
-		}()},
-		{"empty team", func() error { _, _, err := UpdateTeams(nil, []Player{p}, 1); return err }()},
-		{"score above 1", func() error { _, _, err := UpdateTeams([]Player{p}, []Player{p}, 2); return err }()},
-		{"NaN score", func() error { _, _, err := UpdateTeams([]Player{p}, []Player{p}, math.NaN()); return err }()},
-		{"Inf in team", func() error {
-			_, _, err := UpdateTeams([]Player{p}, []Player{{Rating: math.Inf(1)}}, 1)
-			return err
-		}()},
+		{1500, 500, "1500?", "1500? ± 500"},
+		{1611.6, 48.2, "1612", "1612 ± 48"},
+		{1612, 110, "1612?", "1612? ± 110"},
+		{1612, 109.9, "1612", "1612 ± 110"},
+		{-0.4, 50, "0", "0 ± 50"},
 	} {
-		if !errors.Is(tc.err, ErrInput) {
-			t.Errorf("%s: err = %v, want ErrInput", tc.name, tc.err)
+		if got := Display(tc.r, tc.d); got != tc.want {
+			t.Errorf("Display(%v, %v) = %q, want %q", tc.r, tc.d, got, tc.want)
+		}
+		if got := DisplayDeviation(tc.r, tc.d); got != tc.pm {
+			t.Errorf("DisplayDeviation(%v, %v) = %q, want %q", tc.r, tc.d, got, tc.pm)
 		}
 	}
 }
+
+// A free-for-all is each player's pairwise results rated as one period:
+// exactly Update with those games, the winner beating three, the last
+// losing to three, and a tie a draw.
+func TestGlicko2FFAIsPairwise(t *testing.T) {
+	ps := []Player{
+		{1500, 200, 0.06}, {1400, 30, 0.06}, {1550, 100, 0.06}, {1700, 300, 0.06},
+	}
+	places := []int{3, 1, 4, 2}
+	got, err := Paper.UpdatePlacements(ps, places, []float64{1, 1, 1, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Player 0 (3rd) beat player 2 (4th) and lost to 1 and 3.
+	want, _ := Paper.Update(ps[0], 1, []Game{{ps[1], 0}, {ps[2], 1}, {ps[3], 0}})
+	if got[0] != want {
+		t.Errorf("3rd of four = %+v, want %+v", got[0], want)
+	}
+	if !(got[1].Rating > ps[1].Rating && got[2].Rating < ps[2].Rating) {
+		t.Errorf("winner %v→%v, last %v→%v", ps[1].Rating, got[1].Rating, ps[2].Rating, got[2].Rating)
+	}
+	// Order does not matter.
+	rev, _ := Paper.UpdatePlacements([]Player{ps[3], ps[2], ps[1], ps[0]}, []int{2, 4, 1, 3}, []float64{1, 1, 1, 1})
+	if rev[3] != got[0] || rev[0] != got[3] {
+		t.Errorf("order changed the result: %+v vs %+v", rev, got)
+	}
+	// A two-way tie for first is a draw between them.
+	tie, _ := Lichess.UpdatePlacements([]Player{New(), New()}, []int{1, 1}, []float64{0, 0})
+	if tie[0].Rating != Initial || tie[1].Rating != Initial {
+		t.Errorf("a draw between equals moved them: %+v", tie)
+	}
+}
+
+// 2v2: each member against the other team's composite, expected to do what
+// the team is; the newcomer moves more than the veteran beside them.
+func TestGlicko2Teams(t *testing.T) {
+	vet := Player{1800, 50, 0.06}
+	rookie := New()
+	b := []Player{{1650, 60, 0.06}, {1650, 80, 0.06}}
+	zero := []float64{0, 0}
+	na, nb, err := Lichess.UpdateTeams([]Player{vet, rookie}, b, 1, zero, zero)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dv, dr := na[0].Rating-vet.Rating, na[1].Rating-rookie.Rating
+	if !(dv > 0 && dr > dv*5) {
+		t.Errorf("winners: veteran %+.1f, rookie %+.1f; want both up, the rookie far more", dv, dr)
+	}
+	if !(nb[0].Rating < 1650 && nb[1].Rating < 1650 && nb[1].Rating < nb[0].Rating) {
+		t.Errorf("losers %+v; want both down, the less known one more", nb)
+	}
+	// The teams average 1650 each: the expectation is even, so the
+	// rookie gains exactly what a win over an even 1500 would give.
+	comp := Player{Rating: 1500, Deviation: math.Sqrt((60*60 + 80*80) / 2.0), Volatility: 0.06}
+	one, _ := Lichess.Update(rookie, 0, []Game{{comp, 1}})
+	near(t, "rookie", na[1].Rating, one.Rating, 1e-9)
+	// A draw between even teams moves nobody's rating.
+	da, _, _ := Lichess.UpdateTeams([]Player{vet, rookie}, b, 0.5, zero, zero)
+	near(t, "draw, veteran", da[0].Rating, vet.Rating, 1e-9)
+	near(t, "draw, rookie", da[1].Rating, rookie.Rating, 1e-9)
+}
+
+func TestGlicko2InvalidInput(t *testing.T) {
+	nan := Player{math.NaN(), 50, 0.06}
+	for name, err := range map[string]error{
+		"one player":     second(Lichess.UpdatePlacements([]Player{New()}, []int{1}, []float64{0})),
+		"places short":   second(Lichess.UpdatePlacements([]Player{New(), New()}, []int{1}, []float64{0, 0})),
+		"place zero":     second(Lichess.UpdatePlacements([]Player{New(), New()}, []int{0, 1}, []float64{0, 0})),
+		"NaN rating":     second(Lichess.UpdatePlacements([]Player{nan, New()}, []int{1, 2}, []float64{0, 0})),
+		"zero deviation": second(Lichess.Update(Player{1500, 0, 0.06}, 0, nil)),
+		"score 2":        second(Lichess.Update(New(), 0, []Game{{New(), 2}})),
+		"empty team":     third(Lichess.UpdateTeams(nil, []Player{New()}, 1, nil, []float64{0})),
+		"team score":     third(Lichess.UpdateTeams([]Player{New()}, []Player{New()}, 1.5, []float64{0}, []float64{0})),
+	} {
+		if !errors.Is(err, ErrInput) {
+			t.Errorf("%s: err = %v, want ErrInput", name, err)
+		}
+	}
+}
+
+func second[T any](_ T, err error) error        { return err }
+func third[T, U any](_ T, _ U, err error) error { return err }

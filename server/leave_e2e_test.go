@@ -97,7 +97,7 @@ func TestRankedCountdownDropAndWalkOut(t *testing.T) {
 
 	ann2.Type("q")
 	ann2.Type("y") // confirms where leaving a ranked match asks first; nothing in the lobby
-	ann2.WaitFor(wait, "You left a ranked match: counted as a loss (-20, now 1480?).", "No queue cooldown this time")
+	ann2.WaitFor(wait, "You left a ranked match: counted as a loss (-241, now 1259? ± 397).", "No queue cooldown this time")
 	ben.WaitFor(wait, "game over", "ann (0) (left)", "ann left", "n back to queue")
 	r := sshtest.Run(t, h.Addr, "ann", annKey, "matches")
 	if r.Code != 0 || !strings.Contains(r.Stdout, "ann 0 (left)") || strings.Contains(r.Stdout, "*") {

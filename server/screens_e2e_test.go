@@ -73,7 +73,7 @@ func TestRankedScreensForPlayersWatchersAndReplays(t *testing.T) {
 		t.Fatalf("the watcher sees a player's prompt:\n%s", scr)
 	}
 	for _, tm := range []*sshtest.Term{ann, ben} {
-		tm.WaitFor(30*time.Second, "game over", "+20")
+		tm.WaitFor(30*time.Second, "game over", "+241")
 	}
 	// The results: a watcher's keys, never the rematch or the queue.
 	scr = carol.WaitFor(wait, "game over", "match over · n next room · q back")
@@ -89,7 +89,7 @@ func TestRankedScreensForPlayersWatchersAndReplays(t *testing.T) {
 	ben.Type("r")
 	waitUntil(t, "the rematch to be over", 30*time.Second, func() bool {
 		scr := ann.Screen()
-		return strings.Contains(scr, "game over") && !strings.Contains(scr, "+20") && !strings.Contains(scr, "saving")
+		return strings.Contains(scr, "game over") && !strings.Contains(scr, "+241") && !strings.Contains(scr, "saving")
 	})
 	annNow, benNow := shownRating(t, h, "ann"), shownRating(t, h, "ben")
 	waitUntil(t, "the watcher's header to show the rematch's ratings", 30*time.Second, func() bool {
@@ -115,7 +115,7 @@ func TestRankedScreensForPlayersWatchersAndReplays(t *testing.T) {
 		t.Fatalf("the replay's header lacks the ratings the players came in with: %q", head)
 	}
 	dave.Type("+++")
-	scr = dave.WaitFor(60*time.Second, "game over", "replay over", "1520? +20", "1480? -20")
+	scr = dave.WaitFor(60*time.Second, "game over", "replay over", "1741? +241", "1259? -241")
 	if strings.Contains(scr, "rematch") || strings.Contains(scr, "back to queue") {
 		t.Fatalf("the replay viewer sees the players' keys:\n%s", scr)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/rating"
 	"github.com/termarena/termarena/store"
 )
 
@@ -36,6 +37,14 @@ type MatchPlayer struct {
 	RatingBefore int    `json:"rating_before"`
 	RatingAfter  int    `json:"rating_after"`
 	Left         bool   `json:"left"`
+	// DeviationBefore and DeviationAfter are the Glicko-2 deviations
+	// around a rated match (rounded); absent for unrated matches and for
+	// those rated under Elo, before deviations were kept.
+	DeviationBefore int `json:"deviation_before,omitempty"`
+	DeviationAfter  int `json:"deviation_after,omitempty"`
+	// RatingDisplay is RatingAfter as players see it ("1512?" while
+	// provisional), for text; plain for Elo-era records.
+	RatingDisplay string `json:"-"`
 	// Rank is Place as players are shown it, standard competition
 	// ranking: two sharing fifth place are followed by seventh (Place
 	// says sixth); a 2v2's teams rank as teams (game.Ranks).
@@ -54,7 +63,8 @@ func toMatch(m store.MatchRecord) Match {
 	for _, p := range m.Players {
 		j.Players = append(j.Players, MatchPlayer{Name: p.Name, Place: p.Place, Score: p.Score,
 			RatingBefore: int(math.Round(p.RatingBefore)), RatingAfter: int(math.Round(p.RatingAfter)), Left: p.Left,
-			Fingerprint: p.Fingerprint, Team: p.Team})
+			DeviationBefore: int(math.Round(p.DeviationBefore)), DeviationAfter: int(math.Round(p.DeviationAfter)),
+			RatingDisplay: rating.Display(p.RatingAfter, p.DeviationAfter), Fingerprint: p.Fingerprint, Team: p.Team})
 	}
 	// Team is recorded only for modes with teams, where a contested match
 	// has players of team 1; elsewhere every player is team 0.

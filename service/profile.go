@@ -25,15 +25,24 @@ type Profile struct {
 
 // ModeRating is a player's rating and record in one ranked mode.
 type ModeRating struct {
-	Mode        string  `json:"mode"`
-	Rating      int     `json:"rating"`
-	Exact       float64 `json:"rating_exact"`
-	Display     string  `json:"display"`
-	Provisional bool    `json:"provisional"`
-	Games       int     `json:"games"`
-	Wins        int     `json:"wins"`
-	Losses      int     `json:"losses"`
-	Draws       int     `json:"draws"`
+	Mode   string  `json:"mode"`
+	Rating int     `json:"rating"`
+	Exact  float64 `json:"rating_exact"`
+	// Deviation is the Glicko-2 rating deviation as of now (grown for the
+	// time since the last game), rounded: the rating is Rating ± Deviation.
+	Deviation   int    `json:"deviation"`
+	Display     string `json:"display"`
+	Provisional bool   `json:"provisional"`
+	// Rank is the place on the mode's leaderboard, of Ranked established
+	// players; 0 while provisional (not on it).
+	Rank   int `json:"rank"`
+	Ranked int `json:"ranked"`
+	// WithDeviation is "1612 ± 48", for text.
+	WithDeviation string `json:"-"`
+	Games         int    `json:"games"`
+	Wins          int    `json:"wins"`
+	Losses        int    `json:"losses"`
+	Draws         int    `json:"draws"`
 }
 
 // Profile reads the profile of the player with key fingerprint fp (as
@@ -50,18 +59,24 @@ func (s *Service) Profile(ctx context.Context, fp string) (Profile, error) {
 	case err != nil:
 		return Profile{}, fmt.Errorf("service: profile of %s: %w", fp, err)
 	}
-	return toProfile(pr), nil
+	return s.toProfile(pr)
 }
 
-func toProfile(pr store.Profile) Profile {
+func (s *Service) toProfile(pr store.Profile) (Profile, error) {
 	out := Profile{Name: pr.Player.Name, FirstSeen: stamp(pr.Player.FirstSeen), Player: pr.Player,
 		Ratings: make([]ModeRating, 0, len(pr.Ratings)), Matches: toMatches(pr.Matches)}
 	for _, r := range pr.Ratings {
+		dev := s.deviation(r)
+		rank, of, err := s.rank(r.Mode, r.Fingerprint)
+		if err != nil {
+			return Profile{}, fmt.Errorf("service: profile of %s: rank in %s: %w", pr.Player.Fingerprint, r.Mode, err)
+		}
 		out.Ratings = append(out.Ratings, ModeRating{Mode: r.Mode, Rating: int(math.Round(r.Rating)), Exact: r.Rating,
-			Display: rating.Display(r.Rating, r.Games), Provisional: rating.Provisional(r.Games),
+			Deviation: int(math.Round(dev)), Display: rating.Display(r.Rating, dev), Provisional: rating.Provisional(dev),
+			Rank: rank, Ranked: of, WithDeviation: rating.DisplayDeviation(r.Rating, dev),
 			Games: r.Games, Wins: r.Wins, Losses: r.Losses, Draws: r.Draws})
 	}
-	return out
+	return out, nil
 }
 
 // stamp is a time as every JSON shape writes it: RFC 3339 in UTC.
@@ -80,5 +95,5 @@ func (s *Service) ProfileNamed(ctx context.Context, name string) (Profile, error
 	case err != nil:
 		return Profile{}, fmt.Errorf("service: profile of %q: %w", sanitize.Arg(name), err)
 	}
-	return toProfile(pr), nil
+	return s.toProfile(pr)
 }

@@ -25,7 +25,7 @@ import (
 // Store is what the service reads (and, for a rename, writes):
 // *store.Store implements it.
 type Store interface {
-	Leaderboard(mode string, limit int) ([]store.Rating, error)
+	Standings(mode string) ([]store.Rating, error)
 	PlayerByFingerprint(fp string) (store.Player, error)
 	PlayerByName(name string) (store.Player, error)
 	Profile(fp string) (store.Profile, error)
@@ -51,13 +51,24 @@ type Rooms interface {
 type Service struct {
 	store Store
 	rooms Rooms
+	// now is the clock a deviation grows by (Glicko-2's inactivity):
+	// time.Now but in tests.
+	now func() time.Time
 }
 
 // New returns the service over st and rooms. st is required; rooms may
 // be nil for a service that answers only player and match queries (the
 // room and mode queries then must not be called).
 func New(st Store, rooms Rooms) *Service {
-	return &Service{store: st, rooms: rooms}
+	return &Service{store: st, rooms: rooms, now: time.Now}
+}
+
+// WithClock is the service reading deviations as of now() instead of the
+// wall clock (tests; a replayed day).
+func (s *Service) WithClock(now func() time.Time) *Service {
+	c := *s
+	c.now = now
+	return &c
 }
 
 var (
@@ -68,6 +79,9 @@ var (
 	// ErrNoReplay means no replay is stored for that match: an unknown
 	// match, or a pruned one.
 	ErrNoReplay = errors.New("no such replay")
+	// ErrUnranked means the player has no established rating in the mode
+	// (none, or still provisional: deviation ≥ 110), so no rank.
+	ErrUnranked = errors.New("not on the leaderboard")
 	// ErrUnknownMode means a name that is none of the server's ranked
 	// modes; its text lists them.
 	ErrUnknownMode = errors.New("unknown mode")

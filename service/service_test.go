@@ -97,3 +97,65 @@ func TestMatchByIDIsTheListedMatch(t *testing.T) {
 		t.Errorf("match %d = %+v\nlisted as %+v", m.ID, one, listed[0])
 	}
 }
+
+// Glicko-2's deviation grows while a player is away: an established player
+// (± 100 when last rated) who stays away long enough is provisional again,
+// drops off the leaderboard and loses their rank, and comes back by
+// playing; the stored rating itself is untouched.
+func TestDeviationGrowsWhileAway(t *testing.T) {
+	last := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	st, err := store.Open(filepath.Join(t.TempDir(), "termarena.db"), store.Options{Now: func() time.Time { return last }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	for _, n := range []string{"alice", "bob"} {
+		if _, _, err := st.Login("SHA256:"+n, "ssh-ed25519", n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err = st.RecordMatch(store.MatchRecord{Mode: "pong-1v1", Ranked: true, Start: last, Players: []store.MatchPlayer{
+		{Fingerprint: "SHA256:alice", Place: 1}, {Fingerprint: "SHA256:bob", Slot: 1, Place: 2}}},
+		func(cur []store.Rating) ([]store.Rating, error) {
+			cur[0].Rating, cur[0].Deviation, cur[0].Volatility, cur[0].Games = 1700, 100, 0.06, 20
+			cur[1].Rating, cur[1].Deviation, cur[1].Volatility, cur[1].Games = 1600, 60, 0.06, 50
+			return cur, nil
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rooms := lobby.NewRooms(t.Context(), lobby.RoomsConfig{Games: game.Catalog{pong.Kind{}}})
+	at := func(days int) *service.Service {
+		return service.New(st, rooms).WithClock(func() time.Time { return last.AddDate(0, 0, days) })
+	}
+	names := func(lb service.Leaderboard) (out []string) {
+		for _, l := range lb.Players {
+			out = append(out, l.Name)
+		}
+		return out
+	}
+	// Day 0: both established, alice first.
+	lb, err := at(0).Leaderboard(t.Context(), "pong-1v1", 10)
+	if err != nil || !reflect.DeepEqual(names(lb), []string{"alice", "bob"}) || lb.Players[0].Deviation != 100 {
+		t.Fatalf("day 0: %+v, %v", lb, err)
+	}
+	// 100 days (21.4 periods): alice's ± 100 has grown past 110 (√(0.5756² + 21.4·0.06²)
+	// ·173.7 = 111.0); bob's ± 60 is ± 77.0.
+	lb, _ = at(100).Leaderboard(t.Context(), "pong-1v1", 10)
+	if !reflect.DeepEqual(names(lb), []string{"bob"}) || lb.Players[0].Deviation != 77 || lb.Players[0].Rank != 1 {
+		t.Errorf("day 100: %+v; want bob alone, ± 77, rank 1", lb)
+	}
+	pr, err := at(100).ProfileNamed(t.Context(), "alice")
+	if err != nil || len(pr.Ratings) != 1 {
+		t.Fatal(pr, err)
+	}
+	if r := pr.Ratings[0]; r.Rating != 1700 || r.Deviation != 111 || !r.Provisional || r.Rank != 0 || r.Display != "1700?" {
+		t.Errorf("alice on day 100: %+v; want 1700? ± 111, no rank", r)
+	}
+	if _, err := at(100).LeaderboardAround(t.Context(), "pong-1v1", "alice"); !errors.Is(err, service.ErrUnranked) {
+		t.Errorf("around alice on day 100: %v, want ErrUnranked", err)
+	}
+	if pr, _ := at(0).ProfileNamed(t.Context(), "bob"); pr.Ratings[0].Rank != 2 || pr.Ratings[0].Ranked != 2 || pr.Ratings[0].WithDeviation != "1600 ± 60" {
+		t.Errorf("bob on day 0: %+v; want 1600 ± 60, #2 of 2", pr.Ratings[0])
+	}
+}

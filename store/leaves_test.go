@@ -54,7 +54,8 @@ func TestMigration4AddsLeavesToASchema3File(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	s = openTest(t, path, Options{})
+	s = openWithTest(t, path, migrations()[:4])
+	t.Cleanup(func() { _ = s.Close() })
 	if v, err := s.SchemaVersion(); err != nil || v != 4 {
 		t.Fatalf("schema after upgrade %d, %v; want 4", v, err)
 	}

@@ -45,9 +45,12 @@ type MatchPlayer struct {
 	RatingBefore, RatingAfter float64
 	Left                      bool // left or did not return within the grace period (forfeit)
 	// GamesAfter is how many rated games the player had in the mode after
-	// the match (what makes a rating provisional, "1512?"); 0 in records
-	// written before it was kept, and for guests.
+	// the match; 0 in records written before it was kept, and for guests.
 	GamesAfter int
+	// DeviationBefore and DeviationAfter are the Glicko-2 deviations
+	// around the match (what makes a rating provisional, "1512?"); 0 in
+	// records written before Glicko-2 (Elo's), and for guests.
+	DeviationBefore, DeviationAfter float64
 }
 
 // MatchRecord is one finished (or aborted) match.
@@ -97,6 +100,9 @@ type matchPlayerRecord struct {
 	// Added without a version bump: older records lack it and read as 0,
 	// unknown, which MatchPlayer documents.
 	GamesAfter int `json:"games_after,omitempty"`
+	// Added without a version bump likewise: 0 means an Elo-era record.
+	DeviationBefore float64 `json:"deviation_before,omitempty"`
+	DeviationAfter  float64 `json:"deviation_after,omitempty"`
 }
 
 func newMatchRecord(m MatchRecord) matchRecord {
@@ -157,10 +163,12 @@ func playerMatchKey(fp string, id uint64) []byte {
 // replay, or the other way round.
 //
 // rate is called inside the transaction with the players' current ratings
-// in m.Mode (in m.Players order; a player without one gets InitialRating
-// and zero games) and returns their new values, with Rating, Games, Wins,
-// Losses, Draws and Reached2400 updated by the caller's maths; Updated is
-// set by the store's clock, Name is ignored. Because the ratings are read
+// in m.Mode (in m.Players order; a player without one gets NewRating:
+// InitialRating ± InitialDeviation and zero games; Updated is when each
+// was last rated, for the caller's inactivity maths) and returns their new
+// values, with Rating, Deviation, Volatility, Games, Wins, Losses and Draws
+// updated by the caller's maths; Updated is set by the store's clock, Name
+// is ignored. Because the ratings are read
 // in the same write transaction, two matches finishing together cannot
 // lose an update. rate must be quick and must not call the Store: the
 // transaction holds bbolt's single writer lock, so a call back in would
@@ -197,7 +205,7 @@ func (s *Store) RecordMatch(m MatchRecord, rate func(current []Rating) ([]Rating
 		current := make([]Rating, len(m.Players))
 		for i, p := range m.Players {
 			if p.Fingerprint == "" {
-				current[i] = Rating{Mode: m.Mode, Rating: InitialRating}
+				current[i] = NewRating(m.Mode, "")
 				continue
 			}
 			if current[i], _, err = loadRating(b.ratings, b.players, m.Mode, p.Fingerprint); err != nil {
@@ -223,6 +231,8 @@ func (s *Store) RecordMatch(m MatchRecord, rate func(current []Rating) ([]Rating
 			m.Players[i].RatingAfter = next[i].Rating
 			if m.Players[i].Fingerprint != "" {
 				m.Players[i].GamesAfter = next[i].Games
+				m.Players[i].DeviationBefore = current[i].Deviation
+				m.Players[i].DeviationAfter = next[i].Deviation
 			}
 		}
 

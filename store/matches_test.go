@@ -350,7 +350,7 @@ func TestRatingsAccumulateAndSurviveReopen(t *testing.T) {
 	}}
 	mustRecord(t, s, ffa, func(cur []Rating) ([]Rating, error) {
 		cur, _ = shift(20, 0, -20)(cur)
-		cur[0].Reached2400 = true // sticky flag must survive the round trip
+		cur[0].Deviation, cur[0].Volatility = 321.5, 0.0625 // must survive the round trip
 		return cur, nil
 	})
 
@@ -377,11 +377,11 @@ func TestRatingsAccumulateAndSurviveReopen(t *testing.T) {
 	}
 
 	wantAlice := Rating{Mode: "pong-1v1", Fingerprint: fpAlice, Name: "alice", Rating: 1500 + 20 - 18.5 + 19.25,
-		Games: 3, Wins: 2, Losses: 1, Updated: lastMatch}
+		Deviation: InitialDeviation, Volatility: InitialVolatility, Games: 3, Wins: 2, Losses: 1, Updated: lastMatch}
 	wantBob := Rating{Mode: "pong-1v1", Fingerprint: fpBob, Name: "bob", Rating: 1500 - 20 + 18.5 - 19.25,
-		Games: 3, Wins: 1, Losses: 2, Updated: lastMatch}
+		Deviation: InitialDeviation, Volatility: InitialVolatility, Games: 3, Wins: 1, Losses: 2, Updated: lastMatch}
 	wantAliceFFA := Rating{Mode: "pong-ffa4", Fingerprint: fpAlice, Name: "alice", Rating: 1500,
-		Games: 1, Draws: 1, Updated: newClock().Now()}
+		Deviation: InitialDeviation, Volatility: InitialVolatility, Games: 1, Draws: 1, Updated: newClock().Now()}
 
 	check := func(when string) {
 		t.Helper()
@@ -396,7 +396,7 @@ func TestRatingsAccumulateAndSurviveReopen(t *testing.T) {
 			t.Errorf("%s: Ratings(alice) = %+v, %v; want %+v", when, all, err, []Rating{wantAlice, wantAliceFFA})
 		}
 		carol, _, err := s.Rating("pong-ffa4", fpCarol)
-		if err != nil || !carol.Reached2400 || carol.Rating != 1520 {
+		if err != nil || carol.Deviation != 321.5 || carol.Volatility != 0.0625 || carol.Rating != 1520 {
 			t.Errorf("%s: carol ffa4 = %+v, %v", when, carol, err)
 		}
 	}
@@ -414,7 +414,8 @@ func TestRatingsAccumulateAndSurviveReopen(t *testing.T) {
 func TestRatingWithoutGames(t *testing.T) {
 	s := openPlayers(t, Options{})
 	r, found, err := s.Rating("pong-2v2", fpCarol)
-	want := Rating{Mode: "pong-2v2", Fingerprint: fpCarol, Name: "carol", Rating: InitialRating}
+	want := Rating{Mode: "pong-2v2", Fingerprint: fpCarol, Name: "carol", Rating: InitialRating,
+		Deviation: InitialDeviation, Volatility: InitialVolatility}
 	if err != nil || found || r != want {
 		t.Errorf("Rating = %+v, %v, %v; want %+v, false, nil", r, found, err, want)
 	}
@@ -573,7 +574,8 @@ func TestMatchByID(t *testing.T) {
 		t.Errorf("names = %q, %q", saved.Players[0].Name, saved.Players[1].Name)
 	}
 	want := MatchPlayer{Fingerprint: fpBob, Name: "bob", Slot: 1, Place: 2, Score: 7,
-		RatingBefore: 1500, RatingAfter: 1487.5, Left: true, GamesAfter: 1} // kept for the provisional mark
+		RatingBefore: 1500, RatingAfter: 1487.5, Left: true, GamesAfter: 1,
+		DeviationBefore: InitialDeviation, DeviationAfter: InitialDeviation} // kept for the provisional mark
 	if saved.Players[1] != want {
 		t.Errorf("bob = %+v, want %+v", saved.Players[1], want)
 	}

@@ -1,7 +1,10 @@
 package store
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"math"
 
 	"go.etcd.io/bbolt"
 )
@@ -26,7 +29,73 @@ func migrations() []migration {
 		{version: 3, name: "create bans, ban_fingerprints, ban_ranges, mutes, audit and replays buckets",
 			apply: createBuckets(bucketBans, bucketBanFingerprints, bucketBanRanges, bucketMutes, bucketAudit, bucketReplays)},
 		{version: 4, name: "create leaves bucket", apply: createBuckets(bucketLeaves)},
+		{version: 5, name: "carry Elo ratings over to Glicko-2", apply: migrateEloRatings},
 	}
+}
+
+// migrateEloRatings rewrites every version 1 (Elo) rating record as a
+// version 2 (Glicko-2) one. The rating is kept, the volatility is a
+// newcomer's (InitialVolatility: Elo kept nothing to estimate it from),
+// and the deviation is eloDeviation(games) as of the last game (Updated,
+// kept): the time since then is added when the rating is next read or
+// played, by the same inactivity rule as every Glicko-2 rating, so a
+// player who stopped a year ago comes back less certain than one who
+// played yesterday. Elo's Reached2400 flag is dropped.
+func migrateEloRatings(tx *bbolt.Tx) error {
+	b := tx.Bucket([]byte(bucketRatings))
+	if b == nil {
+		return fmt.Errorf("bucket %s missing", bucketRatings)
+	}
+	type update struct{ k, v []byte }
+	var ups []update
+	err := b.ForEach(func(k, v []byte) error {
+		var rec ratingRecord
+		if err := json.Unmarshal(v, &rec); err != nil {
+			return fmt.Errorf("decode rating %q: %w", k, err)
+		}
+		switch rec.V {
+		case ratingVersion:
+			return nil // a step that crashed half-way is never committed; this is belt and braces
+		case 1:
+		default:
+			return fmt.Errorf("rating %q: unknown record version %d", k, rec.V)
+		}
+		rec.V, rec.Reached2400 = ratingVersion, false
+		rec.Deviation, rec.Volatility = eloDeviation(rec.Games), InitialVolatility
+		raw, err := json.Marshal(rec)
+		if err != nil {
+			return fmt.Errorf("encode rating %q: %w", k, err)
+		}
+		ups = append(ups, update{bytes.Clone(k), raw})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	// Written after the walk: bbolt forbids changing a bucket inside its
+	// own ForEach.
+	for _, u := range ups {
+		if err := b.Put(u.k, u.v); err != nil {
+			return fmt.Errorf("write rating %q: %w", u.k, err)
+		}
+	}
+	return nil
+}
+
+// eloDeviation is the Glicko-2 deviation given to an Elo rating after
+// games rated games: what Glicko-2 itself would have reached playing that
+// many even games against well-known opponents, each adding about ¼ to
+// 1/φ² (g ≈ 1, E(1−E) ≈ ¼) from a newcomer's 500:
+//
+//	RD(n) = 173.7178 / √((173.7178/500)² + n/4), bounded to [45, 500]
+//
+// 0 games → 500, 10 → 107 (just established: Lichess's "? clears after
+// about ten games"), 30 → 63, 40 → 55, 60 or more → 45 (Lichess's floor).
+func eloDeviation(games int) float64 {
+	const scale = 173.7178
+	phi0 := InitialDeviation / scale
+	d := scale / math.Sqrt(1/(phi0*phi0)+float64(max(games, 0))/4)
+	return min(max(d, 45), InitialDeviation)
 }
 
 func createBuckets(names ...string) func(tx *bbolt.Tx) error {

@@ -20,6 +20,16 @@ const (
 	// It equals rating.Initial, repeated so the store does not depend on
 	// the rating maths.
 	InitialRating = 1500.0
+	// InitialDeviation and InitialVolatility are a newcomer's Glicko-2
+	// deviation and volatility (rating.InitialDeviation and
+	// rating.InitialVolatility, repeated for the same reason).
+	InitialDeviation  = 500.0
+	InitialVolatility = 0.09
+
+	// ratingVersion is the "v" of a rating record: 2 since Glicko-2 (the
+	// deviation and volatility); version 1 records, Elo's, are rewritten
+	// by migration 5 and never read otherwise.
+	ratingVersion = 2
 
 	// Mode names are short identifiers ("pong-1v1"); the bound only stops
 	// absurd keys.
@@ -38,26 +48,36 @@ type Rating struct {
 	Fingerprint string
 	Name        string  // filled from players on read; not stored in the rating record
 	Rating      float64 // unrounded (display rounds)
+	Deviation   float64 // Glicko-2 RD as of Updated (inactivity since then is the reader's to add)
+	Volatility  float64 // Glicko-2 σ
 	Games       int
 	Wins        int
 	Losses      int
 	Draws       int
-	Reached2400 bool
-	Updated     time.Time
+	Updated     time.Time // the last rated game
+}
+
+// NewRating is the standing of a player with no rated game in mode.
+func NewRating(mode, fp string) Rating {
+	return Rating{Mode: mode, Fingerprint: fp, Rating: InitialRating, Deviation: InitialDeviation, Volatility: InitialVolatility}
 }
 
 // ratingRecord is the stored form under ratings/<mode>\x00<fingerprint>.
 // Mode and fingerprint are the key; the name lives in players so a rename
 // never has to touch every rating.
 type ratingRecord struct {
-	V           int       `json:"v"`
-	Rating      float64   `json:"rating"`
-	Games       int       `json:"games"`
-	Wins        int       `json:"wins"`
-	Losses      int       `json:"losses"`
-	Draws       int       `json:"draws"`
-	Reached2400 bool      `json:"reached_2400,omitempty"`
-	Updated     time.Time `json:"updated"`
+	V          int       `json:"v"`
+	Rating     float64   `json:"rating"`
+	Deviation  float64   `json:"deviation"`  // since v2
+	Volatility float64   `json:"volatility"` // since v2
+	Games      int       `json:"games"`
+	Wins       int       `json:"wins"`
+	Losses     int       `json:"losses"`
+	Draws      int       `json:"draws"`
+	Updated    time.Time `json:"updated"`
+	// Reached2400 was Elo's sticky K=10 flag (v1 only); Glicko-2's
+	// deviation does its job, so migration 5 drops it.
+	Reached2400 bool `json:"reached_2400,omitempty"`
 }
 
 func (r ratingRecord) rating(mode, fp string) Rating {
@@ -65,11 +85,12 @@ func (r ratingRecord) rating(mode, fp string) Rating {
 		Mode:        mode,
 		Fingerprint: fp,
 		Rating:      r.Rating,
+		Deviation:   r.Deviation,
+		Volatility:  r.Volatility,
 		Games:       r.Games,
 		Wins:        r.Wins,
 		Losses:      r.Losses,
 		Draws:       r.Draws,
-		Reached2400: r.Reached2400,
 		Updated:     r.Updated,
 	}
 }
@@ -170,10 +191,26 @@ func (s *Store) Ratings(fp string) ([]Rating, error) {
 // is fine for thousands of players; past that, keep a rating-ordered index
 // bucket updated in RecordMatch's transaction.
 func (s *Store) Leaderboard(mode string, limit int) ([]Rating, error) {
+	limit = clampLimit(limit)
+	all, err := s.Standings(mode)
+	if err != nil {
+		return nil, err
+	}
+	if len(all) > limit {
+		// Clone so the caller does not pin the whole mode's slice.
+		all = slices.Clone(all[:limit])
+	}
+	return all, nil
+}
+
+// Standings is every rated player of mode in Leaderboard's order, with no
+// limit: what a rank ("12th of 340") and a player's neighbours are read
+// from, and what a reader filters (established players only) before
+// cutting a leaderboard.
+func (s *Store) Standings(mode string) ([]Rating, error) {
 	if err := checkMode(mode); err != nil {
 		return nil, fmt.Errorf("store: leaderboard: %w", err)
 	}
-	limit = clampLimit(limit)
 	var all []Rating
 	err := s.view(func(tx *bbolt.Tx) error {
 		ratings, players, err := ratingBuckets(tx)
@@ -205,10 +242,6 @@ func (s *Store) Leaderboard(mode string, limit int) ([]Rating, error) {
 		return nil, fmt.Errorf("store: leaderboard %s: %w", mode, err)
 	}
 	slices.SortFunc(all, compareStanding)
-	if len(all) > limit {
-		// Clone so the caller does not pin the whole mode's slice.
-		all = slices.Clone(all[:limit])
-	}
 	return all, nil
 }
 
@@ -247,7 +280,7 @@ func ratingBuckets(tx *bbolt.Tx) (ratings, players *bbolt.Bucket, err error) {
 // loadRating returns the stored rating, or a fresh one at InitialRating
 // with found=false, with Name filled from players either way.
 func loadRating(ratings, players *bbolt.Bucket, mode, fp string) (r Rating, found bool, err error) {
-	r = Rating{Mode: mode, Fingerprint: fp, Rating: InitialRating}
+	r = NewRating(mode, fp)
 	if raw := ratings.Get(ratingKey(mode, fp)); raw != nil {
 		rec, err := decodeRating(raw)
 		if err != nil {
@@ -275,21 +308,30 @@ func playerName(players *bbolt.Bucket, fp string) (name string, ok bool, err err
 	return rec.Name, true, nil
 }
 
-// decodeRating keeps nothing that points into raw (bbolt's memory).
-func decodeRating(raw []byte) (ratingRecord, error) { return decodeRecord[ratingRecord](raw, "rating") }
-
-func (r ratingRecord) version() int { return r.V }
+// decodeRating keeps nothing that points into raw (bbolt's memory). Only
+// the current version is read: migration 5 rewrote every older one.
+func decodeRating(raw []byte) (ratingRecord, error) {
+	var rec ratingRecord
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		return ratingRecord{}, fmt.Errorf("decode rating: %w", err)
+	}
+	if rec.V != ratingVersion {
+		return ratingRecord{}, fmt.Errorf("decode rating: unknown record version %d", rec.V)
+	}
+	return rec, nil
+}
 
 func putRating(ratings *bbolt.Bucket, r Rating) error {
 	raw, err := json.Marshal(ratingRecord{
-		V:           recordVersion,
-		Rating:      r.Rating,
-		Games:       r.Games,
-		Wins:        r.Wins,
-		Losses:      r.Losses,
-		Draws:       r.Draws,
-		Reached2400: r.Reached2400,
-		Updated:     r.Updated,
+		V:          ratingVersion,
+		Rating:     r.Rating,
+		Deviation:  r.Deviation,
+		Volatility: r.Volatility,
+		Games:      r.Games,
+		Wins:       r.Wins,
+		Losses:     r.Losses,
+		Draws:      r.Draws,
+		Updated:    r.Updated,
 	})
 	if err != nil {
 		return fmt.Errorf("encode rating: %w", err)
@@ -306,6 +348,10 @@ func putRating(ratings *bbolt.Bucket, r Rating) error {
 func checkRating(r Rating) error {
 	if math.IsNaN(r.Rating) || math.IsInf(r.Rating, 0) {
 		return fmt.Errorf("rating %v is not a finite number", r.Rating)
+	}
+	// Glicko-2 divides by both: zero would be as poisonous as NaN.
+	if !(r.Deviation > 0 && r.Deviation < math.Inf(1)) || !(r.Volatility > 0 && r.Volatility < math.Inf(1)) {
+		return fmt.Errorf("deviation %v and volatility %v must be positive finite numbers", r.Deviation, r.Volatility)
 	}
 	if r.Games < 0 || r.Wins < 0 || r.Losses < 0 || r.Draws < 0 {
 		return fmt.Errorf("negative count: games %d, wins %d, losses %d, draws %d", r.Games, r.Wins, r.Losses, r.Draws)

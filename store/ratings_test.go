@@ -21,6 +21,9 @@ func seedRatings(t *testing.T, s *Store, mode string, want []Rating) {
 		mustRecord(t, s, m, func(cur []Rating) ([]Rating, error) {
 			for i := range cur {
 				cur[i].Rating, cur[i].Games = chunk[i].Rating, chunk[i].Games
+				if chunk[i].Deviation > 0 {
+					cur[i].Deviation = chunk[i].Deviation
+				}
 			}
 			return cur, nil
 		})

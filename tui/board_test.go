@@ -37,8 +37,8 @@ func TestLeaderboardAndProfileScreensReadTheService(t *testing.T) {
 	_, err := st.RecordMatch(store.MatchRecord{Mode: "pong-1v1", Ranked: true, Room: "r1", Start: time.Now(), Duration: time.Minute,
 		Players: []store.MatchPlayer{{Fingerprint: "SHA256:ben", Place: 1, Score: 5}, {Fingerprint: "SHA256:ann", Slot: 1, Place: 2, Score: 2}}},
 		func(cur []store.Rating) ([]store.Rating, error) {
-			cur[0].Rating, cur[0].Games, cur[0].Wins = cur[0].Rating+20, 1, 1
-			cur[1].Rating, cur[1].Games, cur[1].Losses = cur[1].Rating-20, 1, 1
+			cur[0].Rating, cur[0].Games, cur[0].Wins, cur[0].Deviation = cur[0].Rating+20, 1, 1, 80
+			cur[1].Rating, cur[1].Games, cur[1].Losses, cur[1].Deviation = cur[1].Rating-20, 1, 1, 90
 			return cur, nil
 		})
 	if err != nil {
@@ -52,17 +52,17 @@ func TestLeaderboardAndProfileScreensReadTheService(t *testing.T) {
 	feed(t, m, press(m, "L"))
 	scr := plain(m)
 	ben, ann := strings.Index(scr, "ben"), strings.Index(scr, "ann")
-	if !strings.Contains(scr, "   1  ben                1520?      1  100%") || ann < ben {
+	if !strings.Contains(scr, "   1  ben                 1520   80      1  100%") || ann < ben {
 		t.Fatalf("leaderboard:\n%s", scr)
 	}
 	feed(t, m, press(m, "enter"))
-	if scr := plain(m); !strings.Contains(scr, "ben") || !strings.Contains(scr, "pong-1v1     1520?      1    1    0") ||
+	if scr := plain(m); !strings.Contains(scr, "ben") || !strings.Contains(scr, "pong-1v1   1520 ± 80    #1            1    1    0") ||
 		!strings.Contains(scr, "pong-1v1   won     5 vs ann 2  +20") {
 		t.Fatalf("ben's profile from the leaderboard:\n%s", scr)
 	}
 	press(m, "esc", "esc")
 	feed(t, m, press(m, "m"))
-	if scr := plain(m); !strings.Contains(scr, "pong-1v1     1480?      1    0    1") || !strings.Contains(scr, "pong-1v1   2nd     2 vs ben 5  -20") {
+	if scr := plain(m); !strings.Contains(scr, "pong-1v1   1480 ± 90    #2            1    0    1") || !strings.Contains(scr, "pong-1v1   2nd     2 vs ben 5  -20") {
 		t.Fatalf("ann's own profile:\n%s", scr)
 	}
 }

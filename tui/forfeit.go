@@ -59,7 +59,7 @@ func forfeitText(o *lobby.Outcome, slot int, now time.Time) string {
 	}
 	c := o.Changes[slot]
 	delta := int(math.Round(c.After)) - int(math.Round(c.Before))
-	text := fmt.Sprintf("You left a ranked match: counted as a loss (%+d, now %s).", delta, rating.Display(c.After, c.Games))
+	text := fmt.Sprintf("You left a ranked match: counted as a loss (%+d, now %s).", delta, rating.DisplayDeviation(c.After, c.DeviationAfter))
 	return text + cooldownLine(c.Cooldown, now)
 }
 

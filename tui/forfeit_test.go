@@ -10,8 +10,8 @@ import (
 
 func TestForfeitTextSaysWhatLeavingCost(t *testing.T) {
 	now := time.Unix(1000, 0)
-	o := &lobby.Outcome{Changes: []lobby.RatingChange{{}, {Before: 1512, After: 1490.4, Games: 31, Left: true, Cooldown: now.Add(5 * time.Minute)}}}
-	if got := forfeitText(o, 1, now); !strings.Contains(got, "counted as a loss (-22, now 1490)") || !strings.Contains(got, "Queue cooldown: 5 min.") {
+	o := &lobby.Outcome{Changes: []lobby.RatingChange{{}, {Before: 1512, After: 1490.4, Games: 31, DeviationAfter: 62.4, Left: true, Cooldown: now.Add(5 * time.Minute)}}}
+	if got := forfeitText(o, 1, now); !strings.Contains(got, "counted as a loss (-22, now 1490 ± 62)") || !strings.Contains(got, "Queue cooldown: 5 min.") {
 		t.Fatalf("with a cooldown: %q", got)
 	}
 	o.Changes[1].Cooldown = now

@@ -184,7 +184,7 @@ func (v *RoomView) label(fr *game.Frame, slot int) string {
 	if v.cfg.Outcome != nil && fr != nil {
 		if o := v.cfg.Outcome(); o != nil && (o.Seed != fr.Seed || fr.Phase == game.Finished) &&
 			slot < len(o.Changes) && o.Changes[slot].Games > 0 {
-			return rating.Display(o.Changes[slot].After, o.Changes[slot].Games)
+			return rating.Display(o.Changes[slot].After, o.Changes[slot].DeviationAfter)
 		}
 	}
 	if v.cfg.Labels == nil {

@@ -295,7 +295,9 @@ func (v *RoomView) placeLines(fr *game.Frame, teams [][]int, out *lobby.Outcome)
 			return ""
 		}
 		c := out.Changes[slot]
-		return fmt.Sprintf(" %s %+d", rating.Display(c.After, c.Games), int(math.Round(c.After))-int(math.Round(c.Before)))
+		// Without the ±: it would not fit a four-player list beside the chat
+		// at 80 columns; the profile and the forfeit notice show it.
+		return fmt.Sprintf(" %s %+d", rating.Display(c.After, c.DeviationAfter), int(math.Round(c.After))-int(math.Round(c.Before)))
 	}
 	left := func(slot int) string {
 		if leftMatch(fr, slot) {

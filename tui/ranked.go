@@ -215,14 +215,14 @@ func (m *Lobby) renderBoard() string {
 	b.WriteString(lipgloss.NewStyle().Bold(true).Foreground(colText).Render("Leaderboard") + "  " + strings.Join(tabs, "") + "\n\n")
 	tail := "\n" + style(colDim).Render("←/→ mode · ↑/↓ choose · enter profile · esc back")
 	if len(m.board) == 0 {
-		b.WriteString(style(colDim).Render("  no rated games in this mode yet") + "\n")
+		b.WriteString(style(colDim).Render("  no established ratings in this mode yet (± under 110: about ten games)") + "\n")
 		return b.String() + tail
 	}
-	b.WriteString(style(colDim).Render(fmt.Sprintf("  %4s  %-16s %7s %6s %5s", "RANK", "NAME", "RATING", "GAMES", "WIN%")) + "\n")
+	b.WriteString(style(colDim).Render(fmt.Sprintf("  %4s  %-16s %7s %4s %6s %5s", "RANK", "NAME", "RATING", "±", "GAMES", "WIN%")) + "\n")
 	start, end, hint := listWindow(len(m.board), m.boardSel, m.listRows(b.String()+tail))
 	for i := start; i < end; i++ {
 		r := m.board[i]
-		line := fmt.Sprintf("%4d  %-16s %7s %6d %4.0f%%", r.Rank, r.Name, r.Display, r.Games, r.WinPct)
+		line := fmt.Sprintf("%4d  %-16s %7s %4d %6d %4.0f%%", r.Rank, r.Name, r.Display, r.Deviation, r.Games, r.WinPct)
 		st, cur := style(colText), "  "
 		if i == m.boardSel {
 			st, cur = lipgloss.NewStyle().Bold(true).Foreground(colGood), "▸ "
@@ -246,9 +246,13 @@ func (m *Lobby) renderProfile() string {
 	if len(p.Ratings) == 0 {
 		b.WriteString(style(colDim).Render("  no rated games yet") + "\n")
 	} else {
-		b.WriteString(style(colDim).Render(fmt.Sprintf("  %-10s %7s %6s %4s %4s", "MODE", "RATING", "GAMES", "W", "L")) + "\n")
+		b.WriteString(style(colDim).Render(fmt.Sprintf("  %-10s %-12s %-8s %6s %4s %4s", "MODE", "RATING", "RANK", "GAMES", "W", "L")) + "\n")
 		for _, r := range p.Ratings {
-			b.WriteString(style(colText).Render(fmt.Sprintf("  %-10s %7s %6d %4d %4d", r.Mode, r.Display, r.Games, r.Wins, r.Losses)) + "\n")
+			rank := "?"
+			if r.Rank > 0 {
+				rank = fmt.Sprintf("#%d", r.Rank)
+			}
+			b.WriteString(style(colText).Render(fmt.Sprintf("  %-10s %-12s %-8s %6d %4d %4d", r.Mode, r.WithDeviation, rank, r.Games, r.Wins, r.Losses)) + "\n")
 		}
 	}
 	if len(p.Matches) > 0 {

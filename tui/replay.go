@@ -118,9 +118,9 @@ func (rp *replayer) viewConfig(rec *store.MatchRecord, views Views, p colorprofi
 	if out != nil {
 		for slot, c := range out.Changes {
 			if slot < maxSeats && c.Games > 0 {
-				// A rated match counts one game: before it they had one
-				// fewer (provisional or not, as their header showed then).
-				before[slot] = rating.Display(c.Before, c.Games-1)
+				// As their header showed then: provisional or not by the
+				// deviation they came in with.
+				before[slot] = rating.Display(c.Before, c.DeviationBefore)
 			}
 		}
 	}
@@ -149,11 +149,11 @@ func leftSlots(r *spectator.Replay, rec *store.MatchRecord) []bool {
 }
 
 // recordOutcome turns a ranked match's record into the rating changes the
-// results screen shows, or nil for a casual or aborted match. Games is
-// each player's games after the match as the record keeps it, so a
-// provisional rating keeps its "?"; a record written before it kept games
-// shows ratings without the mark (Games one past provisional, so the
-// rating before the match has none either).
+// results screen shows, or nil for a casual or aborted match. The
+// deviations are the record's, so a provisional rating keeps its "?". A
+// record from before Glicko-2 has none: it is marked as Elo marked it then
+// (provisional for its first 30 games), and one from before games were
+// kept shows ratings without the mark.
 func recordOutcome(r *spectator.Replay, rec *store.MatchRecord) *lobby.Outcome {
 	if rec == nil || !rec.Ranked || rec.Aborted {
 		return nil
@@ -161,14 +161,31 @@ func recordOutcome(r *spectator.Replay, rec *store.MatchRecord) *lobby.Outcome {
 	out := &lobby.Outcome{Seed: r.Seed, MatchID: rec.ID, Changes: make([]lobby.RatingChange, len(r.Seats))}
 	for _, p := range rec.Players {
 		if p.Slot >= 0 && p.Slot < len(out.Changes) {
-			games := p.GamesAfter
+			games, before, after := p.GamesAfter, p.DeviationBefore, p.DeviationAfter
 			if games <= 0 {
-				games = rating.ProvisionalGames + 1
+				games = eloProvisionalGames + 1
 			}
-			out.Changes[p.Slot] = lobby.RatingChange{Before: p.RatingBefore, After: p.RatingAfter, Games: games}
+			if after == 0 { // an Elo-era record
+				before, after = eloDeviation(games-1), eloDeviation(games)
+			}
+			out.Changes[p.Slot] = lobby.RatingChange{Before: p.RatingBefore, After: p.RatingAfter, Games: games,
+				DeviationBefore: before, DeviationAfter: after}
 		}
 	}
 	return out
+}
+
+// eloProvisionalGames is how many games Elo kept a rating provisional,
+// for records rated before Glicko-2.
+const eloProvisionalGames = 30
+
+// eloDeviation stands in for the deviation an Elo-era record lacks: one
+// that marks (or does not mark) the rating as Elo's rule did.
+func eloDeviation(games int) float64 {
+	if games < eloProvisionalGames {
+		return rating.InitialDeviation
+	}
+	return rating.MinDeviation
 }
 
 // drive advances the playback in real time × speed until ctx ends.

@@ -72,15 +72,15 @@ func TestResultsFitAt80x24(t *testing.T) {
 		}
 		fr.Result = &game.Result{Places: places, Scores: []int{11, 11, 7, 7}}
 		out := &lobby.Outcome{Seed: fr.Seed, Changes: []lobby.RatingChange{
-			{Before: 1500, After: 1520, Games: 1}, {Before: 1500, After: 1521, Games: 1},
-			{Before: 1500, After: 1480, Games: 1}, {Before: 1500, After: 1479, Games: 1}}}
+			{Before: 1500, After: 1720, Games: 1, DeviationAfter: 396.7}, {Before: 1500, After: 1721, Games: 1, DeviationAfter: 396.7},
+			{Before: 1500, After: 1280, Games: 1, DeviationAfter: 396.7}, {Before: 1500, After: 1279, Games: 1, DeviationAfter: 396.7}}}
 		// With chat, as on the server: at 80 columns the pane goes beside
 		// the 44-column board, and the results must fit the board.
 		pane := &ChatLines{header: "chat · room r1"}
 		for _, size := range [][2]int{{80, 24}, {200, 50}} {
 			scr := drawView(t, RoomViewConfig{Me: "0", Slot: 0, Title: "r1", Ranked: true,
 				Outcome: func() *lobby.Outcome { return out }, Chat: func() *ChatLines { return pane }}, fr, size[0], size[1])
-			want := []string{" game over ", "1520? +20", "1521? +21", "1480? -20", "1479? -21",
+			want := []string{" game over ", "1720? +220", "1721? +221", "1280? -220", "1279? -221",
 				"r rematch (0 ready) · n back to queue", "q leave", "chat · room r1"}
 			want = append(want, longNames[:]...)
 			if mode == pong.TwoVTwo {

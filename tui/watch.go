@@ -240,7 +240,7 @@ func ratingLabels(rr ratingReader, r *lobby.Room) seatLabels {
 			continue
 		}
 		if rt, _, err := rr.Rating(string(r.Ranked), string(id)); err == nil {
-			out[slot] = rating.Display(rt.Rating, rt.Games)
+			out[slot] = rating.Display(rt.Rating, rt.Deviation)
 		}
 	}
 	return out
