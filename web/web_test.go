@@ -53,7 +53,7 @@ func newWorld(t *testing.T) *world {
 	}
 	t.Cleanup(func() { _ = st.Close() })
 	rooms := lobby.NewRooms(t.Context(), lobby.RoomsConfig{Games: game.Catalog{pong.Kind{}}})
-	w := &world{t: t, store: st, rooms: rooms, svc: service.New(st, rooms), start: start}
+	w := &world{t: t, store: st, rooms: rooms, svc: service.New(st, rooms).WithClock(func() time.Time { return start }), start: start}
 	w.web, err = web.New(web.Deps{Queries: w.svc, Online: func() int { return w.online }}, web.DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +69,8 @@ func (w *world) login(fp, name string) {
 }
 
 // rankedWin records a ranked pong-1v1 match: winner beats loser 5:3, each
-// moving by points.
+// moving by points and left established at ± 80 (leaderboards list only
+// established ratings).
 func (w *world) rankedWin(winner, loser string, points float64, replay bool) uint64 {
 	w.t.Helper()
 	m, err := w.store.RecordMatch(store.MatchRecord{Mode: "pong-1v1", Ranked: true, Room: "r1", Start: w.start.Add(13 * time.Minute),
@@ -77,6 +78,7 @@ func (w *world) rankedWin(winner, loser string, points float64, replay bool) uin
 			{Fingerprint: winner, Slot: 0, Place: 1, Score: 5},
 			{Fingerprint: loser, Slot: 1, Place: 2, Score: 3},
 		}}, func(cur []store.Rating) ([]store.Rating, error) {
+		cur[0].Deviation, cur[1].Deviation = 80, 80
 		cur[0].Rating += points
 		cur[0].Games++
 		cur[0].Wins++
@@ -159,7 +161,7 @@ func TestHomeShowsOnlineRoomsAndLeaderboards(t *testing.T) {
 	for len(r.Info().Players) != 1 && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
-	body := w.wantPage("/", 200, "2 players online", `<td><a href="/r/r1">r1</a></td>`, `<a href="/@/alice">alice</a>`, `<a href="/leaderboard/pong-1v1">pong-1v1</a>`, "1520?")
+	body := w.wantPage("/", 200, "2 players online", `<td><a href="/r/r1">r1</a></td>`, `<a href="/@/alice">alice</a>`, `<a href="/leaderboard/pong-1v1">pong-1v1</a>`, "1520")
 	if strings.Contains(body, "<td>r2</td>") {
 		t.Errorf("the front page lists a private room:\n%s", body)
 	}
@@ -177,7 +179,7 @@ func TestLeaderboardPageAndJSONAgreeWithTheCommand(t *testing.T) {
 	w.login(alice, "alice")
 	w.login(bob, "bob")
 	w.rankedWin(alice, bob, 20, false)
-	w.wantPage("/leaderboard/pong-1v1", 200, "pong-1v1 leaderboard", `<a href="/@/alice">alice</a></td><td>1520?</td>`, `<a href="/@/bob">bob</a></td><td>1480?</td>`)
+	w.wantPage("/leaderboard/pong-1v1", 200, "pong-1v1 leaderboard", `<a href="/@/alice">alice</a></td><td>1520</td>`, `<a href="/@/bob">bob</a></td><td>1480</td>`)
 	lb, err := w.svc.Leaderboard(t.Context(), "pong-1v1", 100)
 	if err != nil {
 		t.Fatal(err)
