@@ -44,6 +44,7 @@ type config struct {
 	logFormat     string
 	metricsListen string
 	httpListen    string
+	publicURL     string
 	pprof         bool
 	srv           server.Config
 	spectateDelay time.Duration
@@ -98,6 +99,7 @@ func flagSet(getenv func(string) string, errOut io.Writer) (*flag.FlagSet, *conf
 	str(&c.logLevel, "log-level", "info", "debug, info, warn or error")
 	str(&c.logFormat, "log-format", "text", "text or json")
 	str(&c.httpListen, "http", ":8080", "address of the read-only web face: live rooms, leaderboards, profiles, matches (\"\" = off)")
+	str(&c.publicURL, "public-url", "", "`URL` people reach the web face at, for links (share); default http://HOSTNAME:PORT of --http")
 	str(&c.metricsListen, "metrics-listen", "", "address for the HTTP /metrics endpoint (off when empty)")
 	boolean(&c.pprof, "pprof", false, "also serve Go's profiler on the metrics address under /debug/pprof/ (needs --metrics-listen)")
 	num(&c.srv.MaxConnsPerIP, "max-conns-per-ip", c.srv.MaxConnsPerIP, "concurrent connections per client address (0 = no limit)")
@@ -189,6 +191,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintln(stderr, "termarena: --store-check-interval must be positive")
 		return 2
 	}
+	if c.httpListen != "" {
+		if _, err := webURL(c.publicURL, c.httpListen); err != nil {
+			fmt.Fprintln(stderr, "termarena:", err)
+			return 2
+		}
+	}
 	if c.pprof && c.metricsListen == "" {
 		fmt.Fprintln(stderr, "termarena: --pprof needs --metrics-listen (the profiler is served there)")
 		return 2
@@ -253,6 +261,18 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 	if watchers == 0 {
 		watchers = -1 // no limit: RoomsConfig reads 0 as "the default"
 	}
+	// The web face's address is taken before the server is assembled, so
+	// its links name the port the system gave (--http :0 in tests).
+	var webLn net.Listener
+	if c.httpListen != "" {
+		if webLn, err = net.Listen("tcp", c.httpListen); err != nil {
+			return fmt.Errorf("web listen (--http %s; --http \"\" turns the web face off): %w", c.httpListen, err)
+		}
+		defer webLn.Close()
+		if c.srv.WebURL, err = webURL(c.publicURL, webLn.Addr().String()); err != nil {
+			return err
+		}
+	}
 	ac := app.DefaultConfig()
 	ac.Data, ac.StoreTimeout, ac.Server, ac.Admins, ac.Logger = c.data, 3*time.Second, c.srv, admins, log
 	ac.Lobby = lobby.Config{Rooms: lobby.RoomsConfig{SpectateDelay: delay, MaxWatchers: watchers, Room: game.RoomConfig{LagCompensation: c.lagComp}}, Chat: chat.Config{Filter: filter}}
@@ -310,13 +330,8 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 		}
 	}
 
-	if c.httpListen != "" {
-		stopWeb, err := serveWeb(c.httpListen, a.Web, log)
-		if err != nil {
-			ln.Close()
-			return err
-		}
-		defer stopWeb()
+	if webLn != nil {
+		defer serveWeb(webLn, a.Web, log)()
 	}
 
 	served := make(chan error, 1)

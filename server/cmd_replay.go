@@ -14,7 +14,7 @@ import (
 func replayCommand() command {
 	return command{
 		name:    "replay",
-		args:    "MATCH-ID [--cast]",
+		args:    "MATCH-ID",
 		summary: "watch a recorded match (needs a terminal: ssh -t)",
 		detail: "With --cast, no terminal is needed: the replay is written to stdout as an\n" +
 			"asciicast v2 file, painted at 80×24 in 256 colours as `replay` shows it:\n" +

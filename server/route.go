@@ -57,6 +57,7 @@ func commandTable() []command {
 		replaysCommand(),
 		whoamiCommand(),
 		renameCommand(),
+		shareCommand(),
 		adminCommand(),
 		helpCommand(),
 	}

@@ -50,6 +50,9 @@ type Config struct {
 	// keys beyond it are dropped, text beyond it arrives as a paste; 0 =
 	// no limit.
 	MaxKeysPerSec int
+	// WebURL is the address of the web face that links are made from
+	// (`share`), without a trailing slash; "" when the web face is off.
+	WebURL string
 }
 
 // DefaultConfig is what `termarena` runs with when no flag says otherwise.
