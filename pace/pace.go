@@ -27,10 +27,32 @@ import (
 type Clocks struct {
 	mu     sync.Mutex
 	clocks map[int]*Clock
+	// manual clocks beat only when Step is called, so a test can say
+	// exactly when a beat falls instead of racing a ticker.
+	manual bool
 }
 
 // New makes an empty set of clocks.
 func New() *Clocks { return &Clocks{clocks: map[int]*Clock{}} }
+
+// NewManual makes clocks that beat only when Step is called: for tests
+// that must know whether something happened before or after a beat.
+func NewManual() *Clocks { return &Clocks{clocks: map[int]*Clock{}, manual: true} }
+
+// Step gives every group of every clock held now one beat. It does
+// nothing for clocks made by New, which their tickers drive.
+func (cs *Clocks) Step() {
+	if !cs.manual {
+		return
+	}
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	for _, c := range cs.clocks {
+		for g := range c.groups {
+			c.beatGroup(g)
+		}
+	}
+}
 
 // Phases is how many groups a clock spreads its sessions over.
 const Phases = 8
@@ -70,7 +92,11 @@ func (cs *Clocks) Acquire(fps int) (b Beat, release func()) {
 			c.groups[g].Store(&beat{ch: make(chan struct{})})
 		}
 		cs.clocks[fps] = c
-		go c.run()
+		if cs.manual {
+			close(c.done) // no goroutine to wait for
+		} else {
+			go c.run()
+		}
 	}
 	c.users++
 	g := c.joined % Phases
@@ -107,6 +133,13 @@ func (b Beat) Next() (<-chan struct{}, uint64) {
 	return cur.ch, cur.n
 }
 
+// beatGroup ends group g's current beat and starts its next.
+func (c *Clock) beatGroup(g int) {
+	old := c.groups[g].Load()
+	c.groups[g].Store(&beat{n: old.n + 1, ch: make(chan struct{})})
+	close(old.ch)
+}
+
 func (c *Clock) run() {
 	defer close(c.done)
 	t := time.NewTicker(time.Second / time.Duration(c.fps*Phases))
@@ -117,9 +150,7 @@ func (c *Clock) run() {
 		case <-c.stop:
 			return
 		case <-t.C:
-			old := c.groups[g].Load()
-			c.groups[g].Store(&beat{n: old.n + 1, ch: make(chan struct{})})
-			close(old.ch)
+			c.beatGroup(g)
 			g = (g + 1) % Phases
 		}
 	}

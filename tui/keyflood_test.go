@@ -3,10 +3,12 @@ package tui
 import (
 	"context"
 	"runtime"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/charmbracelet/colorprofile"
+	"github.com/termarena/termarena/pace"
 )
 
 // A player flooding keys gets frames at the session's rate, not one per
@@ -46,4 +48,41 @@ func TestKeyFloodDrawsAtTheSessionsFrameRate(t *testing.T) {
 	if v.fps > fps+1 {
 		t.Fatalf("the HUD showed %d fps while keys came, at %d fps", v.fps, fps)
 	}
+}
+
+// atomicFrames counts frames written, readable while the view runs.
+type atomicFrames struct{ n atomic.Int64 }
+
+func (a *atomicFrames) WriteFrame([]byte) error { a.n.Add(1); return nil }
+func (a *atomicFrames) Foreign() uint64         { return 0 }
+
+// A key is on screen at once, not at the next beat: with a clock that
+// never beats, the key's frame is still written (bug: keys waited for the
+// next paced frame, up to a frame's time at 30 fps, against the input to
+// frame goal of 5 ms). The beat the key's frame took draws nothing, so the
+// rate holds (TestKeyFloodDrawsAtTheSessionsFrameRate); a second key
+// before that beat waits for it.
+func TestKeyIsDrawnWithoutWaitingForTheBeat(t *testing.T) {
+	_, fr := match1v1(t, 10)
+	out := &atomicFrames{}
+	clocks := pace.NewManual()
+	v := newTestRoomView(RoomViewConfig{Room: newFakeRoom(fr), Me: "a", Slot: 0, Out: out, Profile: colorprofile.ANSI256,
+		Width: 80, Height: 24, FPS: 30, Clocks: clocks})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); v.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+	waitFrames := func(want int64) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for out.n.Load() < want {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d frames written, want %d: the key waited for a beat that never came", out.n.Load(), want)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	waitFrames(1) // the first frame, at start
+	v.Key(-1, false, false)
+	waitFrames(2)
 }

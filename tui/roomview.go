@@ -157,6 +157,8 @@ type RoomView struct {
 	frames uint64                   // written, for the HUD's fps
 
 	// owned by Run
+	// early: a key drew the frame of the coming beat (drawEarly).
+	early    bool
 	scr      *screen.Screen
 	mode     viewMode
 	fr       *game.Frame
@@ -339,12 +341,14 @@ func (v *RoomView) applyChanges() {
 // (the player's terminal is not reading) simply delays the next frame: the
 // room's latest-wins mailbox means nothing queues up behind it.
 //
-// A key is carried out at once (sent to the room, timed from its read) but
-// drawn by the next paced frame, which also shows the own piece's move:
-// a frame per key let the key rate set the frame rate (a flood of 20,000
-// keys a second was answered with up to 11,600 frames a second), and a
-// resize or a prompt likewise waits for the beat. Only Bubble Tea's own
-// writes, which its renderer paces, are painted over at once.
+// A key is carried out at once (sent to the room, timed from its read),
+// and the first key after a beat is drawn at once too, in the frame of the
+// beat to come, which then draws nothing (drawEarly): a frame per key let
+// the key rate set the frame rate (a flood of 20,000 keys a second was
+// answered with up to 11,600 frames a second), while waiting for the next
+// beat put up to a frame's time between a key and its move. A resize or a
+// prompt waits for the beat. Only Bubble Tea's own writes, which its
+// renderer paces, are painted over at once.
 func (v *RoomView) Run(ctx context.Context) {
 	clocks := v.cfg.Clocks
 	if clocks == nil {
@@ -380,8 +384,10 @@ func (v *RoomView) Run(ctx context.Context) {
 				} else if v.cfg.Game != nil {
 					v.cfg.Game.Look(k.look)
 				}
+				v.drawEarly()
 			default:
 				v.steerKey(k)
+				v.drawEarly()
 			}
 			continue
 		case <-beat:
@@ -393,13 +399,34 @@ func (v *RoomView) Run(ctx context.Context) {
 			}
 			beat, beats = next, n
 		}
-		v.applyChanges()
 		v.ctl.expire(v.cfg.Now())
 		v.submit()
+		if v.early {
+			// A key drew this beat's frame already.
+			v.early = false
+			continue
+		}
+		v.applyChanges()
 		v.poll()
 		v.draw()
 		v.countFrame()
 	}
+}
+
+// drawEarly draws the frame of the next beat now, for a key, unless a key
+// already took it: the first key after a beat is on screen at once (input
+// to frame ≈ the write, not up to a frame's wait), the beat it took draws
+// nothing, and later keys wait for the beat after, so however fast keys
+// come the session writes no more frames than its rate.
+func (v *RoomView) drawEarly() {
+	if v.early {
+		return
+	}
+	v.early = true
+	v.applyChanges()
+	v.poll()
+	v.draw()
+	v.countFrame()
 }
 
 // steerKey carries out a Steered game's key press or release: the control
