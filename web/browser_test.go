@@ -157,8 +157,34 @@ func TestInARealBrowser(t *testing.T) {
 	if match := text("main"); !strings.Contains(match, "+20") || !strings.Contains(match, ".cast") {
 		t.Errorf("the match page in a browser:\n%s", match)
 	}
+	// Its replay plays in the page from the .cast: the opening frame,
+	// then play moves it on, a seek jumps, and the end shows the results.
+	do(chromedp.WaitVisible(chromedp.CSS("#play")))
+	if b := text("#player"); !strings.Contains(b, "name-a") || !strings.Contains(b, "00:00 / 00:16") || !strings.Contains(b, "▀▀▀▀") {
+		t.Errorf("the replay's opening frame:\n%s", b)
+	}
+	at := func() float64 {
+		t.Helper()
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`parseFloat(document.getElementById("player").dataset.at)`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	do(chromedp.Click(chromedp.CSS("#play")), chromedp.Sleep(600*time.Millisecond))
+	if a := at(); a <= 0 {
+		t.Errorf("play did not move the replay on (at %v)", a)
+	}
+	do(chromedp.Click(chromedp.CSS("#play"))) // pause
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(function(){var s=document.getElementById("seek"); s.value=s.max; s.dispatchEvent(new Event("input")); return true})()`)); err != nil {
+		t.Fatal(err)
+	}
+	if b := text("#player"); !strings.Contains(b, "game over") || !strings.Contains(b, "1. name-b (5)") {
+		t.Errorf("the replay seeked to its end:\n%s", b)
+	}
+	shot("replay-end.png", "#player")
 	if dir := os.Getenv("TERMARENA_SHOTS"); dir != "" { // to look at them
-		for _, n := range []string{"home.png", "room-1.png", "room-2.png", "profile.png", "match.png"} {
+		for _, n := range []string{"home.png", "room-1.png", "room-2.png", "profile.png", "match.png", "replay-end.png"} {
 			b, _ := os.ReadFile(filepath.Join(shots, n))
 			os.WriteFile(filepath.Join(dir, n), b, 0o644)
 		}
