@@ -61,6 +61,9 @@ type clientBound struct {
 	Cores         int     `json:"tool_cores"` // GOMAXPROCS: the CPUs the tool may use
 	MaxCPU        float64 `json:"max_cpu_share"`
 	MaxSchedP99   float64 `json:"max_sched_p99_ms"`
+	// The tool's goroutines per connected session at the end (those of
+	// the tool itself, before the first bot, taken off).
+	GoroutinesPerSession float64 `json:"tool_goroutines_per_session,omitempty"`
 }
 
 // boundCPUShare: a second is client-bound when the tool's process used
@@ -135,6 +138,7 @@ func (rec *recorder) noteBound(s *sample, w io.Writer) {
 		return
 	}
 	s.ToolSchedP99 = rec.sched.p99()
+	s.ToolGoroutines = runtime.NumGoroutine()
 	cores := runtime.GOMAXPROCS(0)
 	share := s.ToolCores / float64(cores)
 	var why []string
@@ -142,11 +146,11 @@ func (rec *recorder) noteBound(s *sample, w io.Writer) {
 		why = append(why, fmt.Sprintf("the tool used %.0f%% of its %d core(s)", 100*share, cores))
 	}
 	if s.ToolSchedP99 > rec.boundSched() {
-		why = append(why, fmt.Sprintf("its goroutines waited %.0f ms (p99) to run", s.ToolSchedP99))
+		why = append(why, fmt.Sprintf("its goroutines (the bots' readers) waited %.0f ms (p99) to run: its core, or the machine, is saturated", s.ToolSchedP99))
 	}
 	s.ClientBound = len(why) > 0
 	if s.ClientBound && !rec.wasBound {
-		fmt.Fprintf(w, "# WARNING client-bound from %.0fs: %s; the figures from here on measure the load tool, not the server (fewer sessions, or give the tool more cores)\n",
+		fmt.Fprintf(w, "# WARNING client-bound from %.0fs: %s; from here on the figures are limited by the load tool, not only the server (run fewer sessions, or give the tool a core of its own)\n",
 			s.T, strings.Join(why, " and "))
 	}
 	if !s.ClientBound && rec.wasBound {
@@ -215,6 +219,10 @@ func (rec *recorder) census(s *summary) {
 					cb.SteadySeconds++
 				}
 			}
+		}
+		if n := len(rec.samples); n > 0 && rec.samples[n-1].Connected > 0 {
+			last := rec.samples[n-1]
+			cb.GoroutinesPerSession = float64(last.ToolGoroutines-rec.goroutines0) / float64(last.Connected)
 		}
 		s.ClientBound = cb
 	}
@@ -347,6 +355,12 @@ func censusRows(row, optRow rowFunc) {
 			return fmt.Sprintf("%.2fms (%s)", *x.TickLatenessP99, x.TickLatenessNote)
 		}
 		return fmt.Sprintf("%.2fms", *x.TickLatenessP99)
+	})
+	optRow("tool goroutines per session", func(r *result) string {
+		if c := r.Summary.ClientBound; c != nil && c.GoroutinesPerSession > 0 {
+			return fmt.Sprintf("%.1f", c.GoroutinesPerSession)
+		}
+		return "-"
 	})
 	optRow("client-bound seconds (steady)", func(r *result) string {
 		if c := r.Summary.ClientBound; c != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,6 +40,8 @@ type sample struct {
 	// the tool, not the server, limited (census.go).
 	ToolSchedP99 float64 `json:"tool_sched_p99_ms"`
 	ClientBound  bool    `json:"client_bound,omitempty"`
+	// ToolGoroutines: the tool's, at the end of the second.
+	ToolGoroutines int `json:"tool_goroutines"`
 	// Watch mode: watchers connected, on the board, live, and bytes/s
 	// per watcher connected (the other fields count watchers too).
 	Watchers         int     `json:"watchers,omitempty"`
@@ -244,14 +247,15 @@ type recorder struct {
 	samples   []sample
 	rates     []float64 // frames/s of every full session-second
 	// watchRates: the same for watchers (--mode watch), kept apart
-	watchRates []float64
-	sched      *schedLatency // the tool's own scheduling latency
-	wasBound   bool          // the last second was client-bound
-	peakConn   int
-	srv0       time.Duration
-	tool0      time.Duration
-	srvOK      bool
-	toolOK     bool
+	watchRates  []float64
+	sched       *schedLatency // the tool's own scheduling latency
+	wasBound    bool          // the last second was client-bound
+	goroutines0 int           // the tool's before the first bot
+	peakConn    int
+	srv0        time.Duration
+	tool0       time.Duration
+	srvOK       bool
+	toolOK      bool
 
 	// The steady part starts at samples[steadyIdx] (-1: not yet), the
 	// first sample at least steadyAfter after the last bot started.
@@ -290,6 +294,7 @@ func newRecorder(ctx context.Context, r *runner) *recorder {
 	}
 	rec.tool0, rec.toolOK = cpuOf(os.Getpid())
 	rec.sched = newSchedLatency()
+	rec.goroutines0 = runtime.NumGoroutine()
 	if r.cfg.metricsURL != "" && !r.baseline {
 		rec.scr = newScraper(r.cfg.metricsURL)
 		m, err := rec.scr.scrape(ctx, 2*time.Second)
