@@ -52,6 +52,8 @@ type config struct {
 	keepReplays   int
 	keepDays      int
 	maxWatchers   int
+	bots          bool
+	maxBotRooms   int
 	chatFilter    string
 	storeCheck    time.Duration
 }
@@ -113,6 +115,8 @@ func flagSet(getenv func(string) string, errOut io.Writer) (*flag.FlagSet, *conf
 	dur(&c.spectateDelay, "spectate-delay", 2*time.Second, "how far behind live play watchers of ranked matches are (0 = live)")
 	dur(&c.lagComp, "lag-compensation", 150*time.Millisecond, "how old a player's view may be and still be judged as they saw it: a catch or a turn the screen showed in time counts (0 = off, at most 1s)")
 	num(&c.maxWatchers, "max-watchers-per-room", lobby.DefaultMaxWatchers, "people who may watch one room at once (0 = no limit)")
+	boolean(&c.bots, "bots", true, "offer practice against bots (ssh -t HOST practice); false turns them off")
+	num(&c.maxBotRooms, "max-bot-rooms", lobby.DefaultMaxBotRooms, "practice rooms with bots live at once (at least 1)")
 	num(&c.keepReplays, "replay-keep-per-player", 50, "replays kept per player whatever their age")
 	num(&c.keepDays, "replay-keep-days", 30, "days every replay is kept")
 	dur(&c.storeCheck, "store-check-interval", 30*time.Second, "how often the server checks its database (every bucket reads, the last write succeeded) for the log, the healthcheck and /metrics")
@@ -173,6 +177,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	if k := c.srv.MaxKeysPerSec; k < 0 || (k > 0 && k < 30) {
 		fmt.Fprintln(stderr, "termarena: --max-keys-per-sec must be 0 (no limit) or at least 30: key repeat alone sends about 30 a second")
+		return 2
+	}
+	if c.maxBotRooms < 1 {
+		fmt.Fprintln(stderr, "termarena: --max-bot-rooms must be at least 1 (--bots=false turns practice off)")
 		return 2
 	}
 	if c.maxWatchers < 0 {
@@ -275,7 +283,11 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 	}
 	ac := app.DefaultConfig()
 	ac.Data, ac.StoreTimeout, ac.Server, ac.Admins, ac.Logger = c.data, 3*time.Second, c.srv, admins, log
-	ac.Lobby = lobby.Config{Rooms: lobby.RoomsConfig{SpectateDelay: delay, MaxWatchers: watchers, Room: game.RoomConfig{LagCompensation: c.lagComp}}, Chat: chat.Config{Filter: filter}}
+	botRooms := c.maxBotRooms
+	if !c.bots {
+		botRooms = -1 // off
+	}
+	ac.Lobby = lobby.Config{Rooms: lobby.RoomsConfig{SpectateDelay: delay, MaxWatchers: watchers, MaxBotRooms: botRooms, Room: game.RoomConfig{LagCompensation: c.lagComp}}, Chat: chat.Config{Filter: filter}}
 	ac.Retention = lobby.Retention{KeepPerPlayer: c.keepReplays, KeepFor: time.Duration(c.keepDays) * 24 * time.Hour}
 	a, err := app.Assemble(ac)
 	if err != nil {

@@ -50,7 +50,7 @@ func TestHelpDocumentsEveryFlagAndEnv(t *testing.T) {
 	if code := run(context.Background(), []string{"--help"}, env(nil), io.Discard, &out); code != 0 {
 		t.Fatalf("--help exit %d", code)
 	}
-	for _, name := range []string{"listen", "data", "admin-keys", "log-level", "log-format", "max-conns-per-ip", "metrics-listen", "fps", "lag-compensation", "client-timeout", "session-open-timeout", "idle-timeout", "max-keys-per-sec", "max-watchers-per-room", "http"} {
+	for _, name := range []string{"listen", "data", "admin-keys", "log-level", "log-format", "max-conns-per-ip", "metrics-listen", "fps", "lag-compensation", "client-timeout", "session-open-timeout", "idle-timeout", "max-keys-per-sec", "max-watchers-per-room", "http", "bots", "max-bot-rooms"} {
 		envName := "TERMARENA_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
 		if !strings.Contains(out.String(), "-"+name) || !strings.Contains(out.String(), envName) {
 			t.Errorf("--help lacks %s / %s", name, envName)
@@ -85,6 +85,8 @@ func TestBadConfigIsAUsageError(t *testing.T) {
 		{[]string{"--max-keys-per-sec", "10"}, nil, "--max-keys-per-sec"},
 		{nil, map[string]string{"TERMARENA_MAX_KEYS_PER_SEC": "-1"}, "--max-keys-per-sec"},
 		{[]string{"--max-watchers-per-room", "-5"}, nil, "--max-watchers-per-room"},
+		{[]string{"--max-bot-rooms", "0"}, nil, "--max-bot-rooms"},
+		{nil, map[string]string{"TERMARENA_BOTS": "maybe"}, "TERMARENA_BOTS"},
 		{[]string{"--lag-compensation", "2s"}, nil, "--lag-compensation"},
 		{[]string{"--lag-compensation", "-1ms"}, nil, "--lag-compensation"},
 		{nil, map[string]string{"TERMARENA_LAG_COMPENSATION": "fair"}, "TERMARENA_LAG_COMPENSATION"},

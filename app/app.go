@@ -88,6 +88,9 @@ func Assemble(c Config) (*App, error) {
 	if c.Views == nil {
 		c.Views = games.Views()
 	}
+	if c.Lobby.Rooms.Bots == nil {
+		c.Lobby.Rooms.Bots = games.Bots()
+	}
 	st, err := store.Open(filepath.Join(c.Data, "termarena.db"), store.Options{Timeout: c.StoreTimeout})
 	if err != nil {
 		return nil, fmt.Errorf("open store: %w", err)

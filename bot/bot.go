@@ -27,11 +27,14 @@ const IDPrefix = "bot:"
 func IsBot(id game.PlayerID) bool { return strings.HasPrefix(string(id), IDPrefix) }
 
 // Player is the identity a bot sits down with: "bot:3:1" plays slot 1 at
-// level 3; its name says what it is.
+// level 3; its name says what it is. It is a guest's, so nothing keyed by
+// a player's key (ratings, profiles, replays kept per player) ever
+// counts it: a match record names it and no more.
 func Player(level, slot int) game.Player {
 	return game.Player{
-		ID:   game.PlayerID(fmt.Sprintf("%s%d:%d", IDPrefix, level, slot)),
-		Name: fmt.Sprintf("bot-L%d", level),
+		ID:    game.PlayerID(fmt.Sprintf("%s%d:%d", IDPrefix, level, slot)),
+		Name:  fmt.Sprintf("bot-L%d", level),
+		Guest: true,
 	}
 }
 

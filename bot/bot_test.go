@@ -12,14 +12,20 @@ import (
 // tally is a two-seat game that counts what each seat sent: enough to see
 // what reached the room and when. Its snapshot is the tick it was taken.
 type tally struct {
+	seats int // 2 when 0
 	tick  uint64
-	sent  [2][]int8
+	sent  [3][]int8
 	endAt uint64 // the match ends at this tick (0: never)
 }
 
 type tallySnap struct{ tick uint64 }
 
-func (g *tally) Slots() int     { return 2 }
+func (g *tally) Slots() int {
+	if g.seats == 0 {
+		return 2
+	}
+	return g.seats
+}
 func (g *tally) Join(int) error { return nil }
 func (g *tally) Leave(int)      {}
 func (g *tally) Hash() uint64   { return g.tick }
@@ -199,3 +205,43 @@ func (tallyKind) Title() string                         { return "Tally" }
 func (tallyKind) Modes() []game.Mode                    { return []game.Mode{{Name: "x", Seats: 2, MinPlayers: 2}} }
 func (tallyKind) Setup(string) (game.Setup, error)      { return game.Setup{TickRate: 60}, nil }
 func (tallyKind) New([]byte, uint64) (game.Game, error) { return &tally{endAt: 50}, nil }
+
+// Bots seated before their person (a practice room seats them first) do
+// not ready up alone: with enough of them to start a match, they would
+// start it without the player who asked for it. They ready once a person
+// sits down, and the match waits for that person's ready.
+func TestBotsWaitForTheirPersonToReady(t *testing.T) {
+	room := game.NewRoom("r1", game.RoomConfig{TickRate: 200, Countdown: -1, IdleTimeout: -1, Grace: -1, MinPlayers: 2},
+		func(uint64) game.Game { return &tally{seats: 3} }, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { _ = room.Run(ctx) }()
+	for slot := 1; slot <= 2; slot++ {
+		p := Player(1, slot)
+		seat, err := Join(ctx, room, p, slot, &echo{}, Reflex{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() { _ = Run(ctx, room, p.ID, seat) }()
+	}
+	// Give the bots time to (wrongly) ready and a room to start.
+	time.Sleep(100 * time.Millisecond)
+	if _, err := room.Join(ctx, game.Player{ID: "alice", Name: "alice"}, 0); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.After(10 * time.Second)
+	for {
+		f, next := room.Latest()
+		if f.Phase != game.Waiting {
+			t.Fatalf("the room went to %v before its person was ready", f.Phase)
+		}
+		if f.Seats[1].Ready && f.Seats[2].Ready {
+			break
+		}
+		select {
+		case <-next:
+		case <-deadline:
+			t.Fatal("the bots never readied once their person sat down")
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/termarena/termarena/game"
 )
@@ -32,9 +33,15 @@ func Join(ctx context.Context, room Room, p game.Player, slot int, brain Brain, 
 	return NewSeat(got, brain, r), nil
 }
 
+// FirstPersonWait is how long a bot waits in a room for its first person
+// before leaving: a practice room whose player never came (a terminal too
+// small, a dropped connection) is not kept by its bots.
+const FirstPersonWait = 30 * time.Second
+
 // Run plays seat for the bot id until the room closes, ctx ends, or no
-// person is left in the room (the bot then leaves, so a room of bots
-// alone is disposed of as an empty room is). It is the bot's goroutine:
+// person is left in the room, or none came within FirstPersonWait (the
+// bot then leaves, so a room of bots alone is disposed of as an empty
+// room is). It is the bot's goroutine:
 // it waits on the room's frames like a session's screen, and reaches the
 // room only through its calls, so it can never stall it. Whenever the
 // room waits for ready (before a match, or after one for a rematch) the
@@ -47,15 +54,23 @@ func Run(ctx context.Context, room Room, id game.PlayerID, seat *Seat) error {
 		}
 		return err
 	}
+	met := false
+	alone := time.NewTimer(FirstPersonWait)
+	defer alone.Stop()
 	for {
 		f, next := room.Latest()
 		if f.Phase == game.Closed {
 			return nil
 		}
-		if !peopleIn(f) {
+		switch {
+		case peopleIn(f):
+			met = true
+		case met:
 			return leave()
 		}
-		if (f.Phase == game.Waiting || f.Phase == game.Finished) && !readyIn(f, id) {
+		// Ready only with a person seated: bots alone would start the
+		// match before the player who asked for it sat down.
+		if met && (f.Phase == game.Waiting || f.Phase == game.Finished) && !readyIn(f, id) {
 			if err := room.SetReady(ctx, id, true); err != nil && !errors.Is(err, game.ErrStarted) {
 				if errors.Is(err, game.ErrClosed) || ctx.Err() != nil {
 					return nil
@@ -66,8 +81,14 @@ func Run(ctx context.Context, room Room, id game.PlayerID, seat *Seat) error {
 		for _, in := range seat.Observe(f) {
 			room.Submit(id, in)
 		}
+		var waiting <-chan time.Time
+		if !met {
+			waiting = alone.C
+		}
 		select {
 		case <-next:
+		case <-waiting:
+			return leave()
 		case <-room.Done():
 			return nil
 		case <-ctx.Done():

@@ -342,9 +342,19 @@ func tickRate(r *Room) int {
 	return game.DefaultTickRate
 }
 
-// ModeName is how a room's matches are filed: the ranked mode, or
+// ModeName is how a room's matches are filed: the ranked mode,
+// "practice-1v1" and friends for a practice room's (never rated), or
 // "casual-1v1" and friends.
-func ModeName(r *Room) string { return filedMode(r.Ranked, r.Mode.Name) }
+func ModeName(r *Room) string {
+	if r.Practice > 0 {
+		return PracticePrefix + r.Mode.Name
+	}
+	return filedMode(r.Ranked, r.Mode.Name)
+}
+
+// PracticePrefix starts the mode a practice room's matches are filed
+// under.
+const PracticePrefix = "practice-"
 
 func filedMode(queue RankedMode, mode string) string {
 	if queue != "" {

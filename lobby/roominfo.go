@@ -1,6 +1,8 @@
 package lobby
 
 import (
+	"fmt"
+
 	"github.com/termarena/termarena/game"
 )
 
@@ -29,6 +31,8 @@ type RoomInfo struct {
 	// private too, but watchable by id).
 	Private  bool
 	Watchers int
+	// Practice is the bots' level in a practice room, 0 elsewhere.
+	Practice int
 	// Label names the room's mode as lists show it: "pong-1v1 · ranked",
 	// "1v1 · casual".
 	Label string
@@ -57,19 +61,28 @@ func (ri RoomInfo) Names() []string {
 	return out
 }
 
-// Filed is the mode its matches are filed under: the ranked queue, or
-// "casual-" and the mode ("casual-1v1").
-func (ri RoomInfo) Filed() string { return filedMode(ri.Queue, ri.Mode) }
+// Filed is the mode its matches are filed under: the ranked queue,
+// "practice-" and the mode for a practice room, or "casual-" and the mode
+// ("casual-1v1").
+func (ri RoomInfo) Filed() string {
+	if ri.Practice > 0 {
+		return PracticePrefix + ri.Mode
+	}
+	return filedMode(ri.Queue, ri.Mode)
+}
 
 // Info summarises the room as it is at its latest tick. It reads the
 // room's published frame and counters only, so it never waits on the
 // room's goroutine.
 func (r *Room) Info() RoomInfo {
 	ri := RoomInfo{ID: r.ID(), Game: r.Game.Name(), Mode: r.Mode.Name, Queue: r.Ranked, Phase: game.Waiting,
-		Seats: r.Mode.Seats, Ranked: r.Ranked != "", Private: r.Private, Watchers: r.Watchers(), Players: []SeatInfo{}}
-	if r.Ranked != "" {
+		Seats: r.Mode.Seats, Ranked: r.Ranked != "", Private: r.Private, Watchers: r.Watchers(), Practice: r.Practice, Players: []SeatInfo{}}
+	switch {
+	case r.Ranked != "":
 		ri.Label = string(r.Ranked) + " · ranked"
-	} else {
+	case r.Practice > 0:
+		ri.Label = fmt.Sprintf("%s · practice, bots level %d", r.Mode.Name, r.Practice)
+	default:
 		ri.Label = r.Mode.Name + " · casual"
 	}
 	fr, _ := r.Latest()

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/termarena/termarena/bot"
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/spectator"
 )
@@ -45,6 +46,12 @@ type RoomsConfig struct {
 	// Log receives what rooms and their feeds cannot tell a player: a
 	// room that panicked. Nil discards it.
 	Log *slog.Logger
+	// Bots are the games' practice bots by game name (games.Bots()); a
+	// game without them has no practice rooms.
+	Bots map[string]bot.Maker
+	// MaxBotRooms bounds live practice rooms: 0 means
+	// DefaultMaxBotRooms; negative turns practice off.
+	MaxBotRooms int
 }
 
 // MatchObserver watches the matches played in rooms. Its hooks run on the
@@ -64,8 +71,11 @@ type Room struct {
 	Mode    game.Mode
 	Ranked  RankedMode // "" for a casual room
 	Private bool
-	Code    string // join code of a private room
-	Created time.Time
+	// Practice is the level of the bots a practice room seats
+	// (CreatePractice); 0 for any other room.
+	Practice int
+	Code     string // join code of a private room
+	Created  time.Time
 	// Seats is, for a ranked room, the slot each matched player must take.
 	Seats map[game.PlayerID]int
 
@@ -242,11 +252,14 @@ type Rooms struct {
 	ctx context.Context
 	cfg RoomsConfig
 
-	mu      sync.Mutex
-	seq     int
-	byID    map[string]*Room
-	byCode  map[string]*Room
-	changed chan struct{}
+	mu   sync.Mutex
+	seq  int
+	byID map[string]*Room
+	// practiceMu makes counting practice rooms and creating one a single
+	// step, so the cap holds under concurrent requests.
+	practiceMu sync.Mutex
+	byCode     map[string]*Room
+	changed    chan struct{}
 	// retired sums the tick statistics of rooms that have ended, so the
 	// server's counts and histograms keep them (Prometheus counters must
 	// never go down).
@@ -312,7 +325,7 @@ func (rs *Rooms) Create(gameName, mode string, private bool) (*Room, error) {
 	}
 	rc := rs.cfg.Room
 	rc.AllowLateJoin = true
-	return rs.create(k, m, "", private, rc, nil)
+	return rs.create(k, m, "", private, rc, nil, 0)
 }
 
 // CreateRanked starts the room for a match the queue formed: only its
@@ -333,10 +346,10 @@ func (rs *Rooms) CreateRanked(m Match) (*Room, error) {
 		rc.Expected = append(rc.Expected, game.PlayerID(p.ID))
 		seats[game.PlayerID(p.ID)] = i
 	}
-	return rs.create(k, mode, m.Mode, false, rc, seats)
+	return rs.create(k, mode, m.Mode, false, rc, seats, 0)
 }
 
-func (rs *Rooms) create(k game.Kind, mode game.Mode, ranked RankedMode, private bool, rc game.RoomConfig, seats map[game.PlayerID]int) (*Room, error) {
+func (rs *Rooms) create(k game.Kind, mode game.Mode, ranked RankedMode, private bool, rc game.RoomConfig, seats map[game.PlayerID]int, practice int) (*Room, error) {
 	setup, err := k.Setup(mode.Name)
 	if err != nil {
 		return nil, fmt.Errorf("lobby: room config: %w", err)
@@ -360,7 +373,7 @@ func (rs *Rooms) create(k game.Kind, mode game.Mode, ranked RankedMode, private 
 	}
 	rs.seq++
 	id := fmt.Sprintf("r%d", rs.seq)
-	r := &Room{Game: k, Mode: mode, Ranked: ranked, Private: private || ranked != "", Created: time.Now(), Seats: seats, rooms: rs}
+	r := &Room{Game: k, Mode: mode, Ranked: ranked, Private: private || ranked != "", Practice: practice, Created: time.Now(), Seats: seats, rooms: rs}
 	if ranked != "" {
 		switch d := rs.cfg.SpectateDelay; {
 		case d == 0:

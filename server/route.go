@@ -47,6 +47,7 @@ func commandTable() []command {
 	return []command{
 		lobbyCommand(),
 		playCommand(),
+		practiceCommand(),
 		joinCommand(),
 		spectateCommand(),
 		replayCommand(),

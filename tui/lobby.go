@@ -893,6 +893,9 @@ func (m *Lobby) join(j joinMsg) tea.Cmd {
 	if r.Ranked != "" {
 		title = fmt.Sprintf("%s · %s · ranked", r.ID(), r.Ranked)
 	}
+	if r.Practice > 0 {
+		title = fmt.Sprintf("%s · %s · practice, bots level %d", r.ID(), r.Mode.Name, r.Practice)
+	}
 	vctx, cancel := context.WithCancel(m.d.Ctx)
 	var team chat.ChannelKey
 	if t := r.Mode.Team(slot); t >= 0 {
