@@ -47,7 +47,7 @@
     };
     es.addEventListener("room", function (e) {
       var r = JSON.parse(e.data), a = document.getElementById("tv-room");
-      if (a) { a.textContent = "room " + r.id + " · " + r.label; a.href = r.href; }
+      if (a) { a.textContent = "room " + r.id; a.href = r.href; }
     });
     es.addEventListener("wait", function (e) {
       var f = JSON.parse(e.data);
