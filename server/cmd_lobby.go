@@ -58,6 +58,7 @@ func (srv *Server) lobbyDeps(s *Session, io *sessionIO, start lobbyStart) tui.Lo
 		Views:         srv.deps.Views,
 		Commands:      plain,
 		TermCommands:  term,
+		WebURL:        srv.cfg.WebURL,
 		Join:          start.join,
 		JoinSide:      start.side,
 		Play:          start.play,

@@ -55,6 +55,18 @@ func TestShareGivesARoomsWebLink(t *testing.T) {
 		t.Errorf("share without a room: %+v", r)
 	}
 
+	// In a room, L shows its link over the board; ? lists the key.
+	tm := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("ben", sshtest.NewKey(t))), 80, 24, "")
+	tm.WaitFor(wait, "Welcome, ben!")
+	tm.Type("c")
+	tm.WaitFor(wait, "New room")
+	tm.Type("\r")
+	tm.WaitFor(wait, "r3 · 1v1 · casual")
+	tm.Type("L")
+	tm.WaitFor(wait, "Watch this room in a browser:", cfg.WebURL+"/r/r3")
+	tm.Type("?")
+	tm.WaitFor(wait, "L  this room's web link")
+
 	off := start(t, t.TempDir(), server.DefaultConfig(), nil)
 	if _, err := off.Rooms.Create("pong", "1v1", false); err != nil {
 		t.Fatal(err)

@@ -37,6 +37,9 @@ type LobbyDeps struct {
 	// commands with their arguments, for the help screen.
 	Commands     []string
 	TermCommands []string
+	// WebURL is the web face's address (server.Config.WebURL): L in a
+	// room shows the room's link under it; "" = no web face.
+	WebURL string
 	// Join names a room to enter at once (`ssh -t host join r3 [side]`).
 	Join     string
 	JoinSide int // -1 = any free side
@@ -623,6 +626,9 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 		if m.in.prompted {
 			m.in.prompted = false
 			m.in.view.SetPrompt()
+		}
+		if m.roomLinkKey(s) {
+			return nil
 		}
 		switch s {
 		case "esc":

@@ -32,5 +32,8 @@ func (m *Lobby) roomHelp() []string {
 		}
 	}
 	lines = append(lines, gameKeys...)
+	if m.d.WebURL != "" {
+		lines = append(lines, "L  this room's web link, to watch in a browser")
+	}
 	return append(lines, "? or any key closes this")
 }
