@@ -1,6 +1,9 @@
 package tui
 
 import (
+	"time"
+
+	"github.com/termarena/termarena/lobby"
 	"testing"
 
 	"github.com/termarena/termarena/game"
@@ -30,5 +33,25 @@ func TestReplayOutcomeMarksProvisionalAsRecorded(t *testing.T) {
 		if b, a := rating.Display(c.Before, c.DeviationBefore), rating.Display(c.After, c.DeviationAfter); b != tc.before || a != tc.after {
 			t.Errorf("%s: %s → %s, want %s → %s", tc.name, b, a, tc.before, tc.after)
 		}
+	}
+}
+
+type agedRatings map[string]store.Rating
+
+func (a agedRatings) Rating(_, fp string) (store.Rating, bool, error) { return a[fp], true, nil }
+
+// A watcher's header shows each seat's rating as the profile does: one
+// established (± 100) at their last game 200 days ago has grown past 110
+// while away and wears the "?" again; one who played yesterday does not.
+func TestWatchLabelsGrowTheDeviationWhileAway(t *testing.T) {
+	now := time.Now()
+	rr := agedRatings{
+		"SHA256:away":   {Rating: 1700, Deviation: 100, Volatility: 0.06, Updated: now.AddDate(0, 0, -200)},
+		"SHA256:active": {Rating: 1650, Deviation: 100, Volatility: 0.06, Updated: now.AddDate(0, 0, -1)},
+	}
+	room := &lobby.Room{Ranked: lobby.RankedMode("pong-1v1"), Seats: map[game.PlayerID]int{"SHA256:away": 0, "SHA256:active": 1}}
+	got := ratingLabels(rr, room)
+	if got[0] != "1700?" || got[1] != "1650" {
+		t.Errorf("labels %q, %q; want 1700? (away 200 days), 1650", got[0], got[1])
 	}
 }

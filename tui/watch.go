@@ -240,7 +240,14 @@ func ratingLabels(rr ratingReader, r *lobby.Room) seatLabels {
 			continue
 		}
 		if rt, _, err := rr.Rating(string(r.Ranked), string(id)); err == nil {
-			out[slot] = rating.Display(rt.Rating, rt.Deviation)
+			// The deviation as of now, grown for the time away, as the
+			// profile shows it: one back after months wears the "?".
+			dev := rt.Deviation
+			if !rt.Updated.IsZero() && dev > 0 {
+				p := rating.Player{Rating: rt.Rating, Deviation: dev, Volatility: rt.Volatility}
+				dev = rating.Decay(p, rating.Periods(time.Since(rt.Updated).Hours()/24)).Deviation
+			}
+			out[slot] = rating.Display(rt.Rating, dev)
 		}
 	}
 	return out
