@@ -815,6 +815,10 @@ func (m *Lobby) startsChat(s string) bool {
 		return s == "t" || s == "enter"
 	case stCode, stCreate, stChoose:
 		return false
+	case stMenu:
+		if _, ok := m.scr.(modal); ok {
+			return false
+		}
 	}
 	return s == "t"
 }

@@ -94,10 +94,9 @@ const (
 	stCreate
 	stCode
 	stRoom
-	stChoose  // which ranked mode to queue for
-	stQueue   // waiting for a ranked match
-	stBoard   // leaderboard
-	stProfile // a player's profile
+	stChoose // which ranked mode to queue for
+	stQueue  // waiting for a ranked match
+	stMenu   // a menu screen (Lobby.scr) is up
 	stWatchList
 	stWatch
 	stReplay
@@ -143,12 +142,11 @@ type Lobby struct {
 	code    string
 	in      *inRoom
 
-	queue       *queued
-	boardMode   lobby.RankedMode
-	board       []service.LeaderboardLine
-	boardSel    int
-	profile     *profileMsg
-	profileBack lobbyState
+	queue *queued
+	// scr is the menu screen shown (state stMenu); board is the
+	// leaderboard, kept between visits.
+	scr   page
+	board *boardScreen
 
 	live       []*lobby.Room
 	liveLabels map[*lobby.Room]seatLabels // ranked rooms' ratings, read with the list
@@ -504,24 +502,6 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.state = stLobby
 		return m, m.join(joinMsg{room: msg.room, side: side})
-	case boardMsg:
-		if msg.err != nil {
-			m.notice = "Could not read the leaderboard."
-			return m, nil
-		}
-		if msg.mode == m.boardMode {
-			m.board = msg.rows
-			m.boardSel = min(m.boardSel, max(len(m.board)-1, 0))
-		}
-		return m, nil
-	case profileMsg:
-		if msg.err != nil {
-			m.notice = "Could not read that profile."
-			m.state = m.profileBack
-			return m, nil
-		}
-		m.profile = &msg
-		return m, nil
 	case roomEndedMsg:
 		if m.in != nil && m.in.room == msg.room {
 			notice := "The room closed."
@@ -545,6 +525,14 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			if dir, ok := m.in.view.Plugin().Action(msg.String(), m.in.slot); ok {
 				m.in.view.Key(dir, true, false)
 			}
+		}
+	default:
+		// The rest is the menu screen's (a leaderboard read, …); one
+		// that comes when its screen is gone is dropped.
+		if m.state == stMenu {
+			next, cmd := m.scr.update(msg)
+			m.show(next)
+			return m, cmd
 		}
 	}
 	return m, nil
@@ -713,44 +701,10 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 			m.leaveQueue()
 		}
 		return nil
-	case stBoard:
-		switch s {
-		case "esc", "q":
-			m.state = stLobby
-		case "left", "right", "h", "l":
-			i := 0
-			modes := m.rankedModes()
-			if len(modes) == 0 {
-				return nil
-			}
-			for k, md := range modes {
-				if md == m.boardMode {
-					i = k
-				}
-			}
-			if s == "left" || s == "h" {
-				i = (i + len(modes) - 1) % len(modes)
-			} else {
-				i = (i + 1) % len(modes)
-			}
-			m.boardMode, m.board, m.boardSel = modes[i], nil, 0
-			return m.loadBoard(m.boardMode)
-		case "up", "k":
-			m.boardSel = max(m.boardSel-1, 0)
-		case "down", "j":
-			m.boardSel = min(m.boardSel+1, max(len(m.board)-1, 0))
-		case "enter":
-			if m.boardSel < len(m.board) {
-				m.state, m.profile, m.profileBack = stProfile, nil, stBoard
-				return m.loadProfile(m.board[m.boardSel].Name)
-			}
-		}
-		return nil
-	case stProfile:
-		if s == "esc" || s == "q" {
-			m.state = m.profileBack
-		}
-		return nil
+	case stMenu:
+		next, cmd := m.scr.update(k)
+		m.show(next)
+		return cmd
 	case stCode:
 		switch {
 		case s == "esc":
@@ -808,11 +762,12 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 	case "L":
 		if m.queries != nil {
-			if modes := m.rankedModes(); m.boardMode == "" && len(modes) > 0 {
-				m.boardMode = modes[0]
+			if m.board == nil {
+				m.board = newBoard(m, m.queries, m.d.Ctx, string(m.d.Player.ID), m.rankedModes())
 			}
-			m.state, m.notice = stBoard, ""
-			return m.loadBoard(m.boardMode)
+			m.show(m.board)
+			m.notice = ""
+			return m.board.open()
 		}
 	case "m":
 		switch {
@@ -820,8 +775,10 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 		case m.d.Player.Guest:
 			m.notice = guestProfile
 		default:
-			m.state, m.profile, m.profileBack, m.notice = stProfile, nil, stLobby, ""
-			return m.loadProfile("")
+			p := &profileScreen{sh: m}
+			m.show(p)
+			m.notice = ""
+			return p.load(m.queries, m.d.Ctx, string(m.d.Player.ID), "")
 		}
 	case "J", "/":
 		if m.d.Rooms != nil {
@@ -1009,10 +966,8 @@ func (m *Lobby) render() string {
 		return m.frame(m.helpText() + "\n" + style(colDim).Render("? or esc close help"))
 	case m.state == stQueue && m.queue != nil:
 		return m.frame(m.renderQueue())
-	case m.state == stBoard:
-		return m.frame(m.renderBoard())
-	case m.state == stProfile:
-		return m.frame(m.renderProfile())
+	case m.state == stMenu:
+		return m.frame(m.scr.view())
 	case m.state == stWatchList:
 		return m.frame(m.renderChooser())
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"time"
 
@@ -26,15 +25,6 @@ type queued struct {
 type (
 	queueTickMsg struct{}
 	matchedMsg   struct{ room *lobby.Room }
-	boardMsg     struct {
-		mode lobby.RankedMode
-		rows []service.LeaderboardLine
-		err  error
-	}
-	profileMsg struct {
-		service.Profile
-		err error
-	}
 )
 
 // Guests are told what they cannot do and how to get it, in a line that
@@ -174,167 +164,6 @@ func queueText(mode lobby.RankedMode, waited time.Duration, lo, hi float64, queu
 	}
 	b.WriteString(style(colDim).Render(hint) + "\n")
 	return b.String()
-}
-
-func (m *Lobby) loadBoard(mode lobby.RankedMode) tea.Cmd {
-	q, ctx := m.queries, m.d.Ctx
-	return func() tea.Msg {
-		lb, err := q.Leaderboard(ctx, string(mode), 100)
-		return boardMsg{mode, lb.Players, err}
-	}
-}
-
-// loadProfile reads the profile of the player named name, or the
-// player's own for "": the same query as `profile`.
-func (m *Lobby) loadProfile(name string) tea.Cmd {
-	q, ctx := m.queries, m.d.Ctx
-	me := string(m.d.Player.ID)
-	return func() tea.Msg {
-		var pr service.Profile
-		var err error
-		if name == "" {
-			pr, err = q.Profile(ctx, me)
-		} else {
-			pr, err = q.ProfileNamed(ctx, name)
-		}
-		return profileMsg{pr, err}
-	}
-}
-
-func (m *Lobby) renderBoard() string {
-	var b strings.Builder
-	var tabs []string
-	for _, md := range m.rankedModes() {
-		t := " " + string(md) + " "
-		if md == m.boardMode {
-			tabs = append(tabs, lipgloss.NewStyle().Bold(true).Foreground(colGood).Render("["+t+"]"))
-		} else {
-			tabs = append(tabs, style(colDim).Render(" "+t+" "))
-		}
-	}
-	b.WriteString(lipgloss.NewStyle().Bold(true).Foreground(colText).Render("Leaderboard") + "  " + strings.Join(tabs, "") + "\n\n")
-	tail := "\n" + style(colDim).Render("←/→ mode · ↑/↓ choose · enter profile · esc back")
-	if len(m.board) == 0 {
-		b.WriteString(style(colDim).Render("  no established ratings in this mode yet (± under 110: about ten games)") + "\n")
-		return b.String() + tail
-	}
-	b.WriteString(style(colDim).Render(fmt.Sprintf("  %4s  %-16s %7s %4s %6s %5s", "RANK", "NAME", "RATING", "±", "GAMES", "WIN%")) + "\n")
-	start, end, hint := listWindow(len(m.board), m.boardSel, m.listRows(b.String()+tail))
-	for i := start; i < end; i++ {
-		r := m.board[i]
-		line := fmt.Sprintf("%4d  %-16s %7s %4d %6d %4.0f%%", r.Rank, r.Name, r.Display, r.Deviation, r.Games, r.WinPct)
-		st, cur := style(colText), "  "
-		if i == m.boardSel {
-			st, cur = lipgloss.NewStyle().Bold(true).Foreground(colGood), "▸ "
-		}
-		b.WriteString(st.Render(cur+line) + "\n")
-	}
-	if hint != "" {
-		b.WriteString(style(colDim).Render(hint) + "\n")
-	}
-	return b.String() + tail
-}
-
-func (m *Lobby) renderProfile() string {
-	p := m.profile
-	if p == nil {
-		return style(colDim).Render("loading…")
-	}
-	var b strings.Builder
-	b.WriteString(lipgloss.NewStyle().Bold(true).Foreground(colGood).Render(p.Name) +
-		style(colDim).Render("  since "+p.Player.FirstSeen.UTC().Format("2006-01-02")) + "\n\n")
-	if len(p.Ratings) == 0 {
-		b.WriteString(style(colDim).Render("  no rated games yet") + "\n")
-	} else {
-		b.WriteString(style(colDim).Render(fmt.Sprintf("  %-10s %-12s %-8s %6s %4s %4s", "MODE", "RATING", "RANK", "GAMES", "W", "L")) + "\n")
-		for _, r := range p.Ratings {
-			rank := "?"
-			if r.Rank > 0 {
-				rank = fmt.Sprintf("#%d", r.Rank)
-			}
-			b.WriteString(style(colText).Render(fmt.Sprintf("  %-10s %-12s %-8s %6d %4d %4d", r.Mode, r.WithDeviation, rank, r.Games, r.Wins, r.Losses)) + "\n")
-		}
-	}
-	if len(p.Matches) > 0 {
-		b.WriteString("\n" + lipgloss.NewStyle().Bold(true).Foreground(colText).Render("Last matches") + "\n")
-		rows := max(m.listH()-18, 3)
-		for i, mt := range p.Matches {
-			if i >= rows {
-				break
-			}
-			b.WriteString(style(colText).Render("  "+matchLine(mt, p.Player.Fingerprint)) + "\n")
-		}
-	}
-	b.WriteString("\n" + style(colDim).Render("esc back"))
-	return b.String()
-}
-
-// matchLine is one match from one player's side: "pong-1v1  won  11–7 vs bob  +14".
-func matchLine(mt service.Match, fp string) string {
-	var me *service.MatchPlayer
-	for i := range mt.Players {
-		if p := &mt.Players[i]; p.Fingerprint == fp && fp != "" {
-			me = p
-		}
-	}
-	if me == nil {
-		return mt.Mode
-	}
-	// With teams, teammates are "with", not opponents (a 2v2 listed the
-	// partner among those played against), and a team's shared score is
-	// said once.
-	teams := slices.ContainsFunc(mt.Players, func(p service.MatchPlayer) bool { return p.Team != 0 })
-	var mates, others []string
-	theirs := map[int]int{} // an opposing team's score
-	for i := range mt.Players {
-		p := &mt.Players[i]
-		switch {
-		case p == me:
-		case teams && p.Team == me.Team:
-			mates = append(mates, p.Name)
-		case teams:
-			others = append(others, p.Name)
-			theirs[p.Team] = p.Score
-		default:
-			others = append(others, fmt.Sprintf("%s %d", p.Name, p.Score))
-		}
-	}
-	vs := strings.Join(others, ", ")
-	if teams {
-		vs = strings.Join(others, " + ")
-		for _, sc := range theirs {
-			vs += fmt.Sprintf(" %d", sc)
-		}
-		if len(mates) > 0 {
-			vs = "with " + strings.Join(mates, " + ") + " vs " + vs
-		} else {
-			vs = "vs " + vs
-		}
-	} else {
-		vs = "vs " + vs
-	}
-	res := "won"
-	switch {
-	case mt.Aborted:
-		res = "aborted"
-	case me.Place != 1:
-		res = fmt.Sprintf("%d%s", me.Rank, ordinalSuffix(me.Rank))
-	}
-	change := ""
-	if mt.Ranked && !mt.Aborted {
-		change = fmt.Sprintf("  %+d", me.RatingAfter-me.RatingBefore)
-	}
-	return fmt.Sprintf("%-10s %-7s %d %s%s", mt.Mode, res, me.Score, vs, change)
-}
-
-func ordinalSuffix(n int) string {
-	switch n {
-	case 2:
-		return "nd"
-	case 3:
-		return "rd"
-	}
-	return "th"
 }
 
 // Queries are what the leaderboard and profile screens read: the service

@@ -371,7 +371,11 @@ func TestListsShowMoreThanThreeRowsAndAHint(t *testing.T) {
 	}{
 		{"rooms", func(m *Lobby) {}, " 1v1  waiting", 20},
 		{"watch", func(m *Lobby) { m.Update(tea.KeyPressMsg{Code: 'w', Text: "w"}) }, " casual ", 20},
-		{"leaderboard", func(m *Lobby) { m.state, m.board = stBoard, board }, "player", 30},
+		{"leaderboard", func(m *Lobby) {
+			m.board = newBoard(m, m.queries, m.d.Ctx, "", m.rankedModes())
+			m.board.rows = board
+			m.show(m.board)
+		}, "player", 30},
 	} {
 		for _, size := range [][2]int{{80, 24}, {200, 50}} {
 			m := chatLobby(t, newChat(t), chatMember("ann"), LobbyDeps{Rooms: svc.Rooms, Matchmaker: svc.Matchmaker, Store: st})

@@ -1,0 +1,49 @@
+package tui
+
+import tea "charm.land/bubbletea/v2"
+
+// A page is one menu screen of the lobby: the leaderboard, a profile, … .
+// The Lobby is their router (as soft-serve's UI routes between its pages):
+// it owns what every screen shares — the terminal's size, the notice line,
+// the chat pane, help, quitting, and the hand-off to a room, a watch or a
+// replay — and shows one screen at a time, or, with none, the rooms list.
+//
+// Keys and messages the router does not handle itself go to the screen
+// shown. A new menu screen is a new file with a type that implements
+// page and a line in Lobby.key (or wherever it opens from) that shows
+// it; the router needs no other change.
+type page interface {
+	// update takes a key or a message and returns the screen to show
+	// next: itself, another one, or nil for the rooms list.
+	update(msg tea.Msg) (page, tea.Cmd)
+	// view is the screen's body; the router boxes it, centres it and puts
+	// the chat pane under it.
+	view() string
+}
+
+// modal is a screen whose keys are all its own (it takes text, or its
+// keys include a game mode's, which may be any letter): chat does not open
+// from it with t.
+type modal interface{ modal() }
+
+// shell is what a screen may ask of the router that shows it.
+type shell interface {
+	// notify sets the notice the rooms list shows.
+	notify(text string)
+	// listRows is how many lines a list gets on a screen whose body,
+	// with a list of no rows, is without; listH the height a screen
+	// sizes itself by (the terminal, less the chat pane's wish).
+	listRows(without string) int
+	listH() int
+}
+
+func (m *Lobby) notify(text string) { m.notice = text }
+
+// show puts s on screen (nil: the rooms list).
+func (m *Lobby) show(s page) {
+	m.scr = s
+	m.state = stLobby
+	if s != nil {
+		m.state = stMenu
+	}
+}
