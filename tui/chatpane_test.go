@@ -739,7 +739,7 @@ func TestWatchersTalkAmongThemselves(t *testing.T) {
 
 	// Back to the chooser: lobby chat again.
 	press(m, "q")
-	if got := m.chat.sub.Channels(); m.state != stWatchList || len(got) != 1 || got[0] != chat.LobbyChannel {
+	if got := m.chat.sub.Channels(); m.scr != m.chooser || len(got) != 1 || got[0] != chat.LobbyChannel {
 		t.Fatalf("after leaving: state %v channels %v", m.state, got)
 	}
 }

@@ -97,7 +97,6 @@ const (
 	stChoose // which ranked mode to queue for
 	stQueue  // waiting for a ranked match
 	stMenu   // a menu screen (Lobby.scr) is up
-	stWatchList
 	stWatch
 	stReplay
 )
@@ -143,17 +142,15 @@ type Lobby struct {
 	in      *inRoom
 
 	queue *queued
-	// scr is the menu screen shown (state stMenu); board is the
-	// leaderboard, kept between visits.
-	scr   page
-	board *boardScreen
+	// scr is the menu page shown (state stMenu); board and chooser are
+	// kept between visits.
+	scr     page
+	board   *boardScreen
+	chooser *chooserPage
 
-	live       []*lobby.Room
-	liveLabels map[*lobby.Room]seatLabels // ranked rooms' ratings, read with the list
-	views      map[string]gameview.View   // the lobby's own, by game (gameView)
-	liveSel    int
-	watch      *watching
-	replay     *replayer
+	views  map[string]gameview.View // the lobby's own, by game (gameView)
+	watch  *watching
+	replay *replayer
 
 	chat  *chatState // nil when the server has no chat
 	memo  frameMemo  // the last screen frame drew
@@ -395,13 +392,6 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.openChooser(fmt.Sprintf("No live room %q: pick one below.", msg.ref))
 		}
 		return m, m.spectate(r)
-	case liveMsg:
-		m.live, m.liveLabels = msg.rooms, msg.labels
-		m.liveSel = min(m.liveSel, max(len(m.live)-1, 0))
-		if m.state == stWatchList {
-			return m, m.watchLive(msg.ch)
-		}
-		return m, nil
 	case watchEndedMsg:
 		if m.watch != nil && m.watch.room == msg.room {
 			ended := fmt.Sprintf("The match in %s ended.", msg.room.ID())
@@ -445,10 +435,11 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.chat != nil {
 			m.chat.tick() // the mute's time left counts down
 		}
-		if m.state == stWatchList {
-			m.resortLive() // a match that ended moves down the chooser
+		cmd := refresh() // re-render the room list's live state
+		if m.state == stMenu {
+			cmd = tea.Batch(cmd, m.route(msg)) // a page may follow the clock too
 		}
-		return m, refresh() // re-render the room list's live state
+		return m, cmd
 	case chatMsg:
 		if cs := m.chat; cs != nil && msg.sub == cs.sub && !cs.closed {
 			cs.drain()
@@ -530,9 +521,7 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// The rest is the menu screen's (a leaderboard read, …); one
 		// that comes when its screen is gone is dropped.
 		if m.state == stMenu {
-			next, cmd := m.scr.update(msg)
-			m.show(next)
-			return m, cmd
+			return m, m.route(msg)
 		}
 	}
 	return m, nil
@@ -596,20 +585,6 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 		return m.watchKey(s)
 	case stReplay:
 		return m.replayKey(s)
-	case stWatchList:
-		switch s {
-		case "esc", "q":
-			m.state, m.notice = stLobby, ""
-		case "up", "k":
-			m.liveSel = max(m.liveSel-1, 0)
-		case "down", "j":
-			m.liveSel = min(m.liveSel+1, max(len(m.live)-1, 0))
-		case "enter":
-			if m.liveSel < len(m.live) {
-				return m.spectate(m.live[m.liveSel])
-			}
-		}
-		return nil
 	case stRoom:
 		if m.in.prompted {
 			m.in.prompted = false
@@ -702,9 +677,7 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	case stMenu:
-		next, cmd := m.scr.update(k)
-		m.show(next)
-		return cmd
+		return m.route(k)
 	case stCode:
 		switch {
 		case s == "esc":
@@ -968,8 +941,6 @@ func (m *Lobby) render() string {
 		return m.frame(m.renderQueue())
 	case m.state == stMenu:
 		return m.frame(m.scr.view())
-	case m.state == stWatchList:
-		return m.frame(m.renderChooser())
 	}
 	title := lipgloss.NewStyle().Bold(true).Foreground(colAccent).Render("t e r m a r e n a")
 	var b strings.Builder

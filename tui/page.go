@@ -35,9 +35,30 @@ type shell interface {
 	// sizes itself by (the terminal, less the chat pane's wish).
 	listRows(without string) int
 	listH() int
+	// listLine cuts a list's line to the box.
+	listLine(s string) string
+	// banner is the notice line as a page shows it, "" with none.
+	banner() string
 }
 
 func (m *Lobby) notify(text string) { m.notice = text }
+
+func (m *Lobby) banner() string {
+	if m.notice == "" {
+		return ""
+	}
+	return m.renderNotice()
+}
+
+// route hands msg to the page shown. A page that handed the player on (to
+// a watch, a room) has left the menus: what it returns then is moot.
+func (m *Lobby) route(msg tea.Msg) tea.Cmd {
+	next, cmd := m.scr.update(msg)
+	if m.state == stMenu {
+		m.show(next)
+	}
+	return cmd
+}
 
 // show puts s on screen (nil: the rooms list).
 func (m *Lobby) show(s page) {

@@ -474,8 +474,8 @@ func TestWatchListPutsLiveMatchesFirst(t *testing.T) {
 	if i < 0 || j < 0 || i > j {
 		t.Fatalf("the live %s is not listed before the finished %s:\n%s", live.ID(), done.ID(), scr)
 	}
-	if m.live[0] != live {
-		t.Fatalf("enter on the first row would watch %s, not the live %s", m.live[0].ID(), live.ID())
+	if m.chooser.live[0] != live {
+		t.Fatalf("enter on the first row would watch %s, not the live %s", m.chooser.live[0].ID(), live.ID())
 	}
 	// A match that ends while the chooser is open moves down at the
 	// next second's refresh, the cursor staying on the room it was on.
@@ -483,15 +483,15 @@ func TestWatchListPutsLiveMatchesFirst(t *testing.T) {
 	waitPhase(t, other, game.Countdown)
 	m.openChooser("") // as the list's change would re-read it
 	press(m, "down")  // on other, the second live match
-	if m.live[m.liveSel] != other {
-		t.Fatalf("the cursor is on %s, want %s", m.live[m.liveSel].ID(), other.ID())
+	if m.chooser.live[m.chooser.sel] != other {
+		t.Fatalf("the cursor is on %s, want %s", m.chooser.live[m.chooser.sel].ID(), other.ID())
 	}
 	if err := live.Leave(context.Background(), "SHA256:ann"); err != nil {
 		t.Fatal(err)
 	}
 	waitPhase(t, live, game.Finished)
 	m.Update(refreshMsg{})
-	if m.live[0] != other || m.live[m.liveSel] != other {
-		t.Fatalf("after %s ended: first row %s, cursor on %s; want %s for both", live.ID(), m.live[0].ID(), m.live[m.liveSel].ID(), other.ID())
+	if m.chooser.live[0] != other || m.chooser.live[m.chooser.sel] != other {
+		t.Fatalf("after %s ended: first row %s, cursor on %s; want %s for both", live.ID(), m.chooser.live[0].ID(), m.chooser.live[m.chooser.sel].ID(), other.ID())
 	}
 }

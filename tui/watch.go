@@ -3,13 +3,11 @@ package tui
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/gameview"
@@ -44,12 +42,6 @@ func (w watchFeed) ID() string                            { return w.room.ID() }
 func (w watchFeed) LatestAt() (*game.Frame, time.Time)    { return w.feed.LatestAt() }
 func (w watchFeed) Submit(game.PlayerID, game.Input) bool { return false }
 
-type liveMsg struct {
-	rooms  []*lobby.Room
-	labels map[*lobby.Room]seatLabels
-	ch     <-chan struct{}
-}
-
 // ratingReader is the store's rating lookup, all the chooser reads.
 type ratingReader interface {
 	Rating(mode, fp string) (store.Rating, bool, error)
@@ -60,62 +52,6 @@ type ratingReader interface {
 type watchEndedMsg struct {
 	room                   *lobby.Room
 	roomFailed, feedFailed bool
-}
-
-// watchLive follows the live-room list. Ratings are read here, once per
-// change of the list, never while drawing it: a ranked room's players are
-// fixed when it is created, so its labels cannot go stale in the list.
-func (m *Lobby) watchLive(ch <-chan struct{}) tea.Cmd {
-	rs, rr := m.d.Rooms, m.ratings
-	return afterChange(m.d.Ctx, ch, func() tea.Msg {
-		rooms, next := rs.Live()
-		rooms = liveFirst(rooms)
-		return liveMsg{rooms, readLabels(rr, rooms), next}
-	})
-}
-
-// openChooser shows the live rooms to watch.
-func (m *Lobby) openChooser(notice string) tea.Cmd {
-	rooms, ch := m.d.Rooms.Live()
-	rooms = liveFirst(rooms)
-	m.live, m.liveLabels = rooms, readLabels(m.ratings, rooms)
-	m.liveSel = min(m.liveSel, max(len(rooms)-1, 0))
-	m.state, m.notice = stWatchList, notice
-	return m.watchLive(ch)
-}
-
-// liveFirst orders the chooser's rooms by what there is to watch: matches
-// in play (or counting down) first, then rooms waiting for players, then
-// finished ones; oldest first within each (the order Rooms.Live gives).
-// Rooms.Live alone put the oldest, often finished, rooms at the top of
-// "Watch a live room".
-func liveFirst(rooms []*lobby.Room) []*lobby.Room {
-	rank := func(r *lobby.Room) int {
-		fr, _ := r.Latest()
-		switch {
-		case fr == nil || fr.Phase == game.Waiting:
-			return 1
-		case fr.Phase == game.Finished:
-			return 2
-		}
-		return 0
-	}
-	slices.SortStableFunc(rooms, func(a, b *lobby.Room) int { return rank(a) - rank(b) })
-	return rooms
-}
-
-// resortLive re-orders the chooser's rooms as their phases change (the
-// list itself is re-read only when rooms come and go), keeping the cursor
-// on the room it was on.
-func (m *Lobby) resortLive() {
-	var sel *lobby.Room
-	if m.liveSel < len(m.live) {
-		sel = m.live[m.liveSel]
-	}
-	m.live = liveFirst(m.live)
-	if i := slices.Index(m.live, sel); i >= 0 {
-		m.liveSel = i
-	}
 }
 
 // scoreboard is the scoreboard of the game named name, for the chooser's
@@ -141,15 +77,14 @@ func (m *Lobby) gameView(name string) gameview.View {
 	return gv
 }
 
-// readLabels reads the ratings of every ranked room's players.
-func readLabels(rr ratingReader, rooms []*lobby.Room) map[*lobby.Room]seatLabels {
-	out := make(map[*lobby.Room]seatLabels, len(rooms))
-	for _, r := range rooms {
-		if r.Ranked != "" {
-			out[r] = ratingLabels(rr, r)
-		}
+// openChooser shows the live rooms to watch, with notice over them.
+func (m *Lobby) openChooser(notice string) tea.Cmd {
+	if m.chooser == nil {
+		m.chooser = &chooserPage{sh: m, hand: m, rooms: m.d.Rooms, ctx: m.d.Ctx, rr: m.ratings, scores: m.scoreboard}
 	}
-	return out
+	m.show(m.chooser)
+	m.notice = notice
+	return m.chooser.open()
 }
 
 // spectate starts watching r.
@@ -190,7 +125,7 @@ func (m *Lobby) spectate(r *lobby.Room) tea.Cmd {
 		defer close(w.done)
 		w.view.Run(ctx)
 	})
-	m.watch, m.state, m.notice, m.help = w, stWatch, "", false
+	m.watch, m.scr, m.state, m.notice, m.help = w, nil, stWatch, "", false
 	return func() tea.Msg {
 		// The feed ends after the room, or alone when it failed.
 		select {
@@ -332,39 +267,6 @@ func (m *Lobby) watchKey(s string) tea.Cmd {
 		}
 	}
 	return nil
-}
-
-// renderChooser lists live rooms with their players, score and watchers.
-func (m *Lobby) renderChooser() string {
-	var b strings.Builder
-	b.WriteString(lipgloss.NewStyle().Bold(true).Foreground(colText).Render("Watch a live room") + "\n\n")
-	if m.notice != "" {
-		b.WriteString(m.renderNotice() + "\n\n")
-	}
-	head := b.String()
-	tail := "\n" + style(colDim).Render("↑/↓ choose · enter watch · esc back")
-	if len(m.live) == 0 {
-		return head + style(colDim).Render("  nothing is being played right now") + "\n" + tail
-	}
-	b.Reset()
-	start, end, hint := listWindow(len(m.live), m.liveSel, m.listRows(head+tail))
-	for i := start; i < end; i++ {
-		r := m.live[i]
-		ri := r.Info()
-		line := fmt.Sprintf("%-5s %-16s %s", ri.ID, ri.Label, roomSummary(ri, m.liveLabels[r], m.scoreboard(ri.Game)))
-		if n := ri.Watchers; n > 0 {
-			line += fmt.Sprintf("  · %d watching", n)
-		}
-		st, cur := style(colText), "  "
-		if i == m.liveSel {
-			st, cur = lipgloss.NewStyle().Bold(true).Foreground(colGood), "▸ "
-		}
-		b.WriteString(st.Render(m.listLine(cur+line)) + "\n")
-	}
-	if hint != "" {
-		b.WriteString(style(colDim).Render(hint) + "\n")
-	}
-	return head + b.String() + tail
 }
 
 // roomSummary is "alice 1520? 3 · bob 1480? 5" or the phase and names:

@@ -1,0 +1,171 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/gameview"
+	"github.com/termarena/termarena/lobby"
+)
+
+// chooserPage is "Watch a live room" (w): the live rooms with their
+// players, score and watchers, following the list as rooms come and go.
+// The router keeps it between visits, with its cursor.
+type chooserPage struct {
+	sh     shell
+	hand   watchHandOff
+	rooms  liveLister
+	ctx    context.Context
+	rr     ratingReader                          // nil: no ratings shown
+	scores func(game string) gameview.Scoreboard // a game's scoreboard, or nil
+	live   []*lobby.Room
+	labels map[*lobby.Room]seatLabels // ranked rooms' ratings, read with the list
+	sel    int
+}
+
+// liveLister is the room directory as the chooser reads it.
+type liveLister interface {
+	Live() ([]*lobby.Room, <-chan struct{})
+}
+
+// watchHandOff is the router's hand-off to the watch screen.
+type watchHandOff interface {
+	spectate(r *lobby.Room) tea.Cmd
+}
+
+type liveMsg struct {
+	rooms  []*lobby.Room
+	labels map[*lobby.Room]seatLabels
+	ch     <-chan struct{}
+}
+
+// open reads the live rooms as they are now and follows their changes.
+func (c *chooserPage) open() tea.Cmd {
+	rooms, ch := c.rooms.Live()
+	rooms = liveFirst(rooms)
+	c.live, c.labels = rooms, readLabels(c.rr, rooms)
+	c.sel = min(c.sel, max(len(rooms)-1, 0))
+	return c.follow(ch)
+}
+
+// follow follows the live-room list. Ratings are read here, once per
+// change of the list, never while drawing it: a ranked room's players are
+// fixed when it is created, so its labels cannot go stale in the list.
+func (c *chooserPage) follow(ch <-chan struct{}) tea.Cmd {
+	rs, rr := c.rooms, c.rr
+	return afterChange(c.ctx, ch, func() tea.Msg {
+		rooms, next := rs.Live()
+		rooms = liveFirst(rooms)
+		return liveMsg{rooms, readLabels(rr, rooms), next}
+	})
+}
+
+func (c *chooserPage) update(msg tea.Msg) (page, tea.Cmd) {
+	switch msg := msg.(type) {
+	case liveMsg:
+		c.live, c.labels = msg.rooms, msg.labels
+		c.sel = min(c.sel, max(len(c.live)-1, 0))
+		return c, c.follow(msg.ch)
+	case refreshMsg:
+		c.resort() // a match that ended moves down the chooser
+	case tea.KeyPressMsg:
+		switch msg.String() {
+		case "esc", "q":
+			c.sh.notify("")
+			return nil, nil
+		case "up", "k":
+			c.sel = max(c.sel-1, 0)
+		case "down", "j":
+			c.sel = min(c.sel+1, max(len(c.live)-1, 0))
+		case "enter":
+			if c.sel < len(c.live) {
+				return c, c.hand.spectate(c.live[c.sel])
+			}
+		}
+	}
+	return c, nil
+}
+
+// liveFirst orders the chooser's rooms by what there is to watch: matches
+// in play (or counting down) first, then rooms waiting for players, then
+// finished ones; oldest first within each (the order Rooms.Live gives).
+// Rooms.Live alone put the oldest, often finished, rooms at the top of
+// "Watch a live room".
+func liveFirst(rooms []*lobby.Room) []*lobby.Room {
+	rank := func(r *lobby.Room) int {
+		fr, _ := r.Latest()
+		switch {
+		case fr == nil || fr.Phase == game.Waiting:
+			return 1
+		case fr.Phase == game.Finished:
+			return 2
+		}
+		return 0
+	}
+	slices.SortStableFunc(rooms, func(a, b *lobby.Room) int { return rank(a) - rank(b) })
+	return rooms
+}
+
+// resort re-orders the chooser's rooms as their phases change (the list
+// itself is re-read only when rooms come and go), keeping the cursor on
+// the room it was on.
+func (c *chooserPage) resort() {
+	var sel *lobby.Room
+	if c.sel < len(c.live) {
+		sel = c.live[c.sel]
+	}
+	c.live = liveFirst(c.live)
+	if i := slices.Index(c.live, sel); i >= 0 {
+		c.sel = i
+	}
+}
+
+// readLabels reads the ratings of every ranked room's players.
+func readLabels(rr ratingReader, rooms []*lobby.Room) map[*lobby.Room]seatLabels {
+	out := make(map[*lobby.Room]seatLabels, len(rooms))
+	for _, r := range rooms {
+		if r.Ranked != "" {
+			out[r] = ratingLabels(rr, r)
+		}
+	}
+	return out
+}
+
+// view lists live rooms with their players, score and watchers.
+func (c *chooserPage) view() string {
+	var b strings.Builder
+	b.WriteString(lipgloss.NewStyle().Bold(true).Foreground(colText).Render("Watch a live room") + "\n\n")
+	if n := c.sh.banner(); n != "" {
+		b.WriteString(n + "\n\n")
+	}
+	head := b.String()
+	tail := "\n" + style(colDim).Render("↑/↓ choose · enter watch · esc back")
+	if len(c.live) == 0 {
+		return head + style(colDim).Render("  nothing is being played right now") + "\n" + tail
+	}
+	b.Reset()
+	start, end, hint := listWindow(len(c.live), c.sel, c.sh.listRows(head+tail))
+	for i := start; i < end; i++ {
+		r := c.live[i]
+		ri := r.Info()
+		line := fmt.Sprintf("%-5s %-16s %s", ri.ID, ri.Label, roomSummary(ri, c.labels[r], c.scores(ri.Game)))
+		if n := ri.Watchers; n > 0 {
+			line += fmt.Sprintf("  · %d watching", n)
+		}
+		st, cur := style(colText), "  "
+		if i == c.sel {
+			st, cur = lipgloss.NewStyle().Bold(true).Foreground(colGood), "▸ "
+		}
+		b.WriteString(st.Render(c.sh.listLine(cur+line)) + "\n")
+	}
+	if hint != "" {
+		b.WriteString(style(colDim).Render(hint) + "\n")
+	}
+	return head + b.String() + tail
+}
