@@ -116,7 +116,8 @@ func Assemble(c Config) (*App, error) {
 	}
 	a.Lobby.PruneReplays(st, c.Retention, log)
 	a.Metrics = telemetry.New(a.Lobby)
-	a.Service = service.New(st, a.Lobby.Rooms)
+	// Who is online is the hub's and the ranked queues' to say.
+	a.Service = service.New(st, a.Lobby.Rooms).WithOnline(a.Lobby.Hub, a.Lobby.Matchmaker)
 	a.Server, err = server.New(c.Server, server.Deps{Store: st, Hub: a.Lobby.Hub, Rooms: a.Lobby.Rooms, Matchmaker: a.Lobby.Matchmaker,
 		Chat: a.Lobby.Chat, Service: a.Service, Views: c.Views, Metrics: a.Metrics, HostKey: a.HostKey.Signer, Admins: c.Admins, Logger: log})
 	if err != nil {

@@ -359,3 +359,22 @@ func (mm *Matchmaker) watchShowUp(r *Room, want int) {
 		}
 	}
 }
+
+// QueueCount is how many players wait in one ranked queue, and how many a
+// match of it needs.
+type QueueCount struct {
+	Mode    RankedMode
+	Waiting int
+	Table   int
+}
+
+// Queued counts each ranked queue's waiting players, in the catalogue's
+// order.
+func (mm *Matchmaker) Queued() []QueueCount {
+	out := make([]QueueCount, 0, len(mm.modes))
+	for _, m := range mm.modes {
+		q := mm.queues[m]
+		out = append(out, QueueCount{Mode: m, Waiting: q.Len(), Table: q.size})
+	}
+	return out
+}

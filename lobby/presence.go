@@ -36,6 +36,11 @@ type Hub struct {
 	sessions map[uint64]entry
 	players  map[string]int // player id → live sessions
 	changed  chan struct{}  // closed and replaced when the online count changes
+	// moved is closed and replaced when anyone arrives, leaves or moves:
+	// what the who-is-online listings wait on. who caches the listing
+	// until then, so a burst of readers sorts it once.
+	moved chan struct{}
+	who   []Presence
 }
 
 type entry struct {
@@ -45,7 +50,7 @@ type entry struct {
 
 // NewHub returns an empty hub.
 func NewHub() *Hub {
-	return &Hub{sessions: map[uint64]entry{}, players: map[string]int{}, changed: make(chan struct{})}
+	return &Hub{sessions: map[uint64]entry{}, players: map[string]int{}, changed: make(chan struct{}), moved: make(chan struct{})}
 }
 
 // Join registers a session; the returned func removes it and must be called
@@ -66,13 +71,15 @@ func (h *Hub) Enter(p Presence, notify func(Notice)) (move func(where string), l
 	if h.players[p.ID] == 1 {
 		h.signalLocked()
 	}
+	h.movedLocked()
 	h.mu.Unlock()
 	move = func(where string) {
 		h.mu.Lock()
 		defer h.mu.Unlock()
-		if e, ok := h.sessions[id]; ok {
+		if e, ok := h.sessions[id]; ok && e.p.Where != where {
 			e.p.Where = where
 			h.sessions[id] = e
+			h.movedLocked()
 		}
 	}
 	var once sync.Once
@@ -81,6 +88,7 @@ func (h *Hub) Enter(p Presence, notify func(Notice)) (move func(where string), l
 			h.mu.Lock()
 			defer h.mu.Unlock()
 			delete(h.sessions, id)
+			h.movedLocked()
 			h.players[p.ID]--
 			if h.players[p.ID] <= 0 {
 				delete(h.players, p.ID)
@@ -93,6 +101,39 @@ func (h *Hub) Enter(p Presence, notify func(Notice)) (move func(where string), l
 func (h *Hub) signalLocked() {
 	close(h.changed)
 	h.changed = make(chan struct{})
+}
+
+func (h *Hub) movedLocked() {
+	close(h.moved)
+	h.moved = make(chan struct{})
+	h.who = nil
+}
+
+// Who lists the online players, one entry per player sorted by name, each
+// where their most engaged session is (Activity.Rank: a player playing in
+// one terminal and idle in another is playing); and a channel closed when
+// anyone arrives, leaves or moves. The slice is shared: callers must not
+// modify it.
+func (h *Hub) Who() ([]Presence, <-chan struct{}) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.who == nil {
+		best := make(map[string]Presence, len(h.players))
+		for _, e := range h.sessions {
+			if b, ok := best[e.p.ID]; !ok || e.p.Activity().rank() > b.Activity().rank() {
+				best[e.p.ID] = e.p
+			}
+		}
+		out := make([]Presence, 0, len(best))
+		for _, p := range best {
+			out = append(out, p)
+		}
+		sort.Slice(out, func(i, j int) bool {
+			return out[i].Name < out[j].Name || (out[i].Name == out[j].Name && out[i].ID < out[j].ID)
+		})
+		h.who = out
+	}
+	return h.who, h.moved
 }
 
 // Online reports how many distinct players are online, and a channel that is

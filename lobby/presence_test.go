@@ -66,3 +66,37 @@ func TestBroadcastAndTell(t *testing.T) {
 		t.Fatalf("list %v", list)
 	}
 }
+
+// TestHubWho: Who lists a player once, where their most engaged session
+// is, and its channel closes when anyone moves, so listings can follow.
+func TestHubWho(t *testing.T) {
+	h := NewHub()
+	_, leaveA := h.Enter(Presence{ID: "a", Name: "alice", Where: "lobby"}, nil)
+	moveA2, leaveA2 := h.Enter(Presence{ID: "a", Name: "alice", Where: "lobby"}, nil)
+	defer leaveA()
+	list, ch := h.Who()
+	if len(list) != 1 || list[0].Activity().Doing != DoingLobby {
+		t.Fatalf("who = %+v", list)
+	}
+	moveA2("room r3")
+	select {
+	case <-ch:
+	default:
+		t.Fatal("a move did not wake the who listing")
+	}
+	list, ch = h.Who()
+	if len(list) != 1 || list[0].Activity() != (Activity{Doing: DoingPlaying, Room: "r3"}) {
+		t.Fatalf("who after alice sat down in another terminal = %+v", list)
+	}
+	moveA2("room r3") // no change: nobody is woken
+	select {
+	case <-ch:
+		t.Fatal("a move to the same place woke the listing")
+	default:
+	}
+	leaveA2()
+	<-ch
+	if list, _ = h.Who(); len(list) != 1 || list[0].Activity().Doing != DoingLobby {
+		t.Fatalf("who after the game terminal left = %+v", list)
+	}
+}

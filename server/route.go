@@ -57,6 +57,7 @@ func commandTable() []command {
 		matchesCommand(),
 		replaysCommand(),
 		whoamiCommand(),
+		whoCommand(),
 		renameCommand(),
 		shareCommand(),
 		adminCommand(),

@@ -118,6 +118,11 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	}
 	if deps.Service == nil {
 		deps.Service = service.New(deps.Store, deps.Rooms)
+		if deps.Matchmaker != nil { // a nil *Matchmaker in the interface would be called
+			deps.Service = deps.Service.WithOnline(deps.Hub, deps.Matchmaker)
+		} else {
+			deps.Service = deps.Service.WithOnline(deps.Hub, nil)
+		}
 	}
 	if cfg.MaxSessionsPerConn <= 0 {
 		cfg.MaxSessionsPerConn = DefaultConfig().MaxSessionsPerConn

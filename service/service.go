@@ -54,6 +54,9 @@ type Service struct {
 	// now is the clock a deviation grows by (Glicko-2's inactivity):
 	// time.Now but in tests.
 	now func() time.Time
+	// presence and queues answer Who; nil until WithOnline.
+	presence Presence
+	queues   Queues
 }
 
 // New returns the service over st and rooms. st is required; rooms may

@@ -1,0 +1,98 @@
+package service
+
+import (
+	"context"
+	"errors"
+
+	"github.com/termarena/termarena/lobby"
+)
+
+// Presence is who is online: *lobby.Hub implements it.
+type Presence interface {
+	// Who lists the online players, one each, sorted by name, and a
+	// channel closed when anyone arrives, leaves or moves.
+	Who() ([]lobby.Presence, <-chan struct{})
+}
+
+// Queues counts the ranked queues: *lobby.Matchmaker implements it.
+type Queues interface {
+	Queued() []lobby.QueueCount
+}
+
+// ErrNoPresence means the service was built without a presence source
+// (WithOnline), so it cannot say who is online.
+var ErrNoPresence = errors.New("service: who is online is not known here")
+
+// WithOnline is the service answering Who from p and, when q is not nil,
+// counting the ranked queues from q.
+func (s *Service) WithOnline(p Presence, q Queues) *Service {
+	c := *s
+	c.presence, c.queues = p, q
+	return &c
+}
+
+// Who is the stable shape of `who --json` (fields are only added): the
+// players online with what each is doing, how many guests, and each ranked
+// queue's count.
+//
+// Guests are counted, not named: a guest's name is a throwaway
+// (guest-4821) that no profile, challenge or later session can reach, so
+// listing it says nothing a count does not, and a key-less visitor is not
+// advertised by name. Bots are never listed: they play without a session,
+// so they are never online.
+type Who struct {
+	Players []OnlinePlayer `json:"players"`
+	Guests  int            `json:"guests"`
+	Queues  []QueueCount   `json:"queues"`
+}
+
+// OnlinePlayer is one online player: Doing is lobby, queue, playing,
+// watching or replay; Mode, Room and Match say which, when there is one.
+type OnlinePlayer struct {
+	Name  string `json:"name"`
+	Doing string `json:"doing"`
+	Mode  string `json:"mode,omitempty"`
+	Room  string `json:"room,omitempty"`
+	Match string `json:"match,omitempty"`
+}
+
+// Activity is what the player is doing, in the listings' words
+// ("playing in r3").
+func (p OnlinePlayer) Activity() string {
+	return lobby.Activity{Doing: p.Doing, Mode: p.Mode, Room: p.Room, Match: p.Match}.String()
+}
+
+// QueueCount is one ranked queue: how many wait and how many a match
+// needs.
+type QueueCount struct {
+	Mode    string `json:"mode"`
+	Waiting int    `json:"waiting"`
+	Needs   int    `json:"needs"`
+}
+
+// Who says who is online now, and returns a channel closed when that
+// changes (the lobby redraws its line then).
+func (s *Service) Who(ctx context.Context) (Who, <-chan struct{}, error) {
+	if err := ctx.Err(); err != nil {
+		return Who{}, nil, err
+	}
+	if s.presence == nil {
+		return Who{}, nil, ErrNoPresence
+	}
+	list, changed := s.presence.Who()
+	w := Who{Players: make([]OnlinePlayer, 0, len(list)), Queues: []QueueCount{}}
+	for _, p := range list {
+		if p.Guest {
+			w.Guests++
+			continue
+		}
+		a := p.Activity()
+		w.Players = append(w.Players, OnlinePlayer{Name: p.Name, Doing: a.Doing, Mode: a.Mode, Room: a.Room, Match: a.Match})
+	}
+	if s.queues != nil {
+		for _, q := range s.queues.Queued() {
+			w.Queues = append(w.Queues, QueueCount{Mode: string(q.Mode), Waiting: q.Waiting, Needs: q.Table})
+		}
+	}
+	return w, changed, nil
+}
