@@ -25,6 +25,7 @@ import (
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/server"
 	"github.com/termarena/termarena/store"
+	"github.com/termarena/termarena/web"
 )
 
 func main() {
@@ -288,6 +289,8 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 		botRooms = -1 // off
 	}
 	ac.Lobby = lobby.Config{Rooms: lobby.RoomsConfig{SpectateDelay: delay, MaxWatchers: watchers, MaxBotRooms: botRooms, Room: game.RoomConfig{LagCompensation: c.lagComp}}, Chat: chat.Config{Filter: filter}}
+	ac.Web = web.DefaultConfig()
+	ac.Web.MaxConnsPerIP = c.srv.MaxConnsPerIP // one cap per address, for SSH and the web alike
 	ac.Retention = lobby.Retention{KeepPerPlayer: c.keepReplays, KeepFor: time.Duration(c.keepDays) * 24 * time.Hour}
 	a, err := app.Assemble(ac)
 	if err != nil {

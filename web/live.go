@@ -1,12 +1,14 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -70,7 +72,9 @@ type live struct {
 // liveRoom is one room's painter and its viewers.
 type liveRoom struct {
 	room    *lobby.Room
-	latest  atomic.Pointer[[]byte] // the newest frame as an SSE event
+	latest  atomic.Pointer[liveEvent] // the newest frame
+	seq     uint64                    // frames painted, owned by the painter
+	prev    [][]byte                  // each row's JSON in the frame before, owned by the painter
 	painter *tui.WatchPainter
 	term    vt10x.Terminal
 	cancel  context.CancelFunc
@@ -94,10 +98,14 @@ func (r *run) MarshalJSON() ([]byte, error) {
 	return json.Marshal([]any{r.text.String(), r.fg, r.bg, r.attrs})
 }
 
-// liveFrame is an event's data.
-type liveFrame struct {
-	Rows [][]*run `json:"rows"`
-	Line string   `json:"line"`
+// liveEvent is one painted frame, encoded once for every viewer: whole
+// (rows: every row), and as the rows that changed since the frame before
+// (diff: row number → row), for a viewer who got that one. Encoding and
+// compressing the few changed rows instead of the screen is most of what
+// a viewer costs the server.
+type liveEvent struct {
+	seq        uint64
+	full, diff []byte
 }
 
 // watch registers a web viewer of r: counted in the room's watchers and
@@ -212,18 +220,21 @@ func colour(c vt10x.Color) int {
 	return int(c)
 }
 
-// encode is the screen as an SSE event: rows of runs of one style.
-func (lr *liveRoom) encode() []byte {
-	f := liveFrame{Rows: make([][]*run, liveH), Line: lr.painter.Line()}
+// encode is the screen as an event, whole and as a diff from the frame
+// before. Rows are JSON arrays of runs.
+func (lr *liveRoom) encode() liveEvent {
+	line, _ := json.Marshal(lr.painter.Line())
+	rows := make([][]byte, liveH)
 	lr.term.Lock()
 	for y := range liveH {
+		var runs []*run
 		var cur *run
 		for x := range liveW {
 			g := lr.term.Cell(x, y)
 			fg, bg, attrs := colour(g.FG), colour(g.BG), int(g.Mode)&(vtReverse|vtUnderline|vtBold)
 			if cur == nil || cur.fg != fg || cur.bg != bg || cur.attrs != attrs {
 				cur = &run{fg: fg, bg: bg, attrs: attrs}
-				f.Rows[y] = append(f.Rows[y], cur)
+				runs = append(runs, cur)
 			}
 			ch := g.Char
 			if ch == 0 {
@@ -231,10 +242,28 @@ func (lr *liveRoom) encode() []byte {
 			}
 			cur.text.WriteRune(ch)
 		}
+		rows[y], _ = json.Marshal(runs)
 	}
 	lr.term.Unlock()
-	b, _ := json.Marshal(f)
-	return append(append([]byte("data: "), b...), '\n', '\n')
+	lr.seq++
+	full := append([]byte(`data: {"rows":[`), bytes.Join(rows, []byte(","))...)
+	full = append(append(append(full, `],"line":`...), line...), "}\n\n"...)
+	diff := []byte(`data: {"diff":{`)
+	n := 0
+	for y, r := range rows {
+		if y < len(lr.prev) && bytes.Equal(lr.prev[y], r) {
+			continue
+		}
+		if n > 0 {
+			diff = append(diff, ',')
+		}
+		diff = append(append(append(diff, '"'), strconv.Itoa(y)...), `":`...)
+		diff = append(diff, r...)
+		n++
+	}
+	diff = append(append(append(diff, `},"line":`...), line...), "}\n\n"...)
+	lr.prev = rows
+	return liveEvent{seq: lr.seq, full: full, diff: diff}
 }
 
 // liveStream serves /r/REF/live: the room's frames as Server-Sent Events,
@@ -273,7 +302,7 @@ type streamer struct {
 	w    http.ResponseWriter
 	rc   *http.ResponseController
 	beat *time.Ticker
-	sent *[]byte
+	sent *liveEvent
 	dead bool
 }
 
@@ -282,6 +311,15 @@ func newStreamer(w http.ResponseWriter) *streamer {
 }
 
 func (st *streamer) stop() { st.beat.Stop() }
+
+// event is ev as this viewer needs it: the changed rows when it has the
+// frame before, else the whole screen.
+func (st *streamer) event(ev *liveEvent) []byte {
+	if st.sent != nil && ev.seq == st.sent.seq+1 {
+		return ev.diff
+	}
+	return ev.full
+}
 
 // send writes an event; false once the connection has failed.
 func (st *streamer) send(b []byte) bool {
@@ -299,6 +337,7 @@ func (st *streamer) send(b []byte) bool {
 // request, the server or the connection does (false), or moveOn fires
 // (true).
 func (st *streamer) follow(req, server context.Context, lr *liveRoom, wake chan struct{}, moveOn <-chan struct{}) bool {
+	st.sent = nil // a diff is of this room's frames only
 	for {
 		select {
 		case <-req.Done():
@@ -309,7 +348,7 @@ func (st *streamer) follow(req, server context.Context, lr *liveRoom, wake chan 
 			return true
 		case <-lr.ended:
 			if ev := lr.latest.Load(); ev != nil && ev != st.sent {
-				st.send(*ev)
+				st.send(st.event(ev))
 			}
 			return !st.dead
 		case <-st.beat.C:
@@ -321,8 +360,9 @@ func (st *streamer) follow(req, server context.Context, lr *liveRoom, wake chan 
 			if ev == nil || ev == st.sent {
 				continue
 			}
+			b := st.event(ev)
 			st.sent = ev
-			if !st.send(*ev) {
+			if !st.send(b) {
 				return false
 			}
 		}

@@ -42,8 +42,9 @@ func newLiveWorld(t *testing.T, maxWatchers int) *liveWorld {
 
 // frame is a live event's data.
 type frame struct {
-	Rows [][][]any `json:"rows"`
-	Line string    `json:"line"`
+	Rows [][][]any       `json:"rows"`
+	Diff map[int][][]any `json:"diff"`
+	Line string          `json:"line"`
 }
 
 func (f frame) text() string {
@@ -72,12 +73,27 @@ func (lw *liveWorld) stream(ref string) (frames <-chan frame, resp *http.Respons
 		defer close(ch)
 		sc := bufio.NewScanner(resp.Body)
 		sc.Buffer(nil, 1<<20)
+		var rows [][][]any // the screen as the diffs leave it
 		for sc.Scan() {
 			if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok && data != "{}" {
 				var f frame
-				if json.Unmarshal([]byte(data), &f) == nil {
-					ch <- f
+				if json.Unmarshal([]byte(data), &f) != nil {
+					continue
 				}
+				switch {
+				case f.Rows != nil:
+					rows = f.Rows
+				case rows == nil:
+					lw.t.Error("a diff came before any whole frame")
+					continue
+				default:
+					rows = append([][][]any(nil), rows...)
+					for y, r := range f.Diff {
+						rows[y] = r
+					}
+				}
+				f.Rows = rows
+				ch <- f
 			}
 		}
 	}()

@@ -1,7 +1,9 @@
 // termarena's own script. Every page reads without it; it only brings the
 // live board to life: a room's frames arrive as Server-Sent Events (the
 // screen an SSH watcher sees, as rows of [text, fg, bg, attrs] runs with
-// xterm's 256 colours) and are drawn into the <pre data-live> element.
+// xterm's 256 colours: the whole screen, or the rows that changed since
+// the frame before) and are drawn into the <pre data-live> element; and it
+// plays replays from their .cast.
 "use strict";
 (function () {
   function xterm(n) {
@@ -40,9 +42,13 @@
     var line = document.getElementById("line");
     var es = new EventSource(pre.dataset.live);
     pre.classList.add("on");
+    var rows = null;
     es.onmessage = function (e) {
       var f = JSON.parse(e.data);
-      draw(pre, f.rows);
+      if (f.rows) rows = f.rows;
+      else if (f.diff && rows) Object.keys(f.diff).forEach(function (y) { rows[+y] = f.diff[y]; });
+      else return; // a diff before any whole frame: the next whole one comes
+      draw(pre, rows);
       if (line && f.line && line.textContent !== f.line) line.textContent = f.line;
     };
     es.addEventListener("room", function (e) {
