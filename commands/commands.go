@@ -10,6 +10,7 @@ package commands
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/termarena/termarena/sanitize"
 	"github.com/termarena/termarena/service"
+	"github.com/termarena/termarena/store"
 )
 
 // Exit codes, the same for every command so scripts can rely on them.
@@ -66,6 +68,18 @@ func (d Deps) log() *slog.Logger {
 		return slog.New(slog.DiscardHandler)
 	}
 	return d.Log
+}
+
+// readFailed tells the caller that what could not be read, and exits 1.
+// A damaged database is said so: "please try again" cannot help there
+// (only the operator can, and the store check logs which bucket it is).
+func readFailed(stderr io.Writer, what string, err error) int {
+	if errors.Is(err, store.ErrDamaged) {
+		fmt.Fprintf(stderr, "termarena: could not read %s: the server's database is damaged; trying again will not help, tell the operator\n", what)
+		return ExitFail
+	}
+	fmt.Fprintf(stderr, "termarena: could not read %s; please try again\n", what)
+	return ExitFail
 }
 
 // onlyJSON reads the arguments of a command that takes nothing but

@@ -59,8 +59,7 @@ func Leaderboard(ctx context.Context, d Deps, _ Caller, args []string, stdout, s
 	}
 	if err != nil {
 		d.log().Error("leaderboard", "err", err)
-		fmt.Fprintln(stderr, "termarena: could not read the leaderboard; please try again")
-		return ExitFail
+		return readFailed(stderr, "the leaderboard", err)
 	}
 	if p.Bools["json"] {
 		return writeJSON(stdout, lb)

@@ -27,8 +27,7 @@ func Matches(ctx context.Context, d Deps, who Caller, args []string, stdout, std
 	ms, err := d.Service.Matches(ctx, pl.Fingerprint, limit)
 	if err != nil {
 		d.log().Error("matches", "err", err)
-		fmt.Fprintln(stderr, "termarena: could not read the match history; please try again")
-		return ExitFail
+		return readFailed(stderr, "the match history", err)
 	}
 	return writeMatches(stdout, pl.Fingerprint, ms, p.Bools["json"], pl.Name+" has no matches yet")
 }

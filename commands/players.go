@@ -29,8 +29,7 @@ func whose(ctx context.Context, d Deps, who Caller, pos []string, stderr io.Writ
 		p, err := d.Service.PlayerByKey(ctx, who.ID)
 		if err != nil {
 			d.log().Error("player record", "fingerprint", who.ID, "err", err)
-			fmt.Fprintln(stderr, "termarena: could not read your player record; please try again")
-			return store.Player{}, ExitFail
+			return store.Player{}, readFailed(stderr, "your player record", err)
 		}
 		return p, ExitOK
 	}
@@ -41,8 +40,7 @@ func whose(ctx context.Context, d Deps, who Caller, pos []string, stderr io.Writ
 		return store.Player{}, ExitFail
 	case err != nil:
 		d.log().Error("player by name", "err", err)
-		fmt.Fprintln(stderr, "termarena: could not read that player; please try again")
-		return store.Player{}, ExitFail
+		return store.Player{}, readFailed(stderr, "that player", err)
 	}
 	return p, ExitOK
 }

@@ -23,8 +23,7 @@ func Profile(ctx context.Context, d Deps, who Caller, args []string, stdout, std
 	pr, err := d.Service.Profile(ctx, pl.Fingerprint)
 	if err != nil {
 		d.log().Error("profile", "err", err)
-		fmt.Fprintln(stderr, "termarena: could not read the profile; please try again")
-		return ExitFail
+		return readFailed(stderr, "the profile", err)
 	}
 	if p.Bools["json"] {
 		return writeJSON(stdout, pr)

@@ -32,8 +32,7 @@ func Replays(ctx context.Context, d Deps, who Caller, args []string, stdout, std
 	ms, err := d.Service.Replays(ctx, fp, limit)
 	if err != nil {
 		d.log().Error("replays", "err", err)
-		fmt.Fprintln(stderr, "termarena: could not read the replays; please try again")
-		return ExitFail
+		return readFailed(stderr, "the replays", err)
 	}
 	code := writeMatches(stdout, fp, ms, p.Bools["json"], empty)
 	if !p.Bools["json"] && len(ms) > 0 {
