@@ -129,3 +129,23 @@ func TestPracticeRoomsAreCapped(t *testing.T) {
 		t.Fatalf("a second practice room over the cap: exit %d, %v\n%s", st, err, bob.Screen())
 	}
 }
+
+// In the lobby, the create dialog's b picks a bot level: enter then
+// opens a practice room with the bots seated, as practice does.
+func TestLobbyCreateDialogSeatsBots(t *testing.T) {
+	h := start(t, t.TempDir(), server.DefaultConfig(), nil)
+	ann := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("ann", sshtest.NewKey(t))), 100, 30, "")
+	ann.WaitFor(wait, "Welcome, ann!")
+	ann.Type("c")
+	ann.WaitFor(wait, "mode: 1v1", "b bots (off, 1-5)")
+	ann.Type("b")
+	ann.WaitFor(wait, "practice: bots of level 1")
+	ann.Type("b")
+	ann.WaitFor(wait, "practice: bots of level 2")
+	ann.Type("\r")
+	ann.WaitFor(wait, "practice, bots level 2", "bot-L2", "ready ✓", "(you)")
+	rooms, _ := h.Rooms.List()
+	if len(rooms) != 1 || rooms[0].Practice != 2 {
+		t.Fatalf("rooms %v: want one practice room of level 2", rooms)
+	}
+}

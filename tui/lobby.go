@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/termarena/termarena/bot"
 	"github.com/termarena/termarena/chat"
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/gameview"
@@ -138,8 +139,11 @@ type Lobby struct {
 	kind    game.Kind // the create dialog's game (nil: still to choose) and mode
 	mode    game.Mode
 	private bool
-	code    string
-	in      *inRoom
+	// bots is the create dialog's practice level: 0 for a room of
+	// people, 1 to bot.Levels for one whose other seats are bots.
+	bots int
+	code string
+	in   *inRoom
 
 	queue *queued
 	// scr is the menu page shown (state stMenu); board and chooser are
@@ -644,11 +648,19 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 			m.state = stLobby
 		case "p":
 			m.private = !m.private
+		case "b":
+			m.bots = (m.bots + 1) % (bot.Levels + 1)
 		case "enter":
 			if m.kind == nil {
 				return nil
 			}
-			r, err := m.d.Rooms.Create(m.kind.Name(), m.mode.Name, m.private)
+			var r *lobby.Room
+			var err error
+			if m.bots > 0 {
+				r, err = m.d.Rooms.CreatePractice(m.kind.Name(), m.mode.Name, m.bots)
+			} else {
+				r, err = m.d.Rooms.Create(m.kind.Name(), m.mode.Name, m.private)
+			}
 			if err != nil {
 				m.notice = err.Error()
 				m.state = stLobby
@@ -1229,6 +1241,9 @@ func (m *Lobby) renderCreate() string {
 	if m.private {
 		priv = "private (join code)"
 	}
+	if m.bots > 0 {
+		priv = fmt.Sprintf("practice: bots of level %d in the other seats, unrated", m.bots)
+	}
 	if gs := m.games(); len(gs) > 1 {
 		var others []string
 		for _, k := range gs {
@@ -1246,7 +1261,7 @@ func (m *Lobby) renderCreate() string {
 			keys = append(keys, md.Key+" "+md.Title)
 		}
 	}
-	b.WriteString(style(colDim).Render("  "+strings.Join(append(keys, "p public/private"), " · ")) + "\n")
+	b.WriteString(style(colDim).Render("  "+strings.Join(append(keys, "p public/private", fmt.Sprintf("b bots (off, 1-%d)", bot.Levels)), " · ")) + "\n")
 	b.WriteString(style(colDim).Render("  enter create · esc cancel") + "\n")
 	return b.String()
 }

@@ -16,7 +16,7 @@ import (
 // these are all the keys they take besides the modes'.
 var (
 	// createKeys are the create dialog's (stCreate).
-	createKeys = map[string]string{"esc": "cancel", "enter": "create", "p": "public/private", "g": "switch game", "ctrl+c": "quit"}
+	createKeys = map[string]string{"esc": "cancel", "enter": "create", "p": "public/private", "g": "switch game", "b": "bots", "ctrl+c": "quit"}
 	// pickerKeys are the ranked picker's (stChoose).
 	pickerKeys = map[string]string{"esc": "cancel", "q": "cancel", "ctrl+c": "quit"}
 )
