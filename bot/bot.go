@@ -67,6 +67,12 @@ type Brain interface {
 type Reflex struct {
 	Delay int // ticks between what the screen showed and what the brain acts on
 	Gap   int // least ticks between two sends (a key rate)
+	// Jitter adds up to this many ticks to Delay, drawn afresh after
+	// every send from Seed: a person is not equally quick every time,
+	// and without it two bots of fixed habits would replay one match
+	// whatever the seed.
+	Jitter int
+	Seed   uint64
 }
 
 // Maker makes a brain for a mode of one game at level (1..Levels), for
@@ -92,13 +98,34 @@ type Seat struct {
 	hist     []*game.Frame
 	lastSend uint64
 	sent     bool
+	// delay is the reaction time in force, Delay plus this send's jitter.
+	delay int
+	rng   uint64
 }
 
 // NewSeat seats brain in slot.
 func NewSeat(slot int, brain Brain, r Reflex) *Seat {
 	r.Delay = max(r.Delay, 0)
 	r.Gap = max(r.Gap, 1)
-	return &Seat{slot: slot, brain: brain, reflex: r}
+	r.Jitter = max(r.Jitter, 0)
+	s := &Seat{slot: slot, brain: brain, reflex: r, rng: r.Seed}
+	s.redraw()
+	return s
+}
+
+// redraw draws the next reaction time (splitmix64: the same as the
+// games' RNG, without importing a game).
+func (s *Seat) redraw() {
+	s.delay = s.reflex.Delay
+	if s.reflex.Jitter == 0 {
+		return
+	}
+	s.rng += 0x9e3779b97f4a7c15
+	z := s.rng
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	z ^= z >> 31
+	s.delay += int(z % uint64(s.reflex.Jitter+1))
 }
 
 // Slot is the seat's slot.
@@ -124,7 +151,7 @@ func (s *Seat) Observe(f *game.Frame) []game.Input {
 	}
 	// The newest frame at least Delay ticks old is what the brain sees;
 	// older ones are dropped.
-	want := int64(f.Tick) - int64(s.reflex.Delay)
+	want := int64(f.Tick) - int64(s.delay)
 	seen := -1
 	for i, h := range s.hist {
 		if int64(h.Tick) <= want {
@@ -144,6 +171,7 @@ func (s *Seat) Observe(f *game.Frame) []game.Input {
 	}
 	acts = acts[:min(len(acts), MaxActions)]
 	s.sent, s.lastSend = true, f.Tick
+	s.redraw()
 	out := make([]game.Input, len(acts))
 	for i, a := range acts {
 		s.seq++

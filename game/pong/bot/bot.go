@@ -35,15 +35,15 @@ type Level struct {
 }
 
 // Levels are the five levels, weakest first. Level 1 reacts in half a
-// second, changes keys four times a second and misses by more than a
+// second or more, changes keys four times a second and misses by more than a
 // paddle's half as often as not: a newcomer who follows the ball beats it
 // (TestNewcomerBeatsLevel1).
 var Levels = [drive.Levels]Level{
-	{Reflex: drive.Reflex{Delay: 30, Gap: 15}, Error: 140},
-	{Reflex: drive.Reflex{Delay: 20, Gap: 7}, Error: 70},
-	{Reflex: drive.Reflex{Delay: 16, Gap: 6}, Predict: true, Error: 70},
-	{Reflex: drive.Reflex{Delay: 12, Gap: 4}, Predict: true, Error: 40, Centre: true},
-	{Reflex: drive.Reflex{Delay: 8, Gap: 2}, Predict: true, Error: 15, Centre: true, Aim: true},
+	{Reflex: drive.Reflex{Delay: 30, Jitter: 10, Gap: 18}, Error: 160},
+	{Reflex: drive.Reflex{Delay: 22, Jitter: 6, Gap: 8}, Predict: true, Error: 110},
+	{Reflex: drive.Reflex{Delay: 16, Jitter: 5, Gap: 6}, Predict: true, Error: 70},
+	{Reflex: drive.Reflex{Delay: 12, Jitter: 4, Gap: 4}, Predict: true, Error: 40, Centre: true},
+	{Reflex: drive.Reflex{Delay: 8, Jitter: 3, Gap: 2}, Predict: true, Error: 15, Centre: true, Aim: true},
 }
 
 // New is the catalogue's bot.Maker for Pong: every mode, every side.
@@ -58,7 +58,9 @@ func New(mode string, level, slot int, seed uint64) (drive.Brain, drive.Reflex, 
 		return nil, drive.Reflex{}, fmt.Errorf("pong bot: no side %d", slot)
 	}
 	lv := Levels[level-1]
-	return &Brain{lv: lv, rng: sim.NewRNG(seed)}, lv.Reflex, nil
+	r := lv.Reflex
+	r.Seed = seed ^ 0x5eed
+	return &Brain{lv: lv, rng: sim.NewRNG(seed)}, r, nil
 }
 
 // Brain is one paddle's player.

@@ -46,11 +46,11 @@ const (
 // tick, so a Delay of 24 ticks is eight cells late: level 1 reacts in
 // 0.4 s and sees only the next cell.
 var Levels = [drive.Levels]Level{
-	{Reflex: drive.Reflex{Delay: 24, Gap: 3}, Think: AvoidWall, Wander: 40},
-	{Reflex: drive.Reflex{Delay: 18, Gap: 3}, Think: LongRoad, Wander: 10},
-	{Reflex: drive.Reflex{Delay: 12, Gap: 3}, Think: FloodFill},
-	{Reflex: drive.Reflex{Delay: 9, Gap: 3}, Think: FillSpace},
-	{Reflex: drive.Reflex{Delay: 6, Gap: 3}, Think: Lookahead},
+	{Reflex: drive.Reflex{Delay: 24, Jitter: 6, Gap: 3}, Think: AvoidWall, Wander: 40},
+	{Reflex: drive.Reflex{Delay: 18, Jitter: 6, Gap: 3}, Think: LongRoad, Wander: 10},
+	{Reflex: drive.Reflex{Delay: 12, Jitter: 3, Gap: 3}, Think: FloodFill},
+	{Reflex: drive.Reflex{Delay: 9, Jitter: 3, Gap: 3}, Think: FillSpace},
+	{Reflex: drive.Reflex{Delay: 4, Jitter: 2, Gap: 3}, Think: Lookahead},
 }
 
 // New is the catalogue's bot.Maker for light cycles: every mode, every
@@ -66,7 +66,9 @@ func New(mode string, level, slot int, seed uint64) (drive.Brain, drive.Reflex, 
 		return nil, drive.Reflex{}, fmt.Errorf("tron bot: no seat %d", slot)
 	}
 	lv := Levels[level-1]
-	return &Brain{lv: lv, rng: sim.NewRNG(seed), lastX: -1}, lv.Reflex, nil
+	r := lv.Reflex
+	r.Seed = seed ^ 0x5eed
+	return &Brain{lv: lv, rng: sim.NewRNG(seed), lastX: -1}, r, nil
 }
 
 // Brain is one cycle's rider.
@@ -139,9 +141,9 @@ func (b *Brain) choose(s *tron.Snapshot, slot, x, y int, heading int8) int8 {
 	var others []int
 	if b.lv.Think >= FillSpace {
 		// Keeps out of everything another rider could have reached
-		// since the bot saw them, and one move more: they may be there
-		// at the same move.
-		others = b.blockOthers(s, slot, 1+b.lv.Reflex.Delay/max(int(s.Config.MoveEvery), 1))
+		// since the bot saw them (at its slowest), and two moves more:
+		// they may be there at the same move, or turn across its path.
+		others = b.blockOthers(s, slot, 2+(b.lv.Reflex.Delay+b.lv.Reflex.Jitter)/max(int(s.Config.MoveEvery), 1))
 	}
 	defer b.unblock()
 	opts := b.open(w, h, x, y, heading)
@@ -194,8 +196,13 @@ func (b *Brain) choose(s *tron.Snapshot, slot, x, y int, heading int8) int8 {
 		case Lookahead:
 			score = b.territory(w, h, nx, ny, others)
 		}
+		// Straight on when it makes no difference (fewer keys), else a
+		// coin decides between equals: a rider has no fixed habits.
+		score *= 4
 		if d == heading {
-			score++ // straight on when it makes no difference: fewer keys
+			score += 3
+		} else {
+			score += int64(b.rng.Intn(3))
 		}
 		if score > bestScore {
 			best, bestScore = d, score
