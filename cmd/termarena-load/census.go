@@ -370,8 +370,13 @@ func censusRows(row, optRow rowFunc) {
 	})
 }
 
-// boundWarning is the summary's line for a client-bound run.
+// boundWarning is the summary's line for a client-bound run, and for
+// watchers that saw no frame.
 func boundWarning(w io.Writer, r *result) {
+	if x := r.Summary.Watch; x != nil && x.WithFrames < x.Watchers {
+		fmt.Fprintf(w, "%s: %d of %d watchers received no game frame: refused by the room's watcher limit (termarena --max-watchers-per-room, 200 by default; a refusal after the command started leaves the watcher in the lobby's chooser), or the room never started\n",
+			r.label, x.Watchers-x.WithFrames, x.Watchers)
+	}
 	c := r.Summary.ClientBound
 	if c == nil || c.Seconds == 0 {
 		return
