@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/termarena/termarena/bot"
 	"log/slog"
 	"runtime/debug"
 	"sync"
@@ -154,7 +155,8 @@ func (s *Services) Sessions() int { return s.Hub.Sessions() }
 // PlayersOnline counts distinct players online.
 func (s *Services) PlayersOnline() int { n, _ := s.Hub.Online(); return n }
 
-// PlayersInMatches counts seated players in rooms counting down or playing.
+// PlayersInMatches counts seated players in rooms counting down or
+// playing: people, not the bots of practice rooms.
 func (s *Services) PlayersInMatches() int {
 	n := 0
 	for _, r := range s.Rooms.All() {
@@ -163,7 +165,7 @@ func (s *Services) PlayersInMatches() int {
 			continue
 		}
 		for _, seat := range fr.Seats {
-			if seat.Taken {
+			if seat.Taken && !bot.IsBot(seat.Player.ID) {
 				n++
 			}
 		}

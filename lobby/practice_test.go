@@ -1,0 +1,83 @@
+package lobby
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/termarena/termarena/bot"
+	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/game/pong"
+	pongbot "github.com/termarena/termarena/game/pong/bot"
+)
+
+func practiceRooms(t *testing.T, most int) *Rooms {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	return NewRooms(ctx, RoomsConfig{Games: game.Catalog{pong.Kind{}}, Bots: map[string]bot.Maker{"pong": pongbot.New},
+		MaxBotRooms: most, Room: game.RoomConfig{Countdown: -1}})
+}
+
+// A practice room seats its bots from slot 1 (the player takes the
+// first), files its matches as practice, and counts toward the cap; with
+// bots off none is made.
+func TestCreatePractice(t *testing.T) {
+	rs := practiceRooms(t, 1)
+	r, err := rs.CreatePractice("pong", "2v2", 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ModeName(r) != "practice-2v2" || r.Info().Filed() != "practice-2v2" || r.Practice != 4 {
+		t.Errorf("filed as %q / %q, level %d", ModeName(r), r.Info().Filed(), r.Practice)
+	}
+	fr, _ := r.Latest()
+	for slot, s := range fr.Seats {
+		if bot := slot > 0; s.Taken != bot || (bot && s.Player.Name != "bot-L4") {
+			t.Errorf("seat %d: %+v", slot, s)
+		}
+	}
+	if _, err := rs.CreatePractice("pong", "1v1", 1); !errors.Is(err, ErrBotRoomsFull) {
+		t.Errorf("a second practice room over a cap of 1: %v", err)
+	}
+	if _, err := rs.CreatePractice("pong", "1v1", 6); err == nil {
+		t.Error("made a practice room of level 6")
+	}
+	if _, err := practiceRooms(t, -1).CreatePractice("pong", "1v1", 1); !errors.Is(err, ErrBotsOff) {
+		t.Errorf("bots off: %v", err)
+	}
+}
+
+// Bots are not players in matches: a practice match of one person and
+// three bots counts one.
+func TestPlayersInMatchesLeavesOutBots(t *testing.T) {
+	rs := practiceRooms(t, 0)
+	r, err := rs.CreatePractice("pong", "ffa", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := r.Join(ctx, game.Player{ID: "ann", Name: "ann"}, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.SetReady(ctx, "ann", true); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.After(10 * time.Second)
+	for {
+		fr, next := r.Latest()
+		if fr.Phase == game.Playing {
+			break
+		}
+		select {
+		case <-next:
+		case <-deadline:
+			t.Fatalf("the practice match never started: %+v", fr)
+		}
+	}
+	s := &Services{Rooms: rs}
+	if n := s.PlayersInMatches(); n != 1 {
+		t.Errorf("players in matches: %d, want 1 (ann; not her three bots)", n)
+	}
+}
