@@ -156,6 +156,12 @@ func TestLiveRoomStreamsTheWatchersScreen(t *testing.T) {
 		return strings.Contains(f.text(), "▀▀▀▀▀▀▀▀") && strings.Contains(f.Line, "alice 0")
 	})
 	next(t, frames, "a moved board", func(f frame) bool { return strings.Contains(f.text(), "▀▀▀▀") && f.text() != a.text() })
+	// A viewer that keeps up is sent the rows that changed, not the
+	// screen: a moving ball is a row or two.
+	d := next(t, frames, "a diff", func(f frame) bool { return f.Diff != nil })
+	if len(d.Diff) == 0 || len(d.Diff) > 12 {
+		t.Errorf("a diff of %d rows while the ball moves", len(d.Diff))
+	}
 	cancel()
 	deadline := time.Now().Add(5 * time.Second)
 	for r.Watchers() != 0 {
