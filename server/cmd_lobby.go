@@ -65,6 +65,7 @@ func (srv *Server) lobbyDeps(s *Session, io *sessionIO, start lobbyStart) tui.Lo
 		Matchmaker:    srv.deps.Matchmaker,
 		Store:         srv.deps.Store,
 		Queries:       srv.deps.Service,
+		Who:           srv.deps.Service,
 		Spectate:      start.spectate,
 		SpectateStart: start.spectateList,
 		Replay:        start.replay,

@@ -26,6 +26,8 @@ func TestWhoE2E(t *testing.T) {
 	bob.WaitFor(wait, "Welcome, bob!")
 	guest := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("visitor", nil)), 80, 24, "")
 	guest.WaitFor(wait, "You are a guest")
+	// Bob's lobby names alice and where she is, and counts the guest.
+	bob.WaitFor(wait, "3 players online: alice (playing r1), 1 guest")
 
 	carol := sshtest.NewKey(t)
 	var r sshtest.Result

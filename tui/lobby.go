@@ -76,6 +76,9 @@ type LobbyDeps struct {
 	// out a moderation action (a moderator's /mute, /kick, /ban …, or an automatic
 	// flood mute from Send's Result.Action) — it persists it and returns a line to
 	// show the sender; it may block briefly, so call it from a tea.Cmd.
+	// Who, when set, names who is online in the lobby and counts the
+	// ranked queues (online.go).
+	Who        WhoSource
 	Chat       *chat.Chat
 	ChatMember chat.Member
 	ChatAct    func(chat.ModAction) string
@@ -128,6 +131,7 @@ type Lobby struct {
 	// onlineLive, roomsLive: a watcher for that figure is armed. They are
 	// not re-armed while a game screen is up (see livePaused).
 	onlineLive, roomsLive bool
+	people                people
 	state                 lobbyState
 	help                  bool
 	notice                string
@@ -242,7 +246,7 @@ func (m *Lobby) Detach(ctx context.Context) {
 func (m *Lobby) Init() tea.Cmd {
 	// Start from the count as it is now (the session registered itself
 	// after the model was built), then follow changes.
-	cmds := []tea.Cmd{m.readOnline(), refresh()}
+	cmds := []tea.Cmd{m.readOnline(), refresh(), m.readWho()}
 	m.onlineLive = true
 	if m.d.Rooms != nil {
 		_, rch := m.d.Rooms.List()
@@ -323,6 +327,7 @@ func (m *Lobby) resumeLive() tea.Cmd {
 		m.roomsLive = true
 		cmds = append(cmds, m.readRooms())
 	}
+	cmds = append(cmds, m.resumeWho())
 	return tea.Batch(cmds...)
 }
 
@@ -420,6 +425,8 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.in.view.SetProfile(msg.Profile)
 		}
 		return m, nil
+	case whoMsg:
+		return m.onWho(msg)
 	case onlineMsg:
 		m.online = msg.n
 		if m.livePaused() {
@@ -961,11 +968,10 @@ func (m *Lobby) render() string {
 	if m.d.Player.Guest {
 		b.WriteString(style(colDim).Render("You are a guest: connect with an SSH key to keep your name.") + "\n")
 	}
-	players := "players"
-	if m.online == 1 {
-		players = "player"
+	b.WriteString("\n" + m.onlineLine(max(m.w-boxChrome, 20)) + "\n")
+	if q := m.queueLine(); q != "" {
+		b.WriteString(m.listLine(q) + "\n")
 	}
-	b.WriteString("\n" + style(colText).Render(fmt.Sprintf("● %d %s online", m.online, players)) + "\n")
 	if r := m.rankedSeat(); r != nil && m.state == stLobby {
 		b.WriteString(style(colWarn).Render(fmt.Sprintf("▶ Your ranked %s match is on in %s · b go back to it", r.Ranked, r.ID())) + "\n")
 	}
@@ -980,7 +986,7 @@ func (m *Lobby) render() string {
 		var keys []string
 		for _, q := range m.rankedModes() {
 			_, md, _ := m.games().Ranked(string(q))
-			keys = append(keys, md.Key+" "+string(q))
+			keys = append(keys, md.Key+" "+string(q)+m.queueCount(string(q)))
 		}
 		b.WriteString(style(colDim).Render("  "+strings.Join(append(keys, "esc cancel"), " · ")) + "\n")
 	case stCreate:
