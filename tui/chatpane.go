@@ -813,7 +813,7 @@ func (m *Lobby) startsChat(s string) bool {
 	switch m.state {
 	case stRoom, stWatch, stReplay:
 		return s == "t" || s == "enter"
-	case stCode, stCreate, stChoose:
+	case stChoose:
 		return false
 	case stMenu:
 		if _, ok := m.scr.(modal); ok {

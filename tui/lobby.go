@@ -12,7 +12,6 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/termarena/termarena/bot"
 	"github.com/termarena/termarena/chat"
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/gameview"
@@ -95,8 +94,6 @@ type lobbyState int
 
 const (
 	stLobby lobbyState = iota
-	stCreate
-	stCode
 	stRoom
 	stChoose // which ranked mode to queue for
 	stQueue  // waiting for a ranked match
@@ -138,23 +135,17 @@ type Lobby struct {
 	final                 bool
 	quitting              bool
 
-	rooms   []*lobby.Room
-	sel     int
-	kind    game.Kind // the create dialog's game (nil: still to choose) and mode
-	mode    game.Mode
-	private bool
-	// bots is the create dialog's practice level: 0 for a room of
-	// people, 1 to bot.Levels for one whose other seats are bots.
-	bots int
-	code string
-	in   *inRoom
+	rooms []*lobby.Room
+	sel   int
+	in    *inRoom
 
 	queue *queued
-	// scr is the menu page shown (state stMenu); board and chooser are
-	// kept between visits.
+	// scr is the menu page shown (state stMenu); board, chooser and
+	// create are kept between visits.
 	scr     page
 	board   *boardScreen
 	chooser *chooserPage
+	create  *createPage
 
 	views  map[string]gameview.View // the lobby's own, by game (gameView)
 	watch  *watching
@@ -649,35 +640,6 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 			}
 		}
 		return nil
-	case stCreate:
-		switch s {
-		case "esc":
-			m.state = stLobby
-		case "p":
-			m.private = !m.private
-		case "b":
-			m.bots = (m.bots + 1) % (bot.Levels + 1)
-		case "enter":
-			if m.kind == nil {
-				return nil
-			}
-			var r *lobby.Room
-			var err error
-			if m.bots > 0 {
-				r, err = m.d.Rooms.CreatePractice(m.kind.Name(), m.mode.Name, m.bots)
-			} else {
-				r, err = m.d.Rooms.Create(m.kind.Name(), m.mode.Name, m.private)
-			}
-			if err != nil {
-				m.notice = err.Error()
-				m.state = stLobby
-				return nil
-			}
-			return m.join(joinMsg{room: r, side: -1})
-		default:
-			m.pickCreate(s)
-		}
-		return nil
 	case stChoose:
 		switch s {
 		case "esc", "q":
@@ -697,22 +659,6 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case stMenu:
 		return m.route(k)
-	case stCode:
-		switch {
-		case s == "esc":
-			m.state = stLobby
-		case s == "enter":
-			code := m.code
-			m.code, m.state = "", stLobby
-			return m.join(joinMsg{ref: code, side: -1})
-		case s == "backspace":
-			if r := []rune(m.code); len(r) > 0 {
-				m.code = string(r[:len(r)-1])
-			}
-		case len(k.Text) == 1 && isCodeChar(k.Text[0]) && len(m.code) < 12:
-			m.code += strings.ToLower(k.Text)
-		}
-		return nil
 	}
 	switch s {
 	case "q":
@@ -730,9 +676,12 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 		m.sel = min(m.sel+1, max(len(m.rooms)-1, 0))
 	case "c":
 		if m.d.Rooms != nil {
-			m.state, m.notice = stCreate, ""
-			m.kind, m.mode = nil, game.Mode{}
-			m.pickGame(0)
+			if m.create == nil {
+				m.create = &createPage{sh: m, hand: m, rooms: m.d.Rooms, games: m.games}
+			}
+			m.create.open()
+			m.show(m.create)
+			m.notice = ""
 		}
 	case "p":
 		if modes := m.rankedModes(); len(modes) > 0 {
@@ -774,7 +723,8 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 	case "J", "/":
 		if m.d.Rooms != nil {
-			m.state, m.code, m.notice = stCode, "", ""
+			m.show(&codePage{hand: m})
+			m.notice = ""
 		}
 	case "enter":
 		if m.sel < len(m.rooms) {
@@ -782,10 +732,6 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 	}
 	return nil
-}
-
-func isCodeChar(b byte) bool {
-	return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9')
 }
 
 // join seats the player in a room and starts the room view.
@@ -958,7 +904,7 @@ func (m *Lobby) render() string {
 		return m.frame(m.helpText() + "\n" + style(colDim).Render("? or esc close help"))
 	case m.state == stQueue && m.queue != nil:
 		return m.frame(m.renderQueue())
-	case m.state == stMenu:
+	case m.state == stMenu && !isDialog(m.scr):
 		return m.frame(m.scr.view())
 	}
 	title := lipgloss.NewStyle().Bold(true).Foreground(colAccent).Render("t e r m a r e n a")
@@ -989,11 +935,8 @@ func (m *Lobby) render() string {
 			keys = append(keys, md.Key+" "+string(q)+m.queueCount(string(q)))
 		}
 		b.WriteString(style(colDim).Render("  "+strings.Join(append(keys, "esc cancel"), " · ")) + "\n")
-	case stCreate:
-		b.WriteString(m.renderCreate())
-	case stCode:
-		b.WriteString("\n" + style(colText).Render("Join code: ") + lipgloss.NewStyle().Bold(true).Foreground(colGood).Render(m.code+"▏") + "\n")
-		b.WriteString(style(colDim).Render("  enter join · esc cancel") + "\n")
+	case stMenu:
+		b.WriteString(m.scr.view()) // a dialog: the create dialog, the join code
 	}
 	keys := "? help · q quit"
 	if m.d.Rooms != nil {
@@ -1191,85 +1134,6 @@ func (m *Lobby) rankedModes() []lobby.RankedMode {
 		out = append(out, lobby.RankedMode(q))
 	}
 	return out
-}
-
-// pickGame sets the create dialog on game i of the catalogue (wrapping)
-// and its first casual mode.
-func (m *Lobby) pickGame(i int) {
-	gs := m.games()
-	if len(gs) == 0 {
-		return
-	}
-	for range gs {
-		k := gs[(i%len(gs)+len(gs))%len(gs)]
-		for _, md := range k.Modes() {
-			if md.Casual {
-				m.kind, m.mode = k, md
-				return
-			}
-		}
-		i++
-	}
-}
-
-// pickCreate takes a key in the create dialog: g switches to the next
-// game, a mode's key picks that mode of the game shown.
-func (m *Lobby) pickCreate(s string) {
-	if m.kind == nil {
-		return
-	}
-	if s == "g" {
-		for i, k := range m.games() {
-			if k.Name() == m.kind.Name() {
-				m.pickGame(i + 1)
-				return
-			}
-		}
-		return
-	}
-	for _, md := range m.kind.Modes() {
-		if md.Casual && md.Key == s {
-			m.mode = md
-		}
-	}
-}
-
-// renderCreate is the create dialog: the game (g switches when the server
-// runs several), then the game's modes.
-func (m *Lobby) renderCreate() string {
-	var b strings.Builder
-	b.WriteString("\n" + lipgloss.NewStyle().Bold(true).Foreground(colText).Render("New room") + "\n")
-	if m.kind == nil {
-		b.WriteString(style(colDim).Render("  no game to play · esc cancel") + "\n")
-		return b.String()
-	}
-	priv := "public"
-	if m.private {
-		priv = "private (join code)"
-	}
-	if m.bots > 0 {
-		priv = fmt.Sprintf("practice: bots of level %d in the other seats, unrated", m.bots)
-	}
-	if gs := m.games(); len(gs) > 1 {
-		var others []string
-		for _, k := range gs {
-			if k.Name() != m.kind.Name() {
-				others = append(others, k.Title())
-			}
-		}
-		b.WriteString(style(colText).Render(fmt.Sprintf("  game: %s", m.kind.Title())) +
-			style(colDim).Render(fmt.Sprintf("   ·   g for %s", strings.Join(others, ", "))) + "\n")
-	}
-	b.WriteString(style(colText).Render(fmt.Sprintf("  mode: %s   ·   %s", m.mode.Name, priv)) + "\n")
-	var keys []string
-	for _, md := range m.kind.Modes() {
-		if md.Casual {
-			keys = append(keys, md.Key+" "+md.Title)
-		}
-	}
-	b.WriteString(style(colDim).Render("  "+strings.Join(append(keys, "p public/private", fmt.Sprintf("b bots (off, 1-%d)", bot.Levels)), " · ")) + "\n")
-	b.WriteString(style(colDim).Render("  enter create · esc cancel") + "\n")
-	return b.String()
 }
 
 func (m *Lobby) helpText() string {

@@ -15,7 +15,7 @@ import (
 // The dialogs are modal (chat does not open from them: startsChat), so
 // these are all the keys they take besides the modes'.
 var (
-	// createKeys are the create dialog's (stCreate).
+	// createKeys are the create dialog's (createPage).
 	createKeys = map[string]string{"esc": "cancel", "enter": "create", "p": "public/private", "g": "switch game", "b": "bots", "ctrl+c": "quit"}
 	// pickerKeys are the ranked picker's (stChoose).
 	pickerKeys = map[string]string{"esc": "cancel", "q": "cancel", "ctrl+c": "quit"}

@@ -26,6 +26,13 @@ type page interface {
 // from it with t.
 type modal interface{ modal() }
 
+// overRooms is a page drawn on the rooms page, under its notice and over
+// its keys (a dialog: the create dialog, the join code), rather than in a
+// box of its own.
+type overRooms interface{ overRooms() }
+
+func isDialog(p page) bool { _, ok := p.(overRooms); return ok }
+
 // shell is what a screen may ask of the router that shows it.
 type shell interface {
 	// notify sets the notice the rooms list shows.
@@ -56,6 +63,8 @@ func (m *Lobby) route(msg tea.Msg) tea.Cmd {
 	next, cmd := m.scr.update(msg)
 	if m.state == stMenu {
 		m.show(next)
+	} else {
+		m.scr = nil
 	}
 	return cmd
 }
