@@ -133,6 +133,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /r/{ref}", s.roomPage)
 	s.mux.HandleFunc("GET /r/{ref}/live", s.liveStream)
 	s.mux.HandleFunc("GET /tv", s.tvPage)
+	s.mux.HandleFunc("GET /tv.json", s.tvPage)
 	s.mux.HandleFunc("GET /tv/{game}", s.tvPage)
 	s.mux.HandleFunc("GET /tv/live", s.tvStream)
 	s.mux.HandleFunc("GET /tv/{game}/live", s.tvStream)
