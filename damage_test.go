@@ -29,7 +29,9 @@ func startBinary(t *testing.T, dir string) (int, string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, self, "--listen", "127.0.0.1:0", "--data", dir)
-	cmd.Env = append(os.Environ(), "TERMARENA_TEST_MAIN=1")
+	// The web face on a free port: a server on :8080 elsewhere on the
+	// host must not decide this test.
+	cmd.Env = append(os.Environ(), "TERMARENA_TEST_MAIN=1", "TERMARENA_HTTP=127.0.0.1:0")
 	var errOut bytes.Buffer
 	cmd.Stderr = &errOut
 	_ = cmd.Run()

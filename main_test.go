@@ -302,7 +302,7 @@ func runAs(t *testing.T, dir string, args ...string) (int, string) {
 	}
 	var errOut bytes.Buffer
 	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Env = []string{"TERMARENA_TEST_MAIN=1"}
+	cmd.Env = []string{"TERMARENA_TEST_MAIN=1", "TERMARENA_HTTP=127.0.0.1:0"} // never :8080, which another server may hold
 	cmd.Dir = dir
 	cmd.Stderr = &errOut
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65532, Gid: 65532}}
