@@ -813,8 +813,6 @@ func (m *Lobby) startsChat(s string) bool {
 	switch m.state {
 	case stRoom, stWatch, stReplay:
 		return s == "t" || s == "enter"
-	case stChoose:
-		return false
 	case stMenu:
 		if _, ok := m.scr.(modal); ok {
 			return false

@@ -95,9 +95,8 @@ type lobbyState int
 const (
 	stLobby lobbyState = iota
 	stRoom
-	stChoose // which ranked mode to queue for
-	stQueue  // waiting for a ranked match
-	stMenu   // a menu screen (Lobby.scr) is up
+	stQueue // waiting for a ranked match
+	stMenu  // a menu screen (Lobby.scr) is up
 	stWatch
 	stReplay
 )
@@ -640,18 +639,6 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 			}
 		}
 		return nil
-	case stChoose:
-		switch s {
-		case "esc", "q":
-			m.state = stLobby
-		default:
-			for _, q := range m.rankedModes() {
-				if _, md, _ := m.games().Ranked(string(q)); md.Key == s {
-					return m.queueFor(q)
-				}
-			}
-		}
-		return nil
 	case stQueue:
 		if s == "esc" || s == "q" {
 			m.leaveQueue()
@@ -695,7 +682,8 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 		case m.d.Player.Guest:
 			m.notice = guestRanked
 		default:
-			m.state, m.notice = stChoose, ""
+			m.show(&pickerPage{hand: m, modes: m.rankedModes, games: m.games, count: m.queueCount})
+			m.notice = ""
 		}
 	case "w":
 		if m.d.Rooms != nil {
@@ -927,16 +915,8 @@ func (m *Lobby) render() string {
 		b.WriteString("\n" + m.renderNotice() + "\n")
 	}
 	switch m.state {
-	case stChoose:
-		b.WriteString("\n" + lipgloss.NewStyle().Bold(true).Foreground(colText).Render("Ranked match") + "\n")
-		var keys []string
-		for _, q := range m.rankedModes() {
-			_, md, _ := m.games().Ranked(string(q))
-			keys = append(keys, md.Key+" "+string(q)+m.queueCount(string(q)))
-		}
-		b.WriteString(style(colDim).Render("  "+strings.Join(append(keys, "esc cancel"), " · ")) + "\n")
 	case stMenu:
-		b.WriteString(m.scr.view()) // a dialog: the create dialog, the join code
+		b.WriteString(m.scr.view()) // a dialog: create, join code, ranked chooser
 	}
 	keys := "? help · q quit"
 	if m.d.Rooms != nil {

@@ -17,7 +17,7 @@ import (
 var (
 	// createKeys are the create dialog's (createPage).
 	createKeys = map[string]string{"esc": "cancel", "enter": "create", "p": "public/private", "g": "switch game", "b": "bots", "ctrl+c": "quit"}
-	// pickerKeys are the ranked picker's (stChoose).
+	// pickerKeys are the ranked picker's (pickerPage).
 	pickerKeys = map[string]string{"esc": "cancel", "q": "cancel", "ctrl+c": "quit"}
 )
 

@@ -69,8 +69,8 @@ func (m *Lobby) queueFor(mode lobby.RankedMode) tea.Cmd {
 	case errors.As(err, &in):
 		m.notice = fmt.Sprintf("You are already playing a ranked %s match, in %s (another terminal of yours): "+
 			"one ranked match at a time. b goes back to it.", in.Room.Ranked, in.Room.ID())
-		if m.state == stChoose {
-			m.state = stLobby // where b works
+		if m.state == stMenu {
+			m.show(nil) // the rooms list, where b works
 		}
 		return nil
 	case err != nil:

@@ -1,6 +1,18 @@
 // Package tui owns the Bubble Tea models players see: the lobby shell, help,
-// the "terminal too small" screen, and (as they land) the game, spectator and
-// replay screens.
+// the "terminal too small" screen, and the game, spectator and replay
+// screens.
+//
+// The lobby (lobby.go) is a router over menu pages (page.go), one file each:
+// board.go (leaderboard), profile.go, chooser.go ("Watch a live room"),
+// create.go (create dialog), joincode.go (join code), picker.go (ranked
+// chooser). A new menu screen is a new file with a type that implements
+// page (update, view; modal if t must not open chat there, overRooms if it
+// is drawn on the rooms list) over the narrow interfaces it needs (shell,
+// or a hand-off the Lobby implements: joinHandOff, watchHandOff,
+// queueHandOff); in lobby.go it needs only the line in Lobby.key that shows
+// it, and its key in the rooms list's key line and in helpText if it has
+// one. The rooms list itself, the ranked queue and the room, watch and
+// replay screens are still the Lobby's own states.
 //
 // Models never write to the terminal themselves and never look at the
 // server's terminal: colour is decided per session by Bubble Tea from the
