@@ -121,11 +121,17 @@ func TestEscNeverLeavesAndRankedLeaveAsks(t *testing.T) {
 
 	// The forfeit is recorded: ann lost, ben won.
 	ben.WaitFor(wait, "game over")
-	r := sshtest.Run(t, h.Addr, "someone", sshtest.NewKey(t), "profile ann --json")
+	// The result is written after the room publishes it: "game over" can
+	// be on screen before the profile has the match.
 	var p profileOut
-	if err := json.Unmarshal([]byte(r.Stdout), &p); err != nil || r.Code != 0 {
-		t.Fatalf("profile ann: %v %+v", err, r)
-	}
+	waitUntil(t, "the forfeit on ann's profile", wait, func() bool {
+		r := sshtest.Run(t, h.Addr, "someone", sshtest.NewKey(t), "profile ann --json")
+		p = profileOut{}
+		if err := json.Unmarshal([]byte(r.Stdout), &p); err != nil || r.Code != 0 {
+			t.Fatalf("profile ann: %v %+v", err, r)
+		}
+		return len(p.Matches) > 0
+	})
 	if len(p.Ratings) != 1 || p.Ratings[0].Losses != 1 || p.Ratings[0].Wins != 0 || len(p.Matches) != 1 {
 		t.Fatalf("ann's record after leaving: %+v", p)
 	}
