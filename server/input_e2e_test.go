@@ -207,10 +207,13 @@ func TestTapMovesThePaddleOneRow(t *testing.T) {
 	}
 }
 
-// The lobby's help lists the keys of every game, whole, at 80×24 and
-// 200×50; ssh HOST help names the server's ranked modes.
+// The lobby's help lists the keys of every game, whole, and the web
+// face's address (--public-url), at 80×24 and 200×50; ssh HOST help names
+// the server's ranked modes.
 func TestHelpListsGameKeys(t *testing.T) {
-	h := startWith(t, t.TempDir(), server.DefaultConfig(), nil, lobby.RoomsConfig{Games: games.Catalog()})
+	cfg := server.DefaultConfig()
+	cfg.WebURL = "https://arena.example.org"
+	h := startWith(t, t.TempDir(), cfg, nil, lobby.RoomsConfig{Games: games.Catalog()})
 	for _, size := range [][2]int{{80, 24}, {200, 50}} {
 		tm := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("alice", sshtest.NewKey(t))), size[0], size[1], "")
 		tm.WaitFor(wait, "Welcome, alice")
@@ -218,7 +221,8 @@ func TestHelpListsGameKeys(t *testing.T) {
 		tm.WaitFor(wait, "In a game", "Pong: w/s ↑/↓  move (a/d ←/→ top and bottom) · tap: a cell, hold: glide",
 			"Light cycles: arrows/WASD turn · watching: f free camera, 0 overview",
 			"t enter  chat · r  ready, rematch · n  next ranked match",
-			"q  leave (a ranked match asks first) · esc never leaves", "? or esc close help")
+			"q  leave (a ranked match asks first) · esc never leaves", "? or esc close help",
+			"web  https://arena.example.org")
 		tm.Close()
 	}
 	key := sshtest.NewKey(t)

@@ -1122,7 +1122,16 @@ func (m *Lobby) helpText() string {
 	b.WriteString(bold.Render("Keys") + "\n")
 	lines := []string{"?  help · esc  back · q ^C  quit"}
 	if m.d.Rooms != nil {
-		lines = append([]string{"↑/↓ enter  join a room · c  create one · /  join by code", "w  watch a live room"}, lines...)
+		// One row with the help keys: the help fills 80×24 whole.
+		lines = []string{"↑/↓ enter  join a room · c  create one · /  join by code", "w  watch a live room · " + lines[0]}
+	}
+	if u := m.d.WebURL; u != "" {
+		// --public-url: where to send a friend (L in a room gives its own link).
+		l := "web  " + u
+		if more := l + "  TV, live rooms, profiles, replays"; lipgloss.Width(more) <= m.w-4 {
+			l = more
+		}
+		lines = append(lines, l)
 	}
 	if qs := m.games().RankedQueues(); m.d.Matchmaker != nil && len(qs) > 0 {
 		lines = append([]string{"p  ranked " + qs[0] + " · P  choose the mode · L  leaderboard · m  your profile"}, lines...)
