@@ -95,7 +95,7 @@ func mustStore(t *testing.T) *store.Store { st, _ := newStore(t); return st }
 
 // asciinema itself reads the export, and what it prints ends on the room
 // screen a replay viewer's terminal ends on: the score in the header, the
-// court's border, the results and the replay's keys.
+// court's border, the results and "replay over".
 func TestAsciinemaReadsTheExport(t *testing.T) {
 	bin, err := exec.LookPath("asciinema")
 	if err != nil {
@@ -126,5 +126,38 @@ func TestAsciinemaReadsTheExport(t *testing.T) {
 		if !strings.Contains(screen, want) {
 			t.Errorf("asciinema's screen lacks %q:\n%s", want, screen)
 		}
+	}
+}
+
+// A .cast is played by asciinema or the match page's player, neither of
+// which takes the SSH replay viewer's keys: no frame names them (space,
+// +/-, ←/→, q), while the footer keeps the match clock and the results
+// still say the replay is over.
+func TestExportShowsNoViewerKeys(t *testing.T) {
+	cast, _ := export(t)
+	sc := bufio.NewScanner(bytes.NewReader(cast))
+	sc.Buffer(nil, 1<<20)
+	sc.Scan() // the header
+	vt := vt10x.New(vt10x.WithSize(80, 24))
+	clock := false
+	for n := 0; sc.Scan(); n++ {
+		var ev [3]any
+		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
+			t.Fatal(err)
+		}
+		vt.Write([]byte(ev[2].(string)))
+		screen := vt.String()
+		for _, key := range []string{"space pause", "+/- speed", "←/→", "q quit"} {
+			if strings.Contains(screen, key) {
+				t.Fatalf("frame %d names the viewer's key %q:\n%s", n, key, screen)
+			}
+		}
+		clock = clock || strings.Contains(screen, " / 00:")
+	}
+	if !clock {
+		t.Error("no frame shows the match clock")
+	}
+	if s := vt.String(); !strings.Contains(s, "replay over") {
+		t.Errorf("the last frame does not say the replay is over:\n%s", s)
 	}
 }

@@ -28,8 +28,9 @@ type PaintOptions struct {
 
 // PaintReplay plays the recorded match id (data as stored, rec its record
 // or nil) through the room screen a replay viewer gets — the same game
-// view, header, footer and results — on a terminal of the options' size,
-// and hands emit each frame's bytes with its time from the start. The
+// view, header, footer and results, less the viewer's keys — on a
+// terminal of the options' size, and hands emit each frame's bytes with
+// its time from the start. The
 // clock is the match's own, not the wall's: it paints as fast as it can,
 // at 1× speed. emit may keep no reference to frame.
 func PaintReplay(id uint64, data []byte, rec *store.MatchRecord, o PaintOptions, emit func(at time.Duration, frame []byte) error) error {
@@ -49,12 +50,17 @@ func PaintReplay(id uint64, data []byte, rec *store.MatchRecord, o PaintOptions,
 	now := epoch
 	rp := &replayer{id: id, r: r, left: leftSlots(r, rec)}
 	st := &replayState{pb: pb, speed: 1}
+	// A painted replay is played by asciinema or a web page, each with
+	// keys of its own (asciinema: space, "."; the page: its buttons), not
+	// the SSH viewer's: the footer keeps the clock and progress and names
+	// no keys, and the results say only that the replay is over.
 	publish := func() {
-		status, keys := rp.statusLine(st)
-		rp.cur, rp.curAt, rp.status, rp.keys = rp.frame(st), now, status, keys
+		status, _ := rp.statusLine(st)
+		rp.cur, rp.curAt, rp.status, rp.keys = rp.frame(st), now, status, ""
 	}
 	publish()
 	cfg := rp.viewConfig(rec, o.Views, o.Profile)
+	cfg.OverKeys = "replay over"
 	out := &paintOut{}
 	cfg.Out, cfg.FPS, cfg.Width, cfg.Height = out, fps, o.Width, o.Height
 	cfg.Now = func() time.Time { return now }
