@@ -22,6 +22,12 @@ var mode = tron.Casual.String()
 // Each level beats the one below it in most matches, measured headless on
 // fixed seeds (the full 200 a rung with -ladder.full).
 func TestLadder(t *testing.T) {
+	if raceDetector && !*full {
+		// The race detector slows the brains' flood-fill searches past
+		// the test timeout (over ten minutes); .ci/run plays the ladder
+		// without it as well, where it takes about 75 s.
+		t.Skip("the light-cycle ladder runs without -race (see .ci/run)")
+	}
 	// Ten a rung: two riders filling the arena take a few hundred
 	// milliseconds a match even headless.
 	n := 10
