@@ -90,25 +90,6 @@ func TestNewcomerBeatsLevel1(t *testing.T) {
 	}
 }
 
-// Every mode and side has a bot at every level, and none of them is
-// made for a level that does not exist.
-func TestNewEveryModeAndLevel(t *testing.T) {
-	for _, m := range (pong.Kind{}).Modes() {
-		for level := 1; level <= drive.Levels; level++ {
-			for slot := range m.Seats {
-				if _, _, err := New(m.Name, level, slot, 1); err != nil {
-					t.Errorf("%s level %d slot %d: %v", m.Name, level, slot, err)
-				}
-			}
-		}
-		for _, level := range []int{0, drive.Levels + 1} {
-			if _, _, err := New(m.Name, level, 0, 1); err == nil {
-				t.Errorf("%s level %d: made a bot", m.Name, level)
-			}
-		}
-	}
-}
-
 // A four-sided match of bots plays to its end through the room: every
 // mode's sides are played, not just 1v1's.
 func TestFourSidesPlayOut(t *testing.T) {

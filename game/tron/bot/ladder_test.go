@@ -112,24 +112,6 @@ func TestNewcomerBeatsLevel1(t *testing.T) {
 	}
 }
 
-// Every mode and seat has a bot at every level, and no level beyond.
-func TestNewEveryModeAndLevel(t *testing.T) {
-	for _, m := range (tron.Kind{}).Modes() {
-		for level := 1; level <= drive.Levels; level++ {
-			for slot := range m.Seats {
-				if _, _, err := New(m.Name, level, slot, 1); err != nil {
-					t.Errorf("%s level %d slot %d: %v", m.Name, level, slot, err)
-				}
-			}
-		}
-		for _, level := range []int{0, drive.Levels + 1} {
-			if _, _, err := New(m.Name, level, 0, 1); err == nil {
-				t.Errorf("%s level %d: made a bot", m.Name, level)
-			}
-		}
-	}
-}
-
 // A ranked free-for-all of four bots, one of each of levels 2 to 5, plays
 // to its end through the room.
 func TestFreeForAllPlaysOut(t *testing.T) {
