@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -62,10 +63,21 @@ func (m *Lobby) onWho(msg whoMsg) (tea.Model, tea.Cmd) {
 	}
 	src, ctx := m.d.Who, m.d.Ctx
 	return m, afterChange(ctx, msg.next, func() tea.Msg {
+		// Every move of anyone wakes every lobby: settling first makes a
+		// burst of moves one read per lobby, not one per move each.
+		select {
+		case <-time.After(whoSettle):
+		case <-ctx.Done():
+			return nil
+		}
 		w, next, err := src.Who(ctx)
 		return whoMsg{w, next, err}
 	})
 }
+
+// whoSettle is how long a lobby waits after a change before it reads who
+// is online again: short beside a person's glance, long beside a burst.
+const whoSettle = 250 * time.Millisecond
 
 // resumeWho re-reads the listing after a game screen, when it was not
 // followed meanwhile.
