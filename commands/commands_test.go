@@ -1,14 +1,18 @@
 package commands_test
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/termarena/termarena/commands"
 	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/store"
 )
 
 var (
@@ -127,9 +131,9 @@ func TestProfile(t *testing.T) {
 	check(t, commands.Profile, w.deps, []cmdCase{
 		{name: "own", who: asAlice, code: 0, stdout: []string{"name         alice", "first seen   2026-11-22",
 			"MODE        RATING        RANK         GAMES     W     L     D",
-			"pong-1v1    1480 ± 80     #2 of 2          1     0     1     0", "recent matches", "2026-11-22 14:04  2nd      bob 5, alice 3                -20"}},
+			"pong-1v1    1480 ± 80     #2 of 2          1     0     1     0", "recent matches", "2026-11-22 14:04  2nd      -20     bob 5, alice 3"}},
 		{name: "named, from the named player's side", who: asGuest, args: []string{"bob"}, code: 0,
-			stdout: []string{"name         bob", "won      bob 5, alice 3                +20"}},
+			stdout: []string{"name         bob", "won      +20     bob 5, alice 3"}},
 		{name: "json", who: asAlice, args: []string{"--json"}, code: 0, exact: `{
   "name": "alice",
   "first_seen": "2026-11-22T13:51:00Z",
@@ -318,5 +322,57 @@ func TestRename(t *testing.T) {
 	})
 	if _, err := w.deps.Service.PlayerNamed(context.Background(), "ally"); err != nil {
 		t.Errorf("the new name does not find the player: %v", err)
+	}
+}
+
+// A practice match's mode ("practice-1v1", 12 letters) overflowed the
+// MODE column (11), pushing its row's WHEN, RESULT and players out of
+// line with the others'. Every row of a history mixing ranked, casual and
+// practice matches now starts each column where the header does and
+// fits an 80-column terminal.
+func TestMatchesColumnsHoldPracticeModesAt80Columns(t *testing.T) {
+	w := newWorld(t)
+	w.login(alice, "alice")
+	w.login(bob, "bob")
+	w.rankedWin(alice, bob, true)
+	for _, mode := range []string{"practice-1v1", "casual-1v1"} {
+		if _, err := w.store.RecordMatch(store.MatchRecord{Mode: mode, Room: "r2", Start: w.start.Add(20 * time.Minute),
+			Duration: 40 * time.Second, Players: []store.MatchPlayer{
+				{Fingerprint: alice, Slot: 0, Place: 2, Score: 7},
+				{Name: "bot-L5", Slot: 1, Place: 1, Score: 11},
+			}}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		run  func(context.Context, commands.Deps, commands.Caller, []string, io.Writer, io.Writer) int
+		who  commands.Caller
+		args []string
+	}{
+		{"matches", commands.Matches, asAlice, nil},
+		{"matches alice", commands.Matches, asGuest, []string{"alice"}},
+	} {
+		var out, errb bytes.Buffer
+		if code := c.run(context.Background(), w.deps, c.who, c.args, &out, &errb); code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.name, code, errb.String())
+		}
+		lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
+		head := []rune(lines[0])
+		col := func(l []rune, word string) int { return strings.Index(string(l), word) }
+		whenAt := utf8.RuneCountInString(string(head[:col(head, "WHEN")]))
+		for _, l := range lines {
+			r := []rune(l)
+			if len(r) > 80 {
+				t.Errorf("%s: %d columns, wider than 80:\n%s", c.name, len(r), l)
+			}
+			// WHEN starts with the year in every row.
+			if len(r) <= whenAt+4 || (l != lines[0] && string(r[whenAt:whenAt+4]) != "2026") || r[whenAt-1] != ' ' {
+				t.Errorf("%s: WHEN not at column %d:\n%s\n%s", c.name, whenAt, lines[0], l)
+			}
+		}
+		if !strings.Contains(out.String(), "practice-1v1") || !strings.Contains(out.String(), "casual-1v1") {
+			t.Errorf("%s: the practice and casual matches are not listed:\n%s", c.name, out.String())
+		}
 	}
 }

@@ -63,12 +63,19 @@ func writeMatches(w io.Writer, fp string, ms []service.Match, asJSON bool, empty
 // the RESULT and RATING columns are that player's. For "" (the server's
 // listing, nobody's side) there are no such columns: a guest has no
 // fingerprint either, so matching rows by "" put a guest's result in them.
-// An aborted match says so in both.
+// An aborted match says so in both. MODE is as wide as the widest mode
+// listed ("practice-tron-ffa" is 17) and PLAYERS, the one column of no
+// fixed width, comes last, so a long mode or a four-player line never
+// pushes another column out of line: a 1v1 row fits 80 columns.
 func printMatches(w io.Writer, fp string, ms []service.Match) {
+	modeW := len("MODE")
+	for _, m := range ms {
+		modeW = max(modeW, len(m.Mode))
+	}
 	if fp == "" {
-		fmt.Fprintf(w, "%7s  %-11s  %-16s  %s\n", "ID", "MODE", "WHEN", "PLAYERS")
+		fmt.Fprintf(w, "%7s  %-*s  %-16s  %s\n", "ID", modeW, "MODE", "WHEN", "PLAYERS")
 	} else {
-		fmt.Fprintf(w, "%7s  %-11s  %-16s  %-7s  %-28s  %s\n", "ID", "MODE", "WHEN", "RESULT", "PLAYERS", "RATING")
+		fmt.Fprintf(w, "%7s  %-*s  %-16s  %-7s  %-6s  %s\n", "ID", modeW, "MODE", "WHEN", "RESULT", "RATING", "PLAYERS")
 	}
 	for _, m := range ms {
 		result, change := "", ""
@@ -104,10 +111,10 @@ func printMatches(w io.Writer, fp string, ms []service.Match) {
 			if m.Aborted {
 				players = "aborted: " + players
 			}
-			fmt.Fprintf(w, "%7s  %-11s  %-16s  %s\n", id, m.Mode, when, players)
+			fmt.Fprintf(w, "%7s  %-*s  %-16s  %s\n", id, modeW, m.Mode, when, players)
 			continue
 		}
-		fmt.Fprintf(w, "%7s  %-11s  %-16s  %-7s  %-28s  %s\n", id, m.Mode, when, result, players, change)
+		fmt.Fprintf(w, "%7s  %-*s  %-16s  %-7s  %-6s  %s\n", id, modeW, m.Mode, when, result, change, players)
 	}
 }
 
