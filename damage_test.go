@@ -14,7 +14,7 @@ import (
 
 	"go.etcd.io/bbolt"
 
-	"github.com/termarena/termarena/store"
+	"github.com/termarena/termarena/store/bolt"
 )
 
 // startBinary runs the termarena binary (this test binary acting as it)
@@ -48,7 +48,7 @@ func startBinary(t *testing.T, dir string) (int, string) {
 // not a new, empty server that has forgotten every player and ban.
 func TestDamagedDatabaseRefused(t *testing.T) {
 	src := t.TempDir()
-	st, err := store.Open(filepath.Join(src, "termarena.db"), store.Options{})
+	st, err := bolt.Open(filepath.Join(src, "termarena.db"), bolt.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/termarena/termarena/store"
+	"github.com/termarena/termarena/store/bolt"
 )
 
 // watchStore checks the store now and then every `every` (store.Health: a
@@ -20,7 +21,7 @@ import (
 // /metrics is 1 or 0. The first check runs before it returns, so a store
 // damaged at start is in the log and the healthcheck's file from the
 // start. stop ends the checks and waits for one in progress.
-func watchStore(st *store.Store, every time.Duration, log *slog.Logger, reg prometheus.Registerer, publish func(problem string)) (stop func()) {
+func watchStore(st *bolt.Store, every time.Duration, log *slog.Logger, reg prometheus.Registerer, publish func(problem string)) (stop func()) {
 	var healthy atomic.Bool
 	gauge := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "termarena_store_healthy",

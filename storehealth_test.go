@@ -15,6 +15,7 @@ import (
 	"go.etcd.io/bbolt"
 
 	"github.com/termarena/termarena/store"
+	"github.com/termarena/termarena/store/bolt"
 )
 
 // TestHealthcheckReportsADamagedStore damages a page of one bucket (the
@@ -28,7 +29,7 @@ func TestHealthcheckReportsADamagedStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	dbFile := filepath.Join(dir, "termarena.db")
-	st, err := store.Open(dbFile, store.Options{})
+	st, err := bolt.Open(dbFile, bolt.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

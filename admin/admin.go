@@ -22,7 +22,7 @@ import (
 
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/sanitize"
-	"github.com/termarena/termarena/store"
+	"github.com/termarena/termarena/store/bolt"
 	"github.com/termarena/termarena/telemetry"
 )
 
@@ -79,7 +79,7 @@ type SessionInfo struct {
 
 // Deps are what the commands work with.
 type Deps struct {
-	Store    *store.Store
+	Store    *bolt.Store
 	Sessions Sessions         // nil behaves as a server with nobody online
 	Now      func() time.Time // nil means time.Now
 	// TempDir is where backup spools its snapshot before streaming it;

@@ -15,6 +15,7 @@ import (
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/store"
+	"github.com/termarena/termarena/store/bolt"
 )
 
 func TestFingerprintConstants(t *testing.T) {
@@ -688,7 +689,7 @@ func TestBackup(t *testing.T) {
 	}
 
 	// It is a whole data file: the store opens it, bans included.
-	restored, err := store.Open(file, store.Options{Now: e.clock.Now})
+	restored, err := bolt.Open(file, bolt.Options{Now: e.clock.Now})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/termarena/termarena/store"
+	"github.com/termarena/termarena/store/bolt"
 )
 
 // TestBackupOnAFullDisk: a store that cannot save (here opened read-only,
@@ -20,7 +20,7 @@ func TestBackupOnAFullDisk(t *testing.T) {
 	if err := e.st.Close(); err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.Open(e.path, store.Options{Now: e.clock.Now, ReadOnly: true})
+	st, err := bolt.Open(e.path, bolt.Options{Now: e.clock.Now, ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/store"
+	"github.com/termarena/termarena/store/bolt"
 )
 
 // fp is a realistic fingerprint for a test player.
@@ -128,7 +129,7 @@ func (f *fakeSessions) Muted(fingerprint string, until time.Time, reason string)
 type env struct {
 	t     *testing.T
 	path  string
-	st    *store.Store
+	st    *bolt.Store
 	clock *clock
 	live  *fakeSessions
 	tmp   string
@@ -167,7 +168,7 @@ func newEnv(t *testing.T) *env {
 
 func (e *env) open() {
 	e.t.Helper()
-	st, err := store.Open(e.path, store.Options{Now: e.clock.Now})
+	st, err := bolt.Open(e.path, bolt.Options{Now: e.clock.Now})
 	if err != nil {
 		e.t.Fatal(err)
 	}

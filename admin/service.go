@@ -9,6 +9,7 @@ import (
 
 	"github.com/termarena/termarena/moderation"
 	"github.com/termarena/termarena/store"
+	"github.com/termarena/termarena/store/bolt"
 )
 
 // Moderation carries out moderation actions, from chat commands (/mute,
@@ -21,7 +22,7 @@ import (
 // It lives here rather than in a package of its own because it is what the
 // admin commands are made of; the server builds one for chat.
 type Moderation struct {
-	Store    *store.Store
+	Store    *bolt.Store
 	Sessions Sessions         // nil reaches nobody
 	Now      func() time.Time // nil means time.Now
 	// IsAdmin reports whether a key is in the admin keys file; nil means

@@ -21,7 +21,7 @@ import (
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/server"
 	"github.com/termarena/termarena/service"
-	"github.com/termarena/termarena/store"
+	"github.com/termarena/termarena/store/bolt"
 	"github.com/termarena/termarena/telemetry"
 	"github.com/termarena/termarena/tui"
 	"github.com/termarena/termarena/web"
@@ -60,7 +60,7 @@ func DefaultConfig() Config {
 
 // App is an assembled server, not yet listening: Server.Serve starts it.
 type App struct {
-	Store   *store.Store
+	Store   *bolt.Store
 	HostKey hostkeys.Key
 	Lobby   *lobby.Services
 	Service *service.Service
@@ -91,7 +91,7 @@ func Assemble(c Config) (*App, error) {
 	if c.Lobby.Rooms.Bots == nil {
 		c.Lobby.Rooms.Bots = games.Bots()
 	}
-	st, err := store.Open(filepath.Join(c.Data, "termarena.db"), store.Options{Timeout: c.StoreTimeout})
+	st, err := bolt.Open(filepath.Join(c.Data, "termarena.db"), bolt.Options{Timeout: c.StoreTimeout})
 	if err != nil {
 		return nil, fmt.Errorf("open store: %w", err)
 	}

@@ -41,7 +41,7 @@ type Header struct {
 	Env       map[string]string `json:"env,omitempty"`
 }
 
-// Store is what an export reads: *store.Store implements it.
+// Store is what an export reads: *bolt.Store implements it.
 type Store interface {
 	Replay(matchID uint64) ([]byte, error)
 	Match(id uint64) (store.MatchRecord, error)

@@ -20,13 +20,14 @@ import (
 	"github.com/termarena/termarena/asciicast"
 	"github.com/termarena/termarena/games"
 	"github.com/termarena/termarena/store"
+	"github.com/termarena/termarena/store/bolt"
 )
 
 // newStore is a real store holding the recorded 1v1 Pong match of the
 // spectator's compatibility tests as match id.
-func newStore(t *testing.T) (*store.Store, uint64) {
+func newStore(t *testing.T) (*bolt.Store, uint64) {
 	t.Helper()
-	st, err := store.Open(filepath.Join(t.TempDir(), "termarena.db"), store.Options{Timeout: time.Second})
+	st, err := bolt.Open(filepath.Join(t.TempDir(), "termarena.db"), bolt.Options{Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +92,7 @@ func TestExportIsAsciicastV2(t *testing.T) {
 	}
 }
 
-func mustStore(t *testing.T) *store.Store { st, _ := newStore(t); return st }
+func mustStore(t *testing.T) *bolt.Store { st, _ := newStore(t); return st }
 
 // asciinema itself reads the export, and what it prints ends on the room
 // screen a replay viewer's terminal ends on: the score in the header, the

@@ -13,6 +13,7 @@ import (
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/service"
 	"github.com/termarena/termarena/store"
+	"github.com/termarena/termarena/store/bolt"
 )
 
 // Fingerprints of the test players.
@@ -27,7 +28,7 @@ const (
 // service and the commands' deps over them.
 type world struct {
 	t     *testing.T
-	store *store.Store
+	store *bolt.Store
 	rooms *lobby.Rooms
 	deps  commands.Deps
 	start time.Time
@@ -36,7 +37,7 @@ type world struct {
 func newWorld(t *testing.T) *world {
 	t.Helper()
 	start := time.Date(2026, 11, 22, 13, 51, 0, 0, time.UTC)
-	st, err := store.Open(filepath.Join(t.TempDir(), "termarena.db"), store.Options{Now: func() time.Time { return start }})
+	st, err := bolt.Open(filepath.Join(t.TempDir(), "termarena.db"), bolt.Options{Now: func() time.Time { return start }})
 	if err != nil {
 		t.Fatal(err)
 	}

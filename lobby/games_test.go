@@ -11,7 +11,7 @@ import (
 	"github.com/termarena/termarena/game/pong"
 	"github.com/termarena/termarena/game/tron"
 	"github.com/termarena/termarena/spectator"
-	"github.com/termarena/termarena/store"
+	"github.com/termarena/termarena/store/bolt"
 )
 
 // The ranked modes the tests play, as the pong catalogue entry names them.
@@ -97,7 +97,7 @@ func TestCreateNamesAGameAndMode(t *testing.T) {
 // replay, whose turns are events rather than held states, plays back to
 // the recorded result.
 func TestLightCycleMatchThroughTheLobby(t *testing.T) {
-	st, err := store.Open(filepath.Join(t.TempDir(), "t.db"), store.Options{})
+	st, err := bolt.Open(filepath.Join(t.TempDir(), "t.db"), bolt.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

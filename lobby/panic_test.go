@@ -19,6 +19,7 @@ import (
 	"github.com/termarena/termarena/game/pong"
 	"github.com/termarena/termarena/spectator"
 	"github.com/termarena/termarena/store"
+	"github.com/termarena/termarena/store/bolt"
 )
 
 // faultyKind plays Pong under its own name ("faulty", ranked queue
@@ -107,9 +108,9 @@ func (l *logBuffer) String() string {
 
 // faultyServices runs the lobby with Pong (first to 1) and a faulty game,
 // four players with keys, logging to the returned buffer.
-func faultyServices(t *testing.T, k faultyKind) (*Services, *store.Store, *logBuffer) {
+func faultyServices(t *testing.T, k faultyKind) (*Services, *bolt.Store, *logBuffer) {
 	t.Helper()
-	st, err := store.Open(filepath.Join(t.TempDir(), "t.db"), store.Options{})
+	st, err := bolt.Open(filepath.Join(t.TempDir(), "t.db"), bolt.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +314,7 @@ func TestResultsWriterSkipsAJobThatPanics(t *testing.T) {
 // leaves the server running: the rooms still play.
 func TestPruningADamagedStoreLogsTheBucket(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "t.db")
-	st, err := store.Open(path, store.Options{})
+	st, err := bolt.Open(path, bolt.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -330,7 +331,7 @@ func TestPruningADamagedStoreLogsTheBucket(t *testing.T) {
 	}
 	st.Close()
 	garblePage(t, path, "replays")
-	if st, err = store.Open(path, store.Options{}); err != nil {
+	if st, err = bolt.Open(path, bolt.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	logs := &logBuffer{}

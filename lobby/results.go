@@ -13,6 +13,7 @@ import (
 	"github.com/termarena/termarena/rating"
 	"github.com/termarena/termarena/spectator"
 	"github.com/termarena/termarena/store"
+	"github.com/termarena/termarena/store/bolt"
 )
 
 // Results records every match a room plays: unrated history for casual
@@ -20,7 +21,7 @@ import (
 // store transaction. Room hooks only hand work over; one goroutine (Run)
 // does the writing, so a slow disk never stalls a room.
 type Results struct {
-	st        *store.Store
+	st        *bolt.Store
 	log       *slog.Logger
 	cooldowns *Cooldowns // ranked leavers' strikes, which the queue checks
 
@@ -57,7 +58,7 @@ type resultJob struct {
 
 // NewResults returns a results writer that counts ranked leaves in
 // cooldowns (nil: a set of its own) and stores them.
-func NewResults(st *store.Store, cooldowns *Cooldowns, log *slog.Logger) *Results {
+func NewResults(st *bolt.Store, cooldowns *Cooldowns, log *slog.Logger) *Results {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}

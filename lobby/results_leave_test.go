@@ -12,13 +12,14 @@ import (
 	"github.com/termarena/termarena/game/pong"
 	"github.com/termarena/termarena/spectator"
 	"github.com/termarena/termarena/store"
+	"github.com/termarena/termarena/store/bolt"
 )
 
 // servicesWith is testServices with the room and pong config a test needs,
 // and players p0…p(n-1) known to the store.
-func servicesWith(t *testing.T, n int, rc game.RoomConfig, pc func(pong.Mode) pong.Config) (*Services, *store.Store) {
+func servicesWith(t *testing.T, n int, rc game.RoomConfig, pc func(pong.Mode) pong.Config) (*Services, *bolt.Store) {
 	t.Helper()
-	st, err := store.Open(filepath.Join(t.TempDir(), "t.db"), store.Options{})
+	st, err := bolt.Open(filepath.Join(t.TempDir(), "t.db"), bolt.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +57,7 @@ func seatRanked(t *testing.T, svc *Services, mode RankedMode, n int) *Room {
 	return r
 }
 
-func rankedRating(t *testing.T, st *store.Store, mode RankedMode, i int) store.Rating {
+func rankedRating(t *testing.T, st *bolt.Store, mode RankedMode, i int) store.Rating {
 	t.Helper()
 	r, _, err := st.Rating(string(mode), fmt.Sprintf("SHA256:p%d", i))
 	if err != nil {

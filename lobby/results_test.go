@@ -11,9 +11,10 @@ import (
 	"github.com/termarena/termarena/game/pong"
 	"github.com/termarena/termarena/spectator"
 	"github.com/termarena/termarena/store"
+	"github.com/termarena/termarena/store/bolt"
 )
 
-func testServices(t *testing.T) (*Services, *store.Store) {
+func testServices(t *testing.T) (*Services, *bolt.Store) {
 	t.Helper()
 	return testServicesPlaying(t, func(m pong.Mode) pong.Config {
 		c := pong.DefaultConfig(m)
@@ -23,9 +24,9 @@ func testServices(t *testing.T) (*Services, *store.Store) {
 }
 
 // testServicesPlaying is testServices with Pong played to pc's configs.
-func testServicesPlaying(t *testing.T, pc func(pong.Mode) pong.Config) (*Services, *store.Store) {
+func testServicesPlaying(t *testing.T, pc func(pong.Mode) pong.Config) (*Services, *bolt.Store) {
 	t.Helper()
-	st, err := store.Open(filepath.Join(t.TempDir(), "t.db"), store.Options{})
+	st, err := bolt.Open(filepath.Join(t.TempDir(), "t.db"), bolt.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,7 +283,7 @@ func TestTwoVTwoWarmUpIsNotRecorded(t *testing.T) {
 // nothing is half saved.
 func TestResultThatCannotBeSavedIsSaidSo(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "t.db")
-	st, err := store.Open(path, store.Options{})
+	st, err := bolt.Open(path, bolt.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,7 +291,7 @@ func TestResultThatCannotBeSavedIsSaidSo(t *testing.T) {
 		t.Fatal(err)
 	}
 	st.Close()
-	st, err = store.Open(path, store.Options{ReadOnly: true})
+	st, err = bolt.Open(path, bolt.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,15 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/termarena/termarena/bot"
 	"log/slog"
 	"runtime/debug"
 	"sync"
 	"time"
 
+	"github.com/termarena/termarena/bot"
 	"github.com/termarena/termarena/chat"
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/store"
+	"github.com/termarena/termarena/store/bolt"
 )
 
 // Config is the operator's tuning of the lobby services.
@@ -39,7 +40,7 @@ type Services struct {
 
 // Start wires and starts the services. Rooms and queues run until Stop.
 // It fails on a catalogue of games the lobby cannot serve.
-func Start(st *store.Store, c Config, log *slog.Logger) (*Services, error) {
+func Start(st *bolt.Store, c Config, log *slog.Logger) (*Services, error) {
 	if err := c.Rooms.Games.Validate(); err != nil {
 		return nil, fmt.Errorf("lobby: %w", err)
 	}
@@ -90,7 +91,7 @@ type Retention struct {
 // PruneReplays deletes replays past retention every r.Every until Stop.
 // The store deletes in small batches, so pruning never holds the writer
 // for long and rooms keep saving results meanwhile.
-func (s *Services) PruneReplays(st *store.Store, r Retention, log *slog.Logger) {
+func (s *Services) PruneReplays(st *bolt.Store, r Retention, log *slog.Logger) {
 	if r.Every <= 0 {
 		r.Every = time.Hour
 	}
@@ -125,7 +126,7 @@ func (s *Services) PruneReplays(st *store.Store, r Retention, log *slog.Logger) 
 // pruneOnce runs one pruning pass. The store turns a damaged page into an
 // error naming its bucket; any other panic in it is logged and counted
 // here, and pruning tries again at the next interval: the server plays on.
-func (s *Services) pruneOnce(st *store.Store, r Retention, log *slog.Logger) (n int, err error) {
+func (s *Services) pruneOnce(st *bolt.Store, r Retention, log *slog.Logger) (n int, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			s.prunePanics.recovered(log, WorkerPrune, "pruning replays panicked; the store may be damaged", v, debug.Stack())

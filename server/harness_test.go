@@ -16,7 +16,7 @@ import (
 	"github.com/termarena/termarena/hostkeys"
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/server"
-	"github.com/termarena/termarena/store"
+	"github.com/termarena/termarena/store/bolt"
 	"github.com/termarena/termarena/telemetry"
 )
 
@@ -27,7 +27,7 @@ type harness struct {
 	Dir     string
 	App     *app.App
 	Srv     *server.Server
-	Store   *store.Store
+	Store   *bolt.Store
 	Hub     *lobby.Hub
 	Rooms   *lobby.Rooms
 	HostKey hostkeys.Key

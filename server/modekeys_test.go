@@ -11,7 +11,7 @@ import (
 	"github.com/termarena/termarena/hostkeys"
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/server"
-	"github.com/termarena/termarena/store"
+	"github.com/termarena/termarena/store/bolt"
 )
 
 // reKeyed is Pong with its free-for-all's menu key made the ranked
@@ -32,7 +32,7 @@ func (k reKeyed) Modes() []game.Mode {
 // stops the server at start, naming the game, the mode and the key.
 func TestServerRefusesAModeKeyTheMenusTake(t *testing.T) {
 	dir := t.TempDir()
-	st, err := store.Open(filepath.Join(dir, "termarena.db"), store.Options{Timeout: time.Second})
+	st, err := bolt.Open(filepath.Join(dir, "termarena.db"), bolt.Options{Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

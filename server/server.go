@@ -25,7 +25,7 @@ import (
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/pace"
 	"github.com/termarena/termarena/service"
-	"github.com/termarena/termarena/store"
+	"github.com/termarena/termarena/store/bolt"
 	"github.com/termarena/termarena/telemetry"
 	"github.com/termarena/termarena/tui"
 )
@@ -64,7 +64,7 @@ func DefaultConfig() Config {
 
 // Deps are the server's collaborators.
 type Deps struct {
-	Store *store.Store
+	Store *bolt.Store
 	Hub   *lobby.Hub
 	Rooms *lobby.Rooms
 	// Matchmaker runs the ranked queues; nil disables ranked play.

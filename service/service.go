@@ -23,7 +23,7 @@ import (
 )
 
 // Store is what the service reads (and, for a rename, writes):
-// *store.Store implements it.
+// *bolt.Store implements it.
 type Store interface {
 	Standings(mode string) ([]store.Rating, error)
 	PlayerByFingerprint(fp string) (store.Player, error)

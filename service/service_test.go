@@ -13,11 +13,12 @@ import (
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/service"
 	"github.com/termarena/termarena/store"
+	"github.com/termarena/termarena/store/bolt"
 )
 
-func newService(t *testing.T) (*service.Service, *store.Store) {
+func newService(t *testing.T) (*service.Service, *bolt.Store) {
 	t.Helper()
-	st, err := store.Open(filepath.Join(t.TempDir(), "termarena.db"), store.Options{Timeout: time.Second})
+	st, err := bolt.Open(filepath.Join(t.TempDir(), "termarena.db"), bolt.Options{Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +105,7 @@ func TestMatchByIDIsTheListedMatch(t *testing.T) {
 // playing; the stored rating itself is untouched.
 func TestDeviationGrowsWhileAway(t *testing.T) {
 	last := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
-	st, err := store.Open(filepath.Join(t.TempDir(), "termarena.db"), store.Options{Now: func() time.Time { return last }})
+	st, err := bolt.Open(filepath.Join(t.TempDir(), "termarena.db"), bolt.Options{Now: func() time.Time { return last }})
 	if err != nil {
 		t.Fatal(err)
 	}

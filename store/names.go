@@ -14,10 +14,10 @@ const (
 	minNameLen = 2
 	maxNameLen = 16
 
-	// maxNameInput bounds how much of an attacker-chosen string is
+	// MaxNameInput bounds how much of an attacker-chosen string is
 	// lower-cased before validation. The only non-ASCII runes that lower-case
 	// to ASCII take two or three bytes, so no acceptable name is longer.
-	maxNameInput = 4 * maxNameLen
+	MaxNameInput = 4 * maxNameLen
 
 	// derivedBaseLen leaves room for "-" and up to four digits within
 	// maxNameLen.
@@ -51,7 +51,7 @@ func NormalizeName(name string) string { return strings.ToLower(name) }
 // reserved word, and must not start with "guest": guests are shown as
 // guest-xxxx and a keyed player must never pass for one.
 func ValidateName(name string) error {
-	if len(name) > maxNameInput {
+	if len(name) > MaxNameInput {
 		return &nameError{nameRule}
 	}
 	n := NormalizeName(name)
@@ -95,7 +95,7 @@ func isReserved(n string) bool {
 	return false
 }
 
-// nameCandidates yields, best first and without repeats, every name Login
+// NameCandidates yields, best first and without repeats, every name Login
 // may give a new player; Login takes the first one that is free. All of them
 // pass ValidateName.
 //
@@ -107,7 +107,7 @@ func isReserved(n string) bool {
 //     player-xxxx-9999.
 //
 // A reserved user name ("root") skips step 2 too, so nobody gets root-2.
-func nameCandidates(sshUser, fingerprint string) iter.Seq[string] {
+func NameCandidates(sshUser, fingerprint string) iter.Seq[string] {
 	return func(yield func(string) bool) {
 		var direct string
 		if ValidateName(sshUser) == nil {
@@ -121,7 +121,7 @@ func nameCandidates(sshUser, fingerprint string) iter.Seq[string] {
 				return
 			}
 		}
-		withSuffixes(fallbackName(fingerprint), false, maxFallbackSuffix, yield)
+		withSuffixes(FallbackName(fingerprint), false, maxFallbackSuffix, yield)
 	}
 }
 
@@ -159,9 +159,10 @@ func derivedBase(sshUser string) string {
 	return strings.TrimRight(b.String(), "_-")
 }
 
-// fallbackName is deterministic so the same key keeps getting the same
+// FallbackName is the last resort of NameCandidates ("player-" and four
+// hex digits). It is deterministic so the same key keeps getting the same
 // suggestion, and hashed so it reveals nothing readable about the key.
-func fallbackName(fingerprint string) string {
+func FallbackName(fingerprint string) string {
 	sum := sha256.Sum256([]byte(fingerprint))
 	return "player-" + hex.EncodeToString(sum[:2])
 }

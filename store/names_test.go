@@ -91,7 +91,7 @@ func TestDerivedBase(t *testing.T) {
 
 func TestNameCandidatesStopEarly(t *testing.T) {
 	var got []string
-	for n := range nameCandidates("bob", "SHA256:x") {
+	for n := range NameCandidates("bob", "SHA256:x") {
 		got = append(got, n)
 		if len(got) == 3 {
 			break
@@ -111,7 +111,7 @@ func FuzzNameCandidates(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, user, fp string) {
 		seen := map[string]bool{}
-		for n := range nameCandidates(user, fp) {
+		for n := range NameCandidates(user, fp) {
 			if err := ValidateName(n); err != nil {
 				t.Fatalf("candidate %q for %q: %v", n, user, err)
 			}

@@ -9,7 +9,7 @@ import (
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/game/pong"
 	"github.com/termarena/termarena/lobby"
-	"github.com/termarena/termarena/store"
+	"github.com/termarena/termarena/store/bolt"
 )
 
 // A join the room cannot take is explained in words, never with the
@@ -118,7 +118,7 @@ func TestJoinOwnRankedRoomByID(t *testing.T) {
 func TestQueueingWhileASeatWaitsRejoinsTheMatch(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	st, err := store.Open(filepath.Join(t.TempDir(), "t.db"), store.Options{})
+	st, err := bolt.Open(filepath.Join(t.TempDir(), "t.db"), bolt.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/termarena/termarena/pace"
 	"github.com/termarena/termarena/service"
 	"github.com/termarena/termarena/store"
+	"github.com/termarena/termarena/store/bolt"
 )
 
 // Online is the live player count the lobby shows; the channel is closed
@@ -54,7 +55,7 @@ type LobbyDeps struct {
 	// Ranked play: the matchmaker, the store for ratings and profiles, and
 	// a mode to queue for at once (`ssh -t host play [mode]`).
 	Matchmaker *lobby.Matchmaker
-	Store      *store.Store
+	Store      *bolt.Store
 	Play       lobby.RankedMode
 	// Queries answer the leaderboard and profile screens, as they answer
 	// the plain commands; nil means the service over Store.

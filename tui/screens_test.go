@@ -18,6 +18,7 @@ import (
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/service"
 	"github.com/termarena/termarena/store"
+	"github.com/termarena/termarena/store/bolt"
 )
 
 // Names as long as names get (16 characters), so nothing fits by luck.
@@ -134,9 +135,9 @@ func TestFooterKeepsItsKeysAt80Columns(t *testing.T) {
 }
 
 // testStore is a real store in the test's directory.
-func testStore(t testing.TB) *store.Store {
+func testStore(t testing.TB) *bolt.Store {
 	t.Helper()
-	st, err := store.Open(filepath.Join(t.TempDir(), "t.db"), store.Options{Timeout: time.Second})
+	st, err := bolt.Open(filepath.Join(t.TempDir(), "t.db"), bolt.Options{Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

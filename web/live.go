@@ -34,7 +34,7 @@ type LiveRooms interface {
 	Games() game.Catalog
 }
 
-// Ratings label a ranked match's seats: *store.Store implements it.
+// Ratings label a ranked match's seats: *bolt.Store implements it.
 type Ratings interface {
 	Rating(mode, fp string) (store.Rating, bool, error)
 }

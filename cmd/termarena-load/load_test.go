@@ -22,7 +22,7 @@ import (
 	"github.com/termarena/termarena/hostkeys"
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/server"
-	"github.com/termarena/termarena/store"
+	"github.com/termarena/termarena/store/bolt"
 	"github.com/termarena/termarena/telemetry"
 )
 
@@ -56,7 +56,7 @@ func startServerWith(t *testing.T, maxConnsPerIP int) (string, *telemetry.Metric
 func startServerOpts(t *testing.T, maxConnsPerIP, points int) (string, *telemetry.Metrics) {
 	t.Helper()
 	dir := t.TempDir()
-	st, err := store.Open(filepath.Join(dir, "termarena.db"), store.Options{Timeout: time.Second})
+	st, err := bolt.Open(filepath.Join(dir, "termarena.db"), bolt.Options{Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

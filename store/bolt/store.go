@@ -1,15 +1,17 @@
-// Package store owns termarena's on-disk state: one bbolt file holding the
-// buckets, the JSON encoding of every record, the schema version and the
-// migrations that move a file from one version to the next, the player
-// identity records (SSH key fingerprint → display name) with their name
-// index and role, per-mode ratings, the match history with its per-player
-// index, stored replays, moderation state (bans, mutes) with its
-// append-only audit log, and consistent backups.
+// Package bolt is the store on one bbolt file, the default backend (a
+// single node needs nothing else): the buckets, the JSON encoding of every
+// record, the schema version and the migrations that move a file from one
+// version to the next, the player identity records (SSH key fingerprint →
+// display name) with their name index and role, per-mode ratings, the
+// match history with its per-player index, stored replays, moderation
+// state (bans, mutes) with its append-only audit log, leave strikes, and
+// consistent backups. It implements store.Store; the values, errors and
+// interfaces are the store package's.
 //
 // Every record is JSON carrying "v" so a later migration can tell old shapes
 // from new ones. Nothing here is written per game tick: each exported write
 // is one small transaction triggered by an event such as a login.
-package store
+package bolt
 
 import (
 	"encoding/json"
@@ -23,23 +25,8 @@ import (
 	"time"
 
 	"go.etcd.io/bbolt"
-)
 
-// Errors callers are expected to test for with errors.Is.
-var (
-	// ErrInUse means another handle (in this or another process) holds the
-	// data file's lock. Two writers on one bbolt file would corrupt it, so
-	// admin tasks must go through the running server instead.
-	ErrInUse = errors.New("data dir is in use by another termarena process")
-	// ErrNotFound means no record matched the fingerprint or name.
-	ErrNotFound = errors.New("not found")
-	// ErrNameTaken means another player already holds the name.
-	ErrNameTaken = errors.New("name is taken")
-	// ErrInvalidName is matched by every error ValidateName returns.
-	ErrInvalidName = errors.New("invalid name")
-	// ErrSchemaTooNew means the file was written by a newer build. Opening it
-	// with this one could silently drop or mangle fields it does not know.
-	ErrSchemaTooNew = errors.New("data file schema is newer than this build supports")
+	"github.com/termarena/termarena/store"
 )
 
 // Bucket names. Later packages add their own buckets through DB and a
@@ -141,13 +128,13 @@ func openWith(path string, opts Options, steps []migration) (*Store, error) {
 	})
 	if err != nil {
 		if errors.Is(err, bbolt.ErrTimeout) {
-			return nil, fmt.Errorf("store: open %s: lock not acquired within %s: %w", path, timeout, ErrInUse)
+			return nil, fmt.Errorf("store: open %s: lock not acquired within %s: %w", path, timeout, store.ErrInUse)
 		}
 		if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
 			return nil, fmt.Errorf("store: %w", err) // it names the path already
 		}
 		if errors.Is(err, bbolt.ErrInvalid) || errors.Is(err, bbolt.ErrChecksum) {
-			err = fmt.Errorf("%w: %w", ErrDamaged, err)
+			err = fmt.Errorf("%w: %w", store.ErrDamaged, err)
 		}
 		// A fault inside bbolt.Open leaves its file handle and lock behind:
 		// the process is about to exit with the error, which releases both.

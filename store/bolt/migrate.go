@@ -1,4 +1,4 @@
-package store
+package bolt
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"math"
 
 	"go.etcd.io/bbolt"
+
+	"github.com/termarena/termarena/store"
 )
 
 // migration is one schema step. apply runs in the same write transaction
@@ -61,7 +63,7 @@ func migrateEloRatings(tx *bbolt.Tx) error {
 			return fmt.Errorf("rating %q: unknown record version %d", k, rec.V)
 		}
 		rec.V, rec.Reached2400 = ratingVersion, false
-		rec.Deviation, rec.Volatility = eloDeviation(rec.Games), InitialVolatility
+		rec.Deviation, rec.Volatility = eloDeviation(rec.Games), store.InitialVolatility
 		raw, err := json.Marshal(rec)
 		if err != nil {
 			return fmt.Errorf("encode rating %q: %w", k, err)
@@ -93,9 +95,9 @@ func migrateEloRatings(tx *bbolt.Tx) error {
 // about ten games"), 30 → 63, 40 → 55, 60 or more → 45 (Lichess's floor).
 func eloDeviation(games int) float64 {
 	const scale = 173.7178
-	phi0 := InitialDeviation / scale
+	phi0 := store.InitialDeviation / scale
 	d := scale / math.Sqrt(1/(phi0*phi0)+float64(max(games, 0))/4)
-	return min(max(d, 45), InitialDeviation)
+	return min(max(d, 45), store.InitialDeviation)
 }
 
 func createBuckets(names ...string) func(tx *bbolt.Tx) error {
@@ -145,7 +147,7 @@ func migrate(db *bbolt.DB, steps []migration) error {
 		// An older build would write records in shapes the newer one no
 		// longer expects, so refusing is the only safe downgrade.
 		return fmt.Errorf("schema version %d, this build knows up to %d; run a newer termarena or restore a backup: %w",
-			current, latest, ErrSchemaTooNew)
+			current, latest, store.ErrSchemaTooNew)
 	}
 	for _, st := range steps {
 		if st.version <= current {

@@ -1,4 +1,4 @@
-package store
+package bolt
 
 import (
 	"bytes"
@@ -11,20 +11,12 @@ import (
 	"time"
 
 	"go.etcd.io/bbolt"
+
+	"github.com/termarena/termarena/store"
 )
 
 const (
 	bucketRatings = "ratings"
-
-	// InitialRating is the rating of a player with no rated game in a mode.
-	// It equals rating.Initial, repeated so the store does not depend on
-	// the rating maths.
-	InitialRating = 1500.0
-	// InitialDeviation and InitialVolatility are a newcomer's Glicko-2
-	// deviation and volatility (rating.InitialDeviation and
-	// rating.InitialVolatility, repeated for the same reason).
-	InitialDeviation  = 500.0
-	InitialVolatility = 0.09
 
 	// ratingVersion is the "v" of a rating record: 2 since Glicko-2 (the
 	// deviation and volatility); version 1 records, Elo's, are rewritten
@@ -40,27 +32,6 @@ const (
 	// inside a read transaction.
 	maxListLimit = 1000
 )
-
-// Rating is one player's standing in one ranked mode ("pong-1v1",
-// "pong-ffa4", "pong-2v2").
-type Rating struct {
-	Mode        string
-	Fingerprint string
-	Name        string  // filled from players on read; not stored in the rating record
-	Rating      float64 // unrounded (display rounds)
-	Deviation   float64 // Glicko-2 RD as of Updated (inactivity since then is the reader's to add)
-	Volatility  float64 // Glicko-2 σ
-	Games       int
-	Wins        int
-	Losses      int
-	Draws       int
-	Updated     time.Time // the last rated game
-}
-
-// NewRating is the standing of a player with no rated game in mode.
-func NewRating(mode, fp string) Rating {
-	return Rating{Mode: mode, Fingerprint: fp, Rating: InitialRating, Deviation: InitialDeviation, Volatility: InitialVolatility}
-}
 
 // ratingRecord is the stored form under ratings/<mode>\x00<fingerprint>.
 // Mode and fingerprint are the key; the name lives in players so a rename
@@ -80,8 +51,8 @@ type ratingRecord struct {
 	Reached2400 bool `json:"reached_2400,omitempty"`
 }
 
-func (r ratingRecord) rating(mode, fp string) Rating {
-	return Rating{
+func (r ratingRecord) rating(mode, fp string) store.Rating {
+	return store.Rating{
 		Mode:        mode,
 		Fingerprint: fp,
 		Rating:      r.Rating,
@@ -110,12 +81,12 @@ func modePrefix(mode string) []byte { return append([]byte(mode), 0) }
 // Rating returns the player's rating in mode; a player with no rated game
 // yet gets InitialRating and zero games with found=false (not an error).
 // Name is the player's current name, or "" if fp is not a known player.
-func (s *Store) Rating(mode, fp string) (r Rating, found bool, err error) {
+func (s *Store) Rating(mode, fp string) (r store.Rating, found bool, err error) {
 	if err := checkMode(mode); err != nil {
-		return Rating{}, false, fmt.Errorf("store: rating: %w", err)
+		return store.Rating{}, false, fmt.Errorf("store: rating: %w", err)
 	}
 	if err := checkFingerprint(fp); err != nil {
-		return Rating{}, false, fmt.Errorf("store: rating: %w", err)
+		return store.Rating{}, false, fmt.Errorf("store: rating: %w", err)
 	}
 	err = s.view(func(tx *bbolt.Tx) error {
 		ratings, players, err := ratingBuckets(tx)
@@ -126,18 +97,18 @@ func (s *Store) Rating(mode, fp string) (r Rating, found bool, err error) {
 		return err
 	})
 	if err != nil {
-		return Rating{}, false, fmt.Errorf("store: rating %s %s: %w", mode, fp, err)
+		return store.Rating{}, false, fmt.Errorf("store: rating %s %s: %w", mode, fp, err)
 	}
 	return r, found, nil
 }
 
 // Ratings returns every mode the player has a rating in (for the profile),
 // sorted by mode; none is an empty result, not an error.
-func (s *Store) Ratings(fp string) ([]Rating, error) {
+func (s *Store) Ratings(fp string) ([]store.Rating, error) {
 	if err := checkFingerprint(fp); err != nil {
 		return nil, fmt.Errorf("store: ratings: %w", err)
 	}
-	var out []Rating
+	var out []store.Rating
 	err := s.view(func(tx *bbolt.Tx) error {
 		ratings, players, err := ratingBuckets(tx)
 		if err != nil {
@@ -190,7 +161,7 @@ func (s *Store) Ratings(fp string) ([]Rating, error) {
 // It reads and sorts every rating of the mode, O(N log N) per call. That
 // is fine for thousands of players; past that, keep a rating-ordered index
 // bucket updated in RecordMatch's transaction.
-func (s *Store) Leaderboard(mode string, limit int) ([]Rating, error) {
+func (s *Store) Leaderboard(mode string, limit int) ([]store.Rating, error) {
 	limit = clampLimit(limit)
 	all, err := s.Standings(mode)
 	if err != nil {
@@ -207,11 +178,11 @@ func (s *Store) Leaderboard(mode string, limit int) ([]Rating, error) {
 // limit: what a rank ("12th of 340") and a player's neighbours are read
 // from, and what a reader filters (established players only) before
 // cutting a leaderboard.
-func (s *Store) Standings(mode string) ([]Rating, error) {
+func (s *Store) Standings(mode string) ([]store.Rating, error) {
 	if err := checkMode(mode); err != nil {
 		return nil, fmt.Errorf("store: leaderboard: %w", err)
 	}
-	var all []Rating
+	var all []store.Rating
 	err := s.view(func(tx *bbolt.Tx) error {
 		ratings, players, err := ratingBuckets(tx)
 		if err != nil {
@@ -246,7 +217,7 @@ func (s *Store) Standings(mode string) ([]Rating, error) {
 }
 
 // compareStanding is the leaderboard order; see Leaderboard.
-func compareStanding(a, b Rating) int {
+func compareStanding(a, b store.Rating) int {
 	if c := cmp.Compare(b.Rating, a.Rating); c != 0 {
 		return c
 	}
@@ -279,17 +250,17 @@ func ratingBuckets(tx *bbolt.Tx) (ratings, players *bbolt.Bucket, err error) {
 
 // loadRating returns the stored rating, or a fresh one at InitialRating
 // with found=false, with Name filled from players either way.
-func loadRating(ratings, players *bbolt.Bucket, mode, fp string) (r Rating, found bool, err error) {
-	r = NewRating(mode, fp)
+func loadRating(ratings, players *bbolt.Bucket, mode, fp string) (r store.Rating, found bool, err error) {
+	r = store.NewRating(mode, fp)
 	if raw := ratings.Get(ratingKey(mode, fp)); raw != nil {
 		rec, err := decodeRating(raw)
 		if err != nil {
-			return Rating{}, false, err
+			return store.Rating{}, false, err
 		}
 		r, found = rec.rating(mode, fp), true
 	}
 	if r.Name, _, err = playerName(players, fp); err != nil {
-		return Rating{}, false, err
+		return store.Rating{}, false, err
 	}
 	return r, found, nil
 }
@@ -321,7 +292,7 @@ func decodeRating(raw []byte) (ratingRecord, error) {
 	return rec, nil
 }
 
-func putRating(ratings *bbolt.Bucket, r Rating) error {
+func putRating(ratings *bbolt.Bucket, r store.Rating) error {
 	raw, err := json.Marshal(ratingRecord{
 		V:          ratingVersion,
 		Rating:     r.Rating,
@@ -345,7 +316,7 @@ func putRating(ratings *bbolt.Bucket, r Rating) error {
 // checkRating refuses a rating that would poison the file: JSON cannot
 // encode NaN or Inf, and one bad number would spread through every later
 // Elo update of everyone who plays that player.
-func checkRating(r Rating) error {
+func checkRating(r store.Rating) error {
 	if math.IsNaN(r.Rating) || math.IsInf(r.Rating, 0) {
 		return fmt.Errorf("rating %v is not a finite number", r.Rating)
 	}

@@ -1,4 +1,4 @@
-package store
+package bolt
 
 import (
 	"bytes"
@@ -9,16 +9,18 @@ import (
 	"time"
 
 	"go.etcd.io/bbolt"
+
+	"github.com/termarena/termarena/store"
 )
 
 const fpDave = "SHA256:dave"
 
 // casual is an unranked match of the given players (a "" is a guest)
 // that started at start and lasted a minute.
-func casual(start time.Time, fps ...string) MatchRecord {
-	m := MatchRecord{Mode: "casual-1v1", Start: start, Duration: time.Minute}
+func casual(start time.Time, fps ...string) store.MatchRecord {
+	m := store.MatchRecord{Mode: "casual-1v1", Start: start, Duration: time.Minute}
 	for i, fp := range fps {
-		m.Players = append(m.Players, MatchPlayer{Fingerprint: fp, Slot: i, Place: i + 1})
+		m.Players = append(m.Players, store.MatchPlayer{Fingerprint: fp, Slot: i, Place: i + 1})
 	}
 	return m
 }
@@ -50,10 +52,10 @@ func TestReplayPutGet(t *testing.T) {
 		t.Errorf("match after PutReplay = %+v, %v; want Replay set", stored, err)
 	}
 
-	if _, err := s.Replay(m.ID + 1); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Replay(m.ID + 1); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("Replay(no replay) err = %v, want ErrNotFound", err)
 	}
-	if err := s.PutReplay(m.ID+1, []byte("x")); !errors.Is(err, ErrNotFound) {
+	if err := s.PutReplay(m.ID+1, []byte("x")); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("PutReplay(unknown match) err = %v, want ErrNotFound", err)
 	}
 	if err := s.PutReplay(m.ID, nil); err == nil {
@@ -83,7 +85,7 @@ func pruneFixture(t *testing.T) (*Store, []uint64, time.Time) {
 	now := time.Date(2025, 3, 20, 12, 0, 0, 0, time.UTC)
 	old, young := now.Add(-10*24*time.Hour), now.Add(-time.Hour)
 	fixture := []struct {
-		m      MatchRecord
+		m      store.MatchRecord
 		replay bool
 	}{
 		{casual(old, fpCarol, fpBob), true},
@@ -117,7 +119,7 @@ func replayIDs(t *testing.T, s *Store, ids []uint64) []uint64 {
 		switch {
 		case has:
 			out = append(out, id)
-		case !errors.Is(err, ErrNotFound):
+		case !errors.Is(err, store.ErrNotFound):
 			t.Fatalf("Replay(%d): %v", id, err)
 		}
 		m, err := s.Match(id)
@@ -243,8 +245,8 @@ func TestPruneNamesADamagedBucket(t *testing.T) {
 	}
 	corruptBucket(t, s, bucketReplays)
 	_, err := s.PruneReplays(0, time.Hour, time.Now())
-	var de *BucketDamageError
-	if !errors.As(err, &de) || de.Bucket != bucketReplays || !errors.Is(err, ErrDamaged) {
+	var de *store.BucketDamageError
+	if !errors.As(err, &de) || de.Bucket != bucketReplays || !errors.Is(err, store.ErrDamaged) {
 		t.Fatalf("PruneReplays on a damaged page: %v; want damage in bucket %q", err, bucketReplays)
 	}
 	if ms, err := s.Matches(fpAlice, 5); err != nil || len(ms) != 5 {

@@ -1,4 +1,4 @@
-package store
+package bolt
 
 import (
 	"errors"
@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"go.etcd.io/bbolt"
+
+	"github.com/termarena/termarena/store"
 )
 
 func countingStep(version int, runs *int) migration {
@@ -107,7 +109,7 @@ func TestNewerSchemaRefused(t *testing.T) {
 	}
 
 	_, err := Open(path, Options{})
-	if !errors.Is(err, ErrSchemaTooNew) {
+	if !errors.Is(err, store.ErrSchemaTooNew) {
 		t.Fatalf("Open err = %v, want ErrSchemaTooNew", err)
 	}
 	if !strings.Contains(err.Error(), "99") {

@@ -1,4 +1,4 @@
-package store
+package bolt
 
 import (
 	"path/filepath"
@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"go.etcd.io/bbolt"
+
+	"github.com/termarena/termarena/store"
 )
 
 // fakeClock lets tests move time by hand; Login may read it from many
@@ -47,7 +49,7 @@ func openTest(t *testing.T, path string, opts Options) *Store {
 	return s
 }
 
-func mustLogin(t *testing.T, s *Store, fp, user string) Player {
+func mustLogin(t *testing.T, s *Store, fp, user string) store.Player {
 	t.Helper()
 	p, _, err := s.Login(fp, "ssh-ed25519", user)
 	if err != nil {

@@ -1,4 +1,4 @@
-package store
+package bolt
 
 import (
 	"encoding/binary"
@@ -10,20 +10,8 @@ import (
 	"os"
 	"runtime/debug"
 	"slices"
-)
 
-var (
-	// ErrDamaged means the data file is not a whole bbolt database: it was
-	// cut short (a full disk while copying, a partial restore), its meta
-	// pages do not check out, or reading it faulted. Opening it anyway
-	// would crash the process or serve from garbage; the way back is a
-	// backup.
-	ErrDamaged = errors.New("the database file is damaged")
-	// ErrEmptyFile means the data file exists and holds 0 bytes. bbolt
-	// would silently make a new, empty database of it — every player,
-	// rating and ban gone and nothing said — so Open refuses; a new
-	// database is made only where there is no file at all.
-	ErrEmptyFile = errors.New("the database file is empty (0 bytes)")
+	"github.com/termarena/termarena/store"
 )
 
 // The layout of bbolt's meta pages (go.etcd.io/bbolt/internal/common:
@@ -89,7 +77,7 @@ func checkFile(f *os.File) error {
 	}
 	size := fi.Size()
 	if size == 0 {
-		return ErrEmptyFile
+		return store.ErrEmptyFile
 	}
 	head := make([]byte, 4096)
 	n, err := f.ReadAt(head, 0)
@@ -126,17 +114,17 @@ func checkFile(f *os.File) error {
 	case err1 == nil:
 		m = meta1
 	default:
-		return fmt.Errorf("%w: neither meta page is valid (page 0: %v; page 1: %v)", ErrDamaged, err0, err1)
+		return fmt.Errorf("%w: neither meta page is valid (page 0: %v; page 1: %v)", store.ErrDamaged, err0, err1)
 	}
 	if m.pageSize < 1024 || m.pageSize&(m.pageSize-1) != 0 {
-		return fmt.Errorf("%w: page size %d", ErrDamaged, m.pageSize)
+		return fmt.Errorf("%w: page size %d", store.ErrDamaged, m.pageSize)
 	}
 	if m.root >= m.pgid || (m.freelist >= m.pgid && m.freelist != ^uint64(0)) {
-		return fmt.Errorf("%w: meta page points past its own end (root %d, freelist %d, %d pages)", ErrDamaged, m.root, m.freelist, m.pgid)
+		return fmt.Errorf("%w: meta page points past its own end (root %d, freelist %d, %d pages)", store.ErrDamaged, m.root, m.freelist, m.pgid)
 	}
 	if want := int64(m.pgid) * int64(m.pageSize); size < want {
 		return fmt.Errorf("%w: it is %d bytes long but holds %d pages of %d bytes (%d bytes): it was cut short",
-			ErrDamaged, size, m.pgid, m.pageSize, want)
+			store.ErrDamaged, size, m.pgid, m.pageSize, want)
 	}
 	return nil
 }
@@ -164,7 +152,7 @@ func guarded(what string, fn func() error) (err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("%w: %s failed: %v", ErrDamaged, what, r)
+			err = fmt.Errorf("%w: %s failed: %v", store.ErrDamaged, what, r)
 		}
 	}()
 	return fn()

@@ -1,4 +1,4 @@
-package store
+package bolt
 
 import (
 	"errors"
@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"go.etcd.io/bbolt"
+
+	"github.com/termarena/termarena/store"
 )
 
 // readOnlyFile opens the data file so that bbolt can read it and every
@@ -40,10 +42,10 @@ func TestLoginWhenNothingCanBeSaved(t *testing.T) {
 		t.Errorf("known player on a full disk: %+v created=%v err=%v; want alice as saved before", p, created, err)
 	}
 	_, _, err = s.Login("SHA256:bob", "ssh-ed25519", "bob")
-	if !errors.Is(err, ErrCannotSave) {
+	if !errors.Is(err, store.ErrCannotSave) {
 		t.Errorf("new player on a full disk: %v; want ErrCannotSave", err)
 	}
-	if err := s.Health(); !errors.Is(err, ErrCannotSave) {
+	if err := s.Health(); !errors.Is(err, store.ErrCannotSave) {
 		t.Errorf("Health after a failed write: %v; want ErrCannotSave", err)
 	}
 	if n, err := s.CountPlayers(); err != nil || n != 1 {
@@ -59,8 +61,8 @@ func TestHealthNamesTheDamagedBucket(t *testing.T) {
 	s := openTest(t, path, Options{})
 	corruptBucket(t, s, bucketPlayers)
 	err := s.Health()
-	var de *BucketDamageError
-	if !errors.As(err, &de) || de.Bucket != bucketPlayers || !errors.Is(err, ErrDamaged) {
+	var de *store.BucketDamageError
+	if !errors.As(err, &de) || de.Bucket != bucketPlayers || !errors.Is(err, store.ErrDamaged) {
 		t.Fatalf("Health: %v; want damage in bucket %q", err, bucketPlayers)
 	}
 	if _, err := s.SchemaVersion(); err != nil {
@@ -68,10 +70,10 @@ func TestHealthNamesTheDamagedBucket(t *testing.T) {
 	}
 	// A read of the damaged bucket is an error, not a panic that ends the
 	// session (or the server, from a shared worker).
-	if _, err := s.PlayerByFingerprint("SHA256:fp00042"); !errors.Is(err, ErrDamaged) {
+	if _, err := s.PlayerByFingerprint("SHA256:fp00042"); !errors.Is(err, store.ErrDamaged) {
 		t.Errorf("reading a player from the damaged bucket: %v; want ErrDamaged", err)
 	}
-	if _, err := s.CountPlayers(); !errors.Is(err, ErrDamaged) {
+	if _, err := s.CountPlayers(); !errors.Is(err, store.ErrDamaged) {
 		t.Errorf("counting players in the damaged bucket: %v; want ErrDamaged", err)
 	}
 }
@@ -142,7 +144,7 @@ func TestLoginOnAFullFilesystem(t *testing.T) {
 	full := -1
 	for i := range 1000 {
 		if _, _, err := s.Login(fmt.Sprintf("SHA256:new%d", i), "ssh-ed25519", fmt.Sprintf("new%d", i)); err != nil {
-			if !errors.Is(err, ErrCannotSave) {
+			if !errors.Is(err, store.ErrCannotSave) {
 				t.Fatalf("new player %d on a full disk: %v; want ErrCannotSave", i, err)
 			}
 			full = i
@@ -152,7 +154,7 @@ func TestLoginOnAFullFilesystem(t *testing.T) {
 	if full < 0 {
 		t.Fatal("1,000 new players fitted on a full 256 KB filesystem")
 	}
-	if err := s.Health(); !errors.Is(err, ErrCannotSave) {
+	if err := s.Health(); !errors.Is(err, store.ErrCannotSave) {
 		t.Errorf("Health on a full disk: %v", err)
 	}
 	for range 20 {
@@ -197,7 +199,7 @@ func TestMatchKeepsItsReplayOrNeither(t *testing.T) {
 
 	s = openTest(t, path, Options{openFile: readOnlyFile})
 	m.ReplayData = []byte("replay two")
-	if _, err := s.RecordMatch(m, shift(8, -8)); !errors.Is(err, ErrCannotSave) {
+	if _, err := s.RecordMatch(m, shift(8, -8)); !errors.Is(err, store.ErrCannotSave) {
 		t.Fatalf("RecordMatch on a full disk: %v; want ErrCannotSave", err)
 	}
 	s.Close()
@@ -206,7 +208,7 @@ func TestMatchKeepsItsReplayOrNeither(t *testing.T) {
 	if err != nil || len(ms) != 1 || ms[0].ID != saved.ID {
 		t.Errorf("after the failed write: matches %+v, %v; want only the first", ms, err)
 	}
-	if _, err := s.Replay(saved.ID + 1); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Replay(saved.ID + 1); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("a replay of the unsaved match: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package store
+package bolt
 
 import (
 	"errors"
@@ -6,13 +6,9 @@ import (
 	"time"
 
 	"go.etcd.io/bbolt"
-)
 
-// ErrCannotSave means a write transaction could not be committed: the file
-// could not take it (no space left on the device, an I/O error). What was
-// already saved still reads; the write is lost, and nothing half-written
-// stays (bbolt rolls the transaction back).
-var ErrCannotSave = errors.New("the server cannot save right now")
+	"github.com/termarena/termarena/store"
+)
 
 // writeFailure is the last commit that failed, kept until one succeeds.
 type writeFailure struct {
@@ -45,17 +41,17 @@ func (s *Store) write(do func(func(*bbolt.Tx) error) error, fn func(*bbolt.Tx) e
 	case err == nil:
 		s.writeFailed.Store(nil)
 		return nil
-	case errors.Is(err, ErrDamaged):
+	case errors.Is(err, store.ErrDamaged):
 		return err
 	case called && !returned:
-		return fmt.Errorf("%w: %v", ErrDamaged, err)
+		return fmt.Errorf("%w: %v", store.ErrDamaged, err)
 	case fnErr != nil, errors.Is(err, bbolt.ErrDatabaseNotOpen):
 		return err
 	case errors.Is(err, bbolt.ErrDatabaseReadOnly):
-		return fmt.Errorf("%w: opened read-only: %w", ErrCannotSave, err)
+		return fmt.Errorf("%w: opened read-only: %w", store.ErrCannotSave, err)
 	}
 	s.writeFailed.Store(&writeFailure{at: s.now().UTC(), err: err})
-	return fmt.Errorf("%w: %w", ErrCannotSave, err)
+	return fmt.Errorf("%w: %w", store.ErrCannotSave, err)
 }
 
 // view runs fn in a read transaction. A page bbolt panics or faults on
@@ -67,19 +63,6 @@ func (s *Store) view(fn func(*bbolt.Tx) error) error {
 	return guarded("reading it", func() error { return s.db.View(fn) })
 }
 
-// BucketDamageError says which bucket of the file could not be read.
-type BucketDamageError struct {
-	Bucket string
-	Err    error
-}
-
-func (e *BucketDamageError) Error() string {
-	return fmt.Sprintf("bucket %q is damaged: %v", e.Bucket, e.Err)
-}
-
-// Unwrap lets errors.Is(err, ErrDamaged) match.
-func (e *BucketDamageError) Unwrap() error { return e.Err }
-
 // Health tells a store that works from one that does not: nil, an error
 // wrapping ErrCannotSave while the last write failed (a full disk), or a
 // *BucketDamageError (matching ErrDamaged) naming the first bucket whose
@@ -90,7 +73,7 @@ func (e *BucketDamageError) Unwrap() error { return e.Err }
 // request.
 func (s *Store) Health() error {
 	if wf := s.writeFailed.Load(); wf != nil {
-		return fmt.Errorf("%w: the last write, at %s, failed: %w", ErrCannotSave, wf.at.Format(time.RFC3339), wf.err)
+		return fmt.Errorf("%w: the last write, at %s, failed: %w", store.ErrCannotSave, wf.at.Format(time.RFC3339), wf.err)
 	}
 	var bucket string
 	err := guarded("reading it", func() error {
@@ -107,10 +90,10 @@ func (s *Store) Health() error {
 	if bucket == "" {
 		return fmt.Errorf("store: health: %w", err)
 	}
-	if !errors.Is(err, ErrDamaged) {
-		err = fmt.Errorf("%w: %w", ErrDamaged, err)
+	if !errors.Is(err, store.ErrDamaged) {
+		err = fmt.Errorf("%w: %w", store.ErrDamaged, err)
 	}
-	return &BucketDamageError{Bucket: bucket, Err: err}
+	return &store.BucketDamageError{Bucket: bucket, Err: err}
 }
 
 // walk visits every key of b and of the buckets nested in it. bbolt

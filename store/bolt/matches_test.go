@@ -1,4 +1,4 @@
-package store
+package bolt
 
 import (
 	"bytes"
@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"go.etcd.io/bbolt"
+
+	"github.com/termarena/termarena/store"
 )
 
 const (
@@ -32,14 +34,14 @@ func openPlayers(t *testing.T, opts Options) *Store {
 }
 
 // duel is a ranked 1v1 that a beats b 11–7.
-func duel(a, b string) MatchRecord {
-	return MatchRecord{
+func duel(a, b string) store.MatchRecord {
+	return store.MatchRecord{
 		Mode:     "pong-1v1",
 		Ranked:   true,
 		Room:     "r1",
 		Start:    time.Date(2025, 3, 1, 13, 0, 0, 0, time.FixedZone("CET", 3600)),
 		Duration: 3*time.Minute + 250*time.Millisecond,
-		Players: []MatchPlayer{
+		Players: []store.MatchPlayer{
 			{Fingerprint: a, Slot: 0, Place: 1, Score: 11},
 			{Fingerprint: b, Slot: 1, Place: 2, Score: 7},
 		},
@@ -48,8 +50,8 @@ func duel(a, b string) MatchRecord {
 
 // shift is a rate func that moves player i by deltas[i] and counts the
 // game as a win, loss or draw by the sign of the move.
-func shift(deltas ...float64) func([]Rating) ([]Rating, error) {
-	return func(cur []Rating) ([]Rating, error) {
+func shift(deltas ...float64) func([]store.Rating) ([]store.Rating, error) {
+	return func(cur []store.Rating) ([]store.Rating, error) {
 		for i := range cur {
 			cur[i].Rating += deltas[i]
 			cur[i].Games++
@@ -66,14 +68,14 @@ func shift(deltas ...float64) func([]Rating) ([]Rating, error) {
 	}
 }
 
-func noRate(t *testing.T) func([]Rating) ([]Rating, error) {
-	return func([]Rating) ([]Rating, error) {
+func noRate(t *testing.T) func([]store.Rating) ([]store.Rating, error) {
+	return func([]store.Rating) ([]store.Rating, error) {
 		t.Error("rate called for a match that must not change ratings")
 		return nil, errors.New("unexpected rate call")
 	}
 }
 
-func mustRecord(t *testing.T, s *Store, m MatchRecord, rate func([]Rating) ([]Rating, error)) MatchRecord {
+func mustRecord(t *testing.T, s *Store, m store.MatchRecord, rate func([]store.Rating) ([]store.Rating, error)) store.MatchRecord {
 	t.Helper()
 	saved, err := s.RecordMatch(m, rate)
 	if err != nil {
@@ -82,7 +84,7 @@ func mustRecord(t *testing.T, s *Store, m MatchRecord, rate func([]Rating) ([]Ra
 	return saved
 }
 
-func mustRating(t *testing.T, s *Store, mode, fp string) Rating {
+func mustRating(t *testing.T, s *Store, mode, fp string) store.Rating {
 	t.Helper()
 	r, _, err := s.Rating(mode, fp)
 	if err != nil {
@@ -116,7 +118,7 @@ func dump(t *testing.T, s *Store) map[string]map[string]string {
 	return out
 }
 
-func matchIDs(ms []MatchRecord) []uint64 {
+func matchIDs(ms []store.MatchRecord) []uint64 {
 	ids := make([]uint64, len(ms))
 	for i, m := range ms {
 		ids[i] = m.ID
@@ -143,7 +145,7 @@ func TestRecordMatchFailureWritesNothing(t *testing.T) {
 			}
 			rate := shift(10, -10)
 			if stage == "rate" {
-				rate = func([]Rating) ([]Rating, error) { return nil, boom }
+				rate = func([]store.Rating) ([]store.Rating, error) { return nil, boom }
 			}
 			_, err := s.RecordMatch(duel(fpAlice, fpBob), rate)
 			if !errors.Is(err, boom) {
@@ -187,47 +189,47 @@ func TestRecordMatchFailureWritesNothing(t *testing.T) {
 }
 
 func TestRecordMatchValidation(t *testing.T) {
-	ranked := func(edit func(*MatchRecord)) MatchRecord {
+	ranked := func(edit func(*store.MatchRecord)) store.MatchRecord {
 		m := duel(fpAlice, fpBob)
 		if edit != nil {
 			edit(&m)
 		}
 		return m
 	}
-	editRate := func(edit func([]Rating) []Rating) func([]Rating) ([]Rating, error) {
-		return func(cur []Rating) ([]Rating, error) {
+	editRate := func(edit func([]store.Rating) []store.Rating) func([]store.Rating) ([]store.Rating, error) {
+		return func(cur []store.Rating) ([]store.Rating, error) {
 			cur, _ = shift(5, -5)(cur)
 			return edit(cur), nil
 		}
 	}
-	manyGuests := make([]MatchPlayer, maxMatchPlayers+1)
+	manyGuests := make([]store.MatchPlayer, maxMatchPlayers+1)
 	for i := range manyGuests {
 		manyGuests[i].Name = fmt.Sprintf("guest-%04d", i)
 	}
 	tests := []struct {
 		name    string
-		m       MatchRecord
-		rate    func([]Rating) ([]Rating, error)
+		m       store.MatchRecord
+		rate    func([]store.Rating) ([]store.Rating, error)
 		wantErr string
 	}{
-		{"empty mode", ranked(func(m *MatchRecord) { m.Mode = "" }), shift(5, -5), "invalid mode"},
-		{"mode with zero byte", ranked(func(m *MatchRecord) { m.Mode = "pong\x001v1" }), shift(5, -5), "invalid mode"},
-		{"mode too long", ranked(func(m *MatchRecord) { m.Mode = strings.Repeat("m", maxModeLen+1) }), shift(5, -5), "invalid mode"},
-		{"no players", ranked(func(m *MatchRecord) { m.Players = nil }), shift(), "no players"},
-		{"too many players", MatchRecord{Mode: "casual-ffa4", Players: manyGuests}, nil, "at most"},
-		{"duplicate fingerprint", ranked(func(m *MatchRecord) { m.Players[1].Fingerprint = fpAlice }), shift(5, -5), "both " + fpAlice},
-		{"bad fingerprint", ranked(func(m *MatchRecord) { m.Players[1].Fingerprint = "SHA256:a b" }), shift(5, -5), "invalid fingerprint"},
-		{"id preset", ranked(func(m *MatchRecord) { m.ID = 7 }), shift(5, -5), "assigns ids"},
-		{"guest in ranked", ranked(func(m *MatchRecord) { m.Players[1].Fingerprint = "" }), shift(5, -5), "guest"},
+		{"empty mode", ranked(func(m *store.MatchRecord) { m.Mode = "" }), shift(5, -5), "invalid mode"},
+		{"mode with zero byte", ranked(func(m *store.MatchRecord) { m.Mode = "pong\x001v1" }), shift(5, -5), "invalid mode"},
+		{"mode too long", ranked(func(m *store.MatchRecord) { m.Mode = strings.Repeat("m", maxModeLen+1) }), shift(5, -5), "invalid mode"},
+		{"no players", ranked(func(m *store.MatchRecord) { m.Players = nil }), shift(), "no players"},
+		{"too many players", store.MatchRecord{Mode: "casual-ffa4", Players: manyGuests}, nil, "at most"},
+		{"duplicate fingerprint", ranked(func(m *store.MatchRecord) { m.Players[1].Fingerprint = fpAlice }), shift(5, -5), "both " + fpAlice},
+		{"bad fingerprint", ranked(func(m *store.MatchRecord) { m.Players[1].Fingerprint = "SHA256:a b" }), shift(5, -5), "invalid fingerprint"},
+		{"id preset", ranked(func(m *store.MatchRecord) { m.ID = 7 }), shift(5, -5), "assigns ids"},
+		{"guest in ranked", ranked(func(m *store.MatchRecord) { m.Players[1].Fingerprint = "" }), shift(5, -5), "guest"},
 		{"ranked without rate", ranked(nil), nil, "needs a rate func"},
-		{"rate result too short", ranked(nil), editRate(func(r []Rating) []Rating { return r[:1] }), "returned 1 ratings for 2 players"},
-		{"rate result too long", ranked(nil), editRate(func(r []Rating) []Rating { return append(r, r[0]) }), "returned 3 ratings for 2 players"},
-		{"rate result reordered", ranked(nil), editRate(func(r []Rating) []Rating { r[0], r[1] = r[1], r[0]; return r }), "want \"" + fpAlice + "\""},
-		{"rate result other mode", ranked(nil), editRate(func(r []Rating) []Rating { r[1].Mode = "pong-ffa4"; return r }), "mode \"pong-ffa4\""},
-		{"rate NaN", ranked(nil), editRate(func(r []Rating) []Rating { r[0].Rating = math.NaN(); return r }), "not a finite number"},
-		{"rate +Inf", ranked(nil), editRate(func(r []Rating) []Rating { r[1].Rating = math.Inf(1); return r }), "not a finite number"},
-		{"rate -Inf", ranked(nil), editRate(func(r []Rating) []Rating { r[1].Rating = math.Inf(-1); return r }), "not a finite number"},
-		{"rate negative games", ranked(nil), editRate(func(r []Rating) []Rating { r[0].Games = -1; return r }), "negative count"},
+		{"rate result too short", ranked(nil), editRate(func(r []store.Rating) []store.Rating { return r[:1] }), "returned 1 ratings for 2 players"},
+		{"rate result too long", ranked(nil), editRate(func(r []store.Rating) []store.Rating { return append(r, r[0]) }), "returned 3 ratings for 2 players"},
+		{"rate result reordered", ranked(nil), editRate(func(r []store.Rating) []store.Rating { r[0], r[1] = r[1], r[0]; return r }), "want \"" + fpAlice + "\""},
+		{"rate result other mode", ranked(nil), editRate(func(r []store.Rating) []store.Rating { r[1].Mode = "pong-ffa4"; return r }), "mode \"pong-ffa4\""},
+		{"rate NaN", ranked(nil), editRate(func(r []store.Rating) []store.Rating { r[0].Rating = math.NaN(); return r }), "not a finite number"},
+		{"rate +Inf", ranked(nil), editRate(func(r []store.Rating) []store.Rating { r[1].Rating = math.Inf(1); return r }), "not a finite number"},
+		{"rate -Inf", ranked(nil), editRate(func(r []store.Rating) []store.Rating { r[1].Rating = math.Inf(-1); return r }), "not a finite number"},
+		{"rate negative games", ranked(nil), editRate(func(r []store.Rating) []store.Rating { r[0].Games = -1; return r }), "negative count"},
 	}
 	s := openPlayers(t, Options{})
 	empty := dump(t, s)
@@ -254,7 +256,7 @@ func TestAbortedRankedMatchKeepsRatings(t *testing.T) {
 	alice, bob := mustRating(t, s, "pong-1v1", fpAlice), mustRating(t, s, "pong-1v1", fpBob)
 	clock.Advance(time.Hour)
 
-	for _, rate := range []func([]Rating) ([]Rating, error){noRate(t), nil} {
+	for _, rate := range []func([]store.Rating) ([]store.Rating, error){noRate(t), nil} {
 		m := duel(fpAlice, fpBob)
 		m.Aborted = true
 		saved := mustRecord(t, s, m, rate)
@@ -287,11 +289,11 @@ func TestCasualMatchKeepsRatings(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	casual := MatchRecord{
+	casual := store.MatchRecord{
 		Mode:  "casual-1v1",
 		Room:  "r9",
 		Start: time.Date(2025, 3, 2, 9, 0, 0, 0, time.UTC),
-		Players: []MatchPlayer{
+		Players: []store.MatchPlayer{
 			{Fingerprint: fpAlice, Slot: 0, Place: 2, Score: 3},
 			{Name: "guest-1a2b", Slot: 1, Place: 1, Score: 11}, // a guest: no fingerprint
 		},
@@ -307,8 +309,8 @@ func TestCasualMatchKeepsRatings(t *testing.T) {
 		t.Errorf("guest stored as %+v", saved.Players[1])
 	}
 	for i, p := range saved.Players {
-		if p.RatingBefore != InitialRating || p.RatingAfter != InitialRating {
-			t.Errorf("player %d rating %v → %v, want %v unchanged", i, p.RatingBefore, p.RatingAfter, InitialRating)
+		if p.RatingBefore != store.InitialRating || p.RatingAfter != store.InitialRating {
+			t.Errorf("player %d rating %v → %v, want %v unchanged", i, p.RatingBefore, p.RatingAfter, store.InitialRating)
 		}
 	}
 	if casual.Players[0].Name != "" || casual.Players[0].RatingBefore != 0 {
@@ -345,10 +347,10 @@ func TestRatingsAccumulateAndSurviveReopen(t *testing.T) {
 	}
 
 	// A free-for-all first, so Ratings has two modes to sort.
-	ffa := MatchRecord{Mode: "pong-ffa4", Ranked: true, Players: []MatchPlayer{
+	ffa := store.MatchRecord{Mode: "pong-ffa4", Ranked: true, Players: []store.MatchPlayer{
 		{Fingerprint: fpCarol, Place: 1}, {Fingerprint: fpAlice, Place: 2}, {Fingerprint: fpBob, Place: 3},
 	}}
-	mustRecord(t, s, ffa, func(cur []Rating) ([]Rating, error) {
+	mustRecord(t, s, ffa, func(cur []store.Rating) ([]store.Rating, error) {
 		cur, _ = shift(20, 0, -20)(cur)
 		cur[0].Deviation, cur[0].Volatility = 321.5, 0.0625 // must survive the round trip
 		return cur, nil
@@ -363,7 +365,7 @@ func TestRatingsAccumulateAndSurviveReopen(t *testing.T) {
 		{fpAlice, fpBob, 19.25},
 	}
 	var lastMatch time.Time
-	prev := map[string]float64{fpAlice: InitialRating, fpBob: InitialRating}
+	prev := map[string]float64{fpAlice: store.InitialRating, fpBob: store.InitialRating}
 	for _, st := range steps {
 		clock.Advance(10 * time.Minute)
 		saved := mustRecord(t, s, duel(st.winner, st.loser), shift(st.delta, -st.delta))
@@ -376,24 +378,24 @@ func TestRatingsAccumulateAndSurviveReopen(t *testing.T) {
 		lastMatch = clock.Now()
 	}
 
-	wantAlice := Rating{Mode: "pong-1v1", Fingerprint: fpAlice, Name: "alice", Rating: 1500 + 20 - 18.5 + 19.25,
-		Deviation: InitialDeviation, Volatility: InitialVolatility, Games: 3, Wins: 2, Losses: 1, Updated: lastMatch}
-	wantBob := Rating{Mode: "pong-1v1", Fingerprint: fpBob, Name: "bob", Rating: 1500 - 20 + 18.5 - 19.25,
-		Deviation: InitialDeviation, Volatility: InitialVolatility, Games: 3, Wins: 1, Losses: 2, Updated: lastMatch}
-	wantAliceFFA := Rating{Mode: "pong-ffa4", Fingerprint: fpAlice, Name: "alice", Rating: 1500,
-		Deviation: InitialDeviation, Volatility: InitialVolatility, Games: 1, Draws: 1, Updated: newClock().Now()}
+	wantAlice := store.Rating{Mode: "pong-1v1", Fingerprint: fpAlice, Name: "alice", Rating: 1500 + 20 - 18.5 + 19.25,
+		Deviation: store.InitialDeviation, Volatility: store.InitialVolatility, Games: 3, Wins: 2, Losses: 1, Updated: lastMatch}
+	wantBob := store.Rating{Mode: "pong-1v1", Fingerprint: fpBob, Name: "bob", Rating: 1500 - 20 + 18.5 - 19.25,
+		Deviation: store.InitialDeviation, Volatility: store.InitialVolatility, Games: 3, Wins: 1, Losses: 2, Updated: lastMatch}
+	wantAliceFFA := store.Rating{Mode: "pong-ffa4", Fingerprint: fpAlice, Name: "alice", Rating: 1500,
+		Deviation: store.InitialDeviation, Volatility: store.InitialVolatility, Games: 1, Draws: 1, Updated: newClock().Now()}
 
 	check := func(when string) {
 		t.Helper()
-		for _, want := range []Rating{wantAlice, wantBob} {
+		for _, want := range []store.Rating{wantAlice, wantBob} {
 			got, found, err := s.Rating(want.Mode, want.Fingerprint)
 			if err != nil || !found || got != want {
 				t.Errorf("%s: Rating(%s) = %+v, %v, %v; want %+v", when, want.Fingerprint, got, found, err, want)
 			}
 		}
 		all, err := s.Ratings(fpAlice)
-		if err != nil || !reflect.DeepEqual(all, []Rating{wantAlice, wantAliceFFA}) {
-			t.Errorf("%s: Ratings(alice) = %+v, %v; want %+v", when, all, err, []Rating{wantAlice, wantAliceFFA})
+		if err != nil || !reflect.DeepEqual(all, []store.Rating{wantAlice, wantAliceFFA}) {
+			t.Errorf("%s: Ratings(alice) = %+v, %v; want %+v", when, all, err, []store.Rating{wantAlice, wantAliceFFA})
 		}
 		carol, _, err := s.Rating("pong-ffa4", fpCarol)
 		if err != nil || carol.Deviation != 321.5 || carol.Volatility != 0.0625 || carol.Rating != 1520 {
@@ -414,12 +416,12 @@ func TestRatingsAccumulateAndSurviveReopen(t *testing.T) {
 func TestRatingWithoutGames(t *testing.T) {
 	s := openPlayers(t, Options{})
 	r, found, err := s.Rating("pong-2v2", fpCarol)
-	want := Rating{Mode: "pong-2v2", Fingerprint: fpCarol, Name: "carol", Rating: InitialRating,
-		Deviation: InitialDeviation, Volatility: InitialVolatility}
+	want := store.Rating{Mode: "pong-2v2", Fingerprint: fpCarol, Name: "carol", Rating: store.InitialRating,
+		Deviation: store.InitialDeviation, Volatility: store.InitialVolatility}
 	if err != nil || found || r != want {
 		t.Errorf("Rating = %+v, %v, %v; want %+v, false, nil", r, found, err, want)
 	}
-	if r, found, err := s.Rating("pong-1v1", "SHA256:stranger"); err != nil || found || r.Rating != InitialRating || r.Name != "" {
+	if r, found, err := s.Rating("pong-1v1", "SHA256:stranger"); err != nil || found || r.Rating != store.InitialRating || r.Name != "" {
 		t.Errorf("unknown player: %+v, %v, %v", r, found, err)
 	}
 	if all, err := s.Ratings(fpCarol); err != nil || len(all) != 0 {
@@ -438,7 +440,7 @@ func TestRatingWithoutGames(t *testing.T) {
 func TestConcurrentRecordMatchLosesNoUpdate(t *testing.T) {
 	s := openPlayers(t, Options{})
 	const n = 20
-	saved := make([]MatchRecord, n)
+	saved := make([]store.MatchRecord, n)
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Go(func() {
@@ -452,7 +454,7 @@ func TestConcurrentRecordMatchLosesNoUpdate(t *testing.T) {
 	}
 	wg.Wait()
 
-	for fp, want := range map[string]float64{fpAlice: InitialRating + n, fpBob: InitialRating - n} {
+	for fp, want := range map[string]float64{fpAlice: store.InitialRating + n, fpBob: store.InitialRating - n} {
 		r := mustRating(t, s, "pong-1v1", fp)
 		if r.Games != n || r.Rating != want {
 			t.Errorf("%s: Games %d, Rating %v; want %d, %v", fp, r.Games, r.Rating, n, want)
@@ -468,8 +470,8 @@ func TestConcurrentRecordMatchLosesNoUpdate(t *testing.T) {
 	slices.Sort(ids)
 	slices.Sort(befores)
 	for i := range n {
-		if ids[i] != uint64(i+1) || befores[i] != InitialRating+float64(i) {
-			t.Fatalf("ids %v, alice's befores %v: want 1..%d and %v..%v", ids, befores, n, InitialRating, InitialRating+n-1)
+		if ids[i] != uint64(i+1) || befores[i] != store.InitialRating+float64(i) {
+			t.Fatalf("ids %v, alice's befores %v: want 1..%d and %v..%v", ids, befores, n, store.InitialRating, store.InitialRating+n-1)
 		}
 	}
 	if ms, err := s.Matches(fpBob, 100); err != nil || len(ms) != n {
@@ -522,7 +524,7 @@ func TestMatchesNewestFirst(t *testing.T) {
 			t.Errorf("Matches(%s, %d) = %v, %v; want %v", tt.fp, tt.limit, matchIDs(ms), err, tt.want)
 		}
 		for _, m := range ms {
-			if !slices.ContainsFunc(m.Players, func(p MatchPlayer) bool { return p.Fingerprint == tt.fp }) {
+			if !slices.ContainsFunc(m.Players, func(p store.MatchPlayer) bool { return p.Fingerprint == tt.fp }) {
 				t.Errorf("Matches(%s) returned match %d without them", tt.fp, m.ID)
 			}
 		}
@@ -573,9 +575,9 @@ func TestMatchByID(t *testing.T) {
 	if saved.Players[0].Name != "alice-then" || saved.Players[1].Name != "bob" {
 		t.Errorf("names = %q, %q", saved.Players[0].Name, saved.Players[1].Name)
 	}
-	want := MatchPlayer{Fingerprint: fpBob, Name: "bob", Slot: 1, Place: 2, Score: 7,
+	want := store.MatchPlayer{Fingerprint: fpBob, Name: "bob", Slot: 1, Place: 2, Score: 7,
 		RatingBefore: 1500, RatingAfter: 1487.5, Left: true, GamesAfter: 1,
-		DeviationBefore: InitialDeviation, DeviationAfter: InitialDeviation} // kept for the provisional mark
+		DeviationBefore: store.InitialDeviation, DeviationAfter: store.InitialDeviation} // kept for the provisional mark
 	if saved.Players[1] != want {
 		t.Errorf("bob = %+v, want %+v", saved.Players[1], want)
 	}
@@ -585,7 +587,7 @@ func TestMatchByID(t *testing.T) {
 		t.Errorf("Match(%d) = %+v, %v; want %+v", saved.ID, got, err, saved)
 	}
 	for _, id := range []uint64{0, 2, math.MaxUint64} {
-		if _, err := s.Match(id); !errors.Is(err, ErrNotFound) {
+		if _, err := s.Match(id); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("Match(%d) err = %v, want ErrNotFound", id, err)
 		}
 	}
@@ -604,7 +606,7 @@ func TestRecentMatchesNewestFirst(t *testing.T) {
 		ids = append(ids, mustRecord(t, s, duel(fpAlice, opp), shift(1, -1)).ID)
 	}
 	slices.Reverse(ids)
-	odd := func(m MatchRecord) bool { return m.ID%2 == 1 }
+	odd := func(m store.MatchRecord) bool { return m.ID%2 == 1 }
 	var oddIDs []uint64
 	for _, id := range ids {
 		if id%2 == 1 {
@@ -613,7 +615,7 @@ func TestRecentMatchesNewestFirst(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		limit int
-		keep  func(MatchRecord) bool
+		keep  func(store.MatchRecord) bool
 		want  []uint64
 	}{
 		{0, nil, ids},

@@ -1,4 +1,4 @@
-package store
+package bolt
 
 import (
 	"bytes"
@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"go.etcd.io/bbolt"
+
+	"github.com/termarena/termarena/store"
 )
 
 // Moderation buckets. Bans are keyed by id so one player can carry several
@@ -36,27 +38,6 @@ const (
 	bucketAudit = "audit"
 )
 
-// RoleModerator is the only role the store knows besides "" (a player).
-// Admins are not a role: they are whoever holds a key in the operator's
-// admin keys file, so a stolen data file cannot make anyone an admin.
-const RoleModerator = "moderator"
-
-// Audit actions. The store writes the first six itself, in the same
-// transaction as the change they describe; the rest have no stored state
-// and are recorded by their callers through Audit.
-const (
-	ActionBan      = "ban"
-	ActionUnban    = "unban"
-	ActionMute     = "mute"
-	ActionUnmute   = "unmute"
-	ActionPromote  = "promote"
-	ActionDemote   = "demote"
-	ActionKick     = "kick"
-	ActionWarn     = "warn"
-	ActionAnnounce = "announce"
-	ActionBackup   = "backup"
-)
-
 // These bounds only keep a bug or a hostile caller from bloating records
 // that every listing reads; callers cut text for display long before this.
 const (
@@ -66,47 +47,11 @@ const (
 	maxLabelLen  = 128 // names and targets copied into records
 )
 
-// By says who made a moderation change and why. Every write that changes
-// moderation state without carrying this itself (RemoveBan, RemoveMute,
-// SetRole) takes one and turns it into the audit entry committed in the
-// same transaction as the change; AddBan and SetMute take theirs from the
-// Ban or Mute. Actor is required, so an unattributed change cannot be
-// written and no caller can forget the audit log.
-type By struct {
-	Actor  string // name of the admin or moderator, or of the rule for an automatic action
-	Reason string
-	Auto   bool // made by the server's own rules (the spam filter), not by a person
-}
-
-func (b By) check() error {
+func checkBy(b store.By) error {
 	if err := checkActor(b.Actor); err != nil {
 		return err
 	}
 	return checkLen("reason", b.Reason, maxReasonLen)
-}
-
-// Ban refuses a player's key, and optionally an address range, at login.
-type Ban struct {
-	ID          uint64 // assigned by AddBan; must be 0 when adding
-	Fingerprint string // required: the banned key
-	// CIDR, optional, also refuses every connection from that range
-	// ("203.0.113.0/24") or single address ("203.0.113.7"). AddBan stores
-	// it normalised: masked, with the prefix length ("203.0.113.7/32").
-	CIDR string
-	// Name is the player's name when banned; AddBan fills it in when empty
-	// and the fingerprint is a known player.
-	Name          string
-	Reason, Actor string // Actor is required
-	Created       time.Time
-	Expires       time.Time // zero = permanent
-	Lifted        time.Time // set by RemoveBan; zero while not lifted
-	LiftedBy      string
-}
-
-// ActiveAt reports whether the ban refuses logins at t. An expired or
-// lifted ban never applies again, so nothing has to clean them up.
-func (b Ban) ActiveAt(t time.Time) bool {
-	return b.Lifted.IsZero() && (b.Expires.IsZero() || t.Before(b.Expires))
 }
 
 // banRecord is the stored form under bans/<big-endian id>.
@@ -123,29 +68,15 @@ type banRecord struct {
 	LiftedBy    string    `json:"lifted_by,omitempty"`
 }
 
-func (r banRecord) ban(id uint64) Ban {
-	return Ban{ID: id, Fingerprint: r.Fingerprint, CIDR: r.CIDR, Name: r.Name, Reason: r.Reason, Actor: r.Actor,
+func (r banRecord) ban(id uint64) store.Ban {
+	return store.Ban{ID: id, Fingerprint: r.Fingerprint, CIDR: r.CIDR, Name: r.Name, Reason: r.Reason, Actor: r.Actor,
 		Created: r.Created, Expires: r.Expires, Lifted: r.Lifted, LiftedBy: r.LiftedBy}
 }
 
-func newBanRecord(b Ban) banRecord {
+func newBanRecord(b store.Ban) banRecord {
 	return banRecord{V: recordVersion, Fingerprint: b.Fingerprint, CIDR: b.CIDR, Name: b.Name, Reason: b.Reason,
 		Actor: b.Actor, Created: b.Created, Expires: b.Expires, Lifted: b.Lifted, LiftedBy: b.LiftedBy}
 }
-
-// Mute stops a player from chatting.
-type Mute struct {
-	Fingerprint string
-	// Name is the player's name when muted; SetMute fills it in when empty.
-	Name          string
-	Reason, Actor string // Actor is required
-	Created       time.Time
-	Expires       time.Time // zero = until lifted
-	Auto          bool      // set by the spam filter rather than a person
-}
-
-// ActiveAt reports whether the mute silences the player at t.
-func (m Mute) ActiveAt(t time.Time) bool { return m.Expires.IsZero() || t.Before(m.Expires) }
 
 // muteRecord is the stored form under mutes/<fingerprint>.
 type muteRecord struct {
@@ -156,25 +87,6 @@ type muteRecord struct {
 	Created time.Time `json:"created"`
 	Expires time.Time `json:"expires,omitzero"`
 	Auto    bool      `json:"auto,omitempty"`
-}
-
-// AuditEntry is one line of the moderation log.
-type AuditEntry struct {
-	ID     uint64    // assigned when written; must be 0 when passed to Audit
-	Time   time.Time // set from the store's clock when written
-	Actor  string    // who acted (required)
-	Action string    // one of the Action constants, or a caller's own (required)
-	// Target is who or what the action was aimed at as a reader would name
-	// it: the player's name at the time, or the fingerprint when the store
-	// knows no name. Empty for an action aimed at nobody (announce).
-	Target string
-	// TargetID is the target's fingerprint (or a guest's session id), which
-	// unlike a name never changes.
-	TargetID string
-	CIDR     string // the address range of a ban, if it had one
-	Reason   string // for warn and announce, the text that was sent
-	Duration time.Duration
-	Auto     bool
 }
 
 // auditRecord is the stored form under audit/<big-endian id>.
@@ -202,10 +114,10 @@ type auditRecord struct {
 // The fingerprint need not belong to a known player: an admin may ban a
 // key before it ever logs in. An Expires that is not after Created is
 // refused, since the ban would never apply.
-func (s *Store) AddBan(b Ban) (Ban, error) {
+func (s *Store) AddBan(b store.Ban) (store.Ban, error) {
 	b, prefix, err := s.prepareBan(b)
 	if err != nil {
-		return Ban{}, fmt.Errorf("store: add ban: %w", err)
+		return store.Ban{}, fmt.Errorf("store: add ban: %w", err)
 	}
 	now := s.now().UTC()
 	err = s.update(func(tx *bbolt.Tx) error {
@@ -236,38 +148,38 @@ func (s *Store) AddBan(b Ban) (Ban, error) {
 		if !b.Expires.IsZero() {
 			d = b.Expires.Sub(b.Created)
 		}
-		return appendAudit(mb.audit, AuditEntry{
-			Time: now, Actor: b.Actor, Action: ActionBan, Target: label(b.Name, b.Fingerprint),
+		return appendAudit(mb.audit, store.AuditEntry{
+			Time: now, Actor: b.Actor, Action: store.ActionBan, Target: label(b.Name, b.Fingerprint),
 			TargetID: b.Fingerprint, CIDR: b.CIDR, Reason: b.Reason, Duration: d,
 		})
 	})
 	if err != nil {
-		return Ban{}, fmt.Errorf("store: ban %s: %w", b.Fingerprint, err)
+		return store.Ban{}, fmt.Errorf("store: ban %s: %w", b.Fingerprint, err)
 	}
 	return b, nil
 }
 
-func (s *Store) prepareBan(b Ban) (Ban, netip.Prefix, error) {
+func (s *Store) prepareBan(b store.Ban) (store.Ban, netip.Prefix, error) {
 	if b.ID != 0 {
-		return Ban{}, netip.Prefix{}, fmt.Errorf("ID %d set: the store assigns ids", b.ID)
+		return store.Ban{}, netip.Prefix{}, fmt.Errorf("ID %d set: the store assigns ids", b.ID)
 	}
 	if err := checkFingerprint(b.Fingerprint); err != nil {
-		return Ban{}, netip.Prefix{}, err
+		return store.Ban{}, netip.Prefix{}, err
 	}
 	if err := checkActor(b.Actor); err != nil {
-		return Ban{}, netip.Prefix{}, err
+		return store.Ban{}, netip.Prefix{}, err
 	}
 	if err := errors.Join(checkLen("reason", b.Reason, maxReasonLen), checkLen("name", b.Name, maxLabelLen)); err != nil {
-		return Ban{}, netip.Prefix{}, err
+		return store.Ban{}, netip.Prefix{}, err
 	}
 	if !b.Lifted.IsZero() || b.LiftedBy != "" {
-		return Ban{}, netip.Prefix{}, errors.New("a new ban cannot be lifted already")
+		return store.Ban{}, netip.Prefix{}, errors.New("a new ban cannot be lifted already")
 	}
 	var prefix netip.Prefix
 	if b.CIDR != "" {
 		var err error
-		if prefix, err = ParseCIDR(b.CIDR); err != nil {
-			return Ban{}, netip.Prefix{}, err
+		if prefix, err = store.ParseCIDR(b.CIDR); err != nil {
+			return store.Ban{}, netip.Prefix{}, err
 		}
 		b.CIDR = prefix.String()
 	}
@@ -278,40 +190,11 @@ func (s *Store) prepareBan(b Ban) (Ban, netip.Prefix, error) {
 	if !b.Expires.IsZero() {
 		b.Expires = b.Expires.UTC()
 		if !b.Expires.After(b.Created) {
-			return Ban{}, netip.Prefix{}, fmt.Errorf("expires %s is not after created %s",
+			return store.Ban{}, netip.Prefix{}, fmt.Errorf("expires %s is not after created %s",
 				b.Expires.Format(time.RFC3339), b.Created.Format(time.RFC3339))
 		}
 	}
 	return b, prefix, nil
-}
-
-// ParseCIDR accepts a range ("203.0.113.0/24", "2001:db8::/48") or a
-// single address ("203.0.113.7"), and returns it masked, with IPv4-mapped
-// IPv6 addresses read as IPv4 so one ban covers both spellings.
-func ParseCIDR(s string) (netip.Prefix, error) {
-	if len(s) > 64 {
-		return netip.Prefix{}, fmt.Errorf("invalid address range: length %d", len(s))
-	}
-	if !strings.Contains(s, "/") {
-		a, err := netip.ParseAddr(s)
-		if err != nil {
-			return netip.Prefix{}, fmt.Errorf("invalid address range: %w", err)
-		}
-		a = a.Unmap().WithZone("")
-		return netip.PrefixFrom(a, a.BitLen()), nil
-	}
-	p, err := netip.ParsePrefix(s)
-	if err != nil {
-		return netip.Prefix{}, fmt.Errorf("invalid address range: %w", err)
-	}
-	if a := p.Addr(); a.Is4In6() {
-		bits := p.Bits() - 96
-		if bits < 0 {
-			return netip.Prefix{}, fmt.Errorf("invalid address range %s: IPv4-mapped prefix shorter than /96", p)
-		}
-		p = netip.PrefixFrom(a.Unmap(), bits)
-	}
-	return p.Masked(), nil
 }
 
 // RemoveBan lifts every active ban of one player, named by fingerprint
@@ -321,8 +204,8 @@ func ParseCIDR(s string) (netip.Prefix, error) {
 // "unban" audit entry built from by is written in the same transaction;
 // lifting nothing writes nothing. An unknown name is ErrNotFound; an
 // unknown fingerprint simply has no bans.
-func (s *Store) RemoveBan(fpOrName string, by By) (int, error) {
-	if err := by.check(); err != nil {
+func (s *Store) RemoveBan(fpOrName string, by store.By) (int, error) {
+	if err := checkBy(by); err != nil {
 		return 0, fmt.Errorf("store: remove ban: %w", err)
 	}
 	now := s.now().UTC()
@@ -363,8 +246,8 @@ func (s *Store) RemoveBan(fpOrName string, by By) (int, error) {
 		if n == 0 {
 			return nil
 		}
-		return appendAudit(mb.audit, AuditEntry{
-			Time: now, Actor: by.Actor, Action: ActionUnban, Target: label(name, fp),
+		return appendAudit(mb.audit, store.AuditEntry{
+			Time: now, Actor: by.Actor, Action: store.ActionUnban, Target: label(name, fp),
 			TargetID: fp, Reason: by.Reason, Auto: by.Auto,
 		})
 	})
@@ -379,24 +262,24 @@ func (s *Store) RemoveBan(fpOrName string, by By) (int, error) {
 // empty (a guest has no key; a test may have no address). When several
 // apply it returns the one that lasts longest, so the message a refused
 // player sees names the real end. Expired and lifted bans never apply.
-func (s *Store) ActiveBan(fp string, ip net.IP) (Ban, bool, error) {
+func (s *Store) ActiveBan(fp string, ip net.IP) (store.Ban, bool, error) {
 	if fp != "" {
 		if err := checkFingerprint(fp); err != nil {
-			return Ban{}, false, fmt.Errorf("store: active ban: %w", err)
+			return store.Ban{}, false, fmt.Errorf("store: active ban: %w", err)
 		}
 	}
 	var addr netip.Addr
 	if ip != nil {
 		a, ok := netip.AddrFromSlice(ip)
 		if !ok {
-			return Ban{}, false, fmt.Errorf("store: active ban: invalid address of %d bytes", len(ip))
+			return store.Ban{}, false, fmt.Errorf("store: active ban: invalid address of %d bytes", len(ip))
 		}
 		addr = a.Unmap()
 	}
 	now := s.now()
-	var best Ban
+	var best store.Ban
 	found := false
-	consider := func(b Ban) {
+	consider := func(b store.Ban) {
 		if b.ActiveAt(now) && (!found || outlasts(b, best)) {
 			best, found = b, true
 		}
@@ -442,13 +325,13 @@ func (s *Store) ActiveBan(fp string, ip net.IP) (Ban, bool, error) {
 		})
 	})
 	if err != nil {
-		return Ban{}, false, fmt.Errorf("store: active ban of %s: %w", fp, err)
+		return store.Ban{}, false, fmt.Errorf("store: active ban of %s: %w", fp, err)
 	}
 	return best, found, nil
 }
 
 // outlasts reports whether a ends after b; a permanent ban outlasts all.
-func outlasts(a, b Ban) bool {
+func outlasts(a, b store.Ban) bool {
 	switch {
 	case b.Expires.IsZero():
 		return false
@@ -460,9 +343,9 @@ func outlasts(a, b Ban) bool {
 
 // Bans lists bans newest first: the active ones, or with includeExpired
 // every ban ever made, expired and lifted ones included.
-func (s *Store) Bans(includeExpired bool) ([]Ban, error) {
+func (s *Store) Bans(includeExpired bool) ([]store.Ban, error) {
 	now := s.now()
-	var out []Ban
+	var out []store.Ban
 	err := s.view(func(tx *bbolt.Tx) error {
 		mb, err := modBuckets(tx)
 		if err != nil {
@@ -504,19 +387,19 @@ func banIDs(index *bbolt.Bucket, fp string) ([]uint64, error) {
 	return ids, nil
 }
 
-func getBan(bans *bbolt.Bucket, id uint64) (Ban, error) {
+func getBan(bans *bbolt.Bucket, id uint64) (store.Ban, error) {
 	raw := bans.Get(matchKey(id))
 	if raw == nil {
-		return Ban{}, fmt.Errorf("ban %d: %w", id, ErrNotFound)
+		return store.Ban{}, fmt.Errorf("ban %d: %w", id, store.ErrNotFound)
 	}
 	rec, err := decodeBan(raw)
 	if err != nil {
-		return Ban{}, fmt.Errorf("ban %d: %w", id, err)
+		return store.Ban{}, fmt.Errorf("ban %d: %w", id, err)
 	}
 	return rec.ban(id), nil
 }
 
-func putBan(bans *bbolt.Bucket, b Ban) error {
+func putBan(bans *bbolt.Bucket, b store.Ban) error {
 	raw, err := json.Marshal(newBanRecord(b))
 	if err != nil {
 		return fmt.Errorf("encode ban: %w", err)
@@ -540,7 +423,7 @@ func (r banRecord) version() int { return r.V }
 // the store's clock; an Expires that is already past is refused, since the
 // mute would never apply. Name is filled in from the player record when
 // empty. The player need not be known (the chat layer may mute by key).
-func (s *Store) SetMute(m Mute) error {
+func (s *Store) SetMute(m store.Mute) error {
 	if err := checkFingerprint(m.Fingerprint); err != nil {
 		return fmt.Errorf("store: set mute: %w", err)
 	}
@@ -583,8 +466,8 @@ func (s *Store) SetMute(m Mute) error {
 		if !m.Expires.IsZero() {
 			d = m.Expires.Sub(m.Created)
 		}
-		return appendAudit(mb.audit, AuditEntry{
-			Time: now, Actor: m.Actor, Action: ActionMute, Target: label(m.Name, m.Fingerprint),
+		return appendAudit(mb.audit, store.AuditEntry{
+			Time: now, Actor: m.Actor, Action: store.ActionMute, Target: label(m.Name, m.Fingerprint),
 			TargetID: m.Fingerprint, Reason: m.Reason, Duration: d, Auto: m.Auto,
 		})
 	})
@@ -597,8 +480,8 @@ func (s *Store) SetMute(m Mute) error {
 // RemoveMute deletes fp's mute and reports whether it was still active.
 // Only lifting an active mute writes the "unmute" audit entry (built from
 // by, in the same transaction); an expired record is deleted silently.
-func (s *Store) RemoveMute(fp string, by By) (bool, error) {
-	if err := errors.Join(checkFingerprint(fp), by.check()); err != nil {
+func (s *Store) RemoveMute(fp string, by store.By) (bool, error) {
+	if err := errors.Join(checkFingerprint(fp), checkBy(by)); err != nil {
 		return false, fmt.Errorf("store: remove mute: %w", err)
 	}
 	now := s.now().UTC()
@@ -630,8 +513,8 @@ func (s *Store) RemoveMute(fp string, by By) (bool, error) {
 		if name == "" {
 			name = m.Name
 		}
-		return appendAudit(mb.audit, AuditEntry{
-			Time: now, Actor: by.Actor, Action: ActionUnmute, Target: label(name, fp),
+		return appendAudit(mb.audit, store.AuditEntry{
+			Time: now, Actor: by.Actor, Action: store.ActionUnmute, Target: label(name, fp),
 			TargetID: fp, Reason: by.Reason, Auto: by.Auto,
 		})
 	})
@@ -642,12 +525,12 @@ func (s *Store) RemoveMute(fp string, by By) (bool, error) {
 }
 
 // ActiveMute returns fp's mute if it still applies.
-func (s *Store) ActiveMute(fp string) (Mute, bool, error) {
+func (s *Store) ActiveMute(fp string) (store.Mute, bool, error) {
 	if err := checkFingerprint(fp); err != nil {
-		return Mute{}, false, fmt.Errorf("store: active mute: %w", err)
+		return store.Mute{}, false, fmt.Errorf("store: active mute: %w", err)
 	}
 	now := s.now()
-	var m Mute
+	var m store.Mute
 	found := false
 	err := s.view(func(tx *bbolt.Tx) error {
 		mb, err := modBuckets(tx)
@@ -667,18 +550,18 @@ func (s *Store) ActiveMute(fp string) (Mute, bool, error) {
 		return nil
 	})
 	if err != nil {
-		return Mute{}, false, fmt.Errorf("store: active mute of %s: %w", fp, err)
+		return store.Mute{}, false, fmt.Errorf("store: active mute of %s: %w", fp, err)
 	}
 	if !found {
-		return Mute{}, false, nil
+		return store.Mute{}, false, nil
 	}
 	return m, true, nil
 }
 
 // Mutes lists the mutes still active, newest first.
-func (s *Store) Mutes() ([]Mute, error) {
+func (s *Store) Mutes() ([]store.Mute, error) {
 	now := s.now()
-	var out []Mute
+	var out []store.Mute
 	err := s.view(func(tx *bbolt.Tx) error {
 		mb, err := modBuckets(tx)
 		if err != nil {
@@ -698,7 +581,7 @@ func (s *Store) Mutes() ([]Mute, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: mutes: %w", err)
 	}
-	slices.SortFunc(out, func(a, b Mute) int {
+	slices.SortFunc(out, func(a, b store.Mute) int {
 		if c := b.Created.Compare(a.Created); c != 0 {
 			return c
 		}
@@ -707,8 +590,8 @@ func (s *Store) Mutes() ([]Mute, error) {
 	return out, nil
 }
 
-func (r muteRecord) mute(fp string) Mute {
-	return Mute{Fingerprint: fp, Name: r.Name, Reason: r.Reason, Actor: r.Actor,
+func (r muteRecord) mute(fp string) store.Mute {
+	return store.Mute{Fingerprint: fp, Name: r.Name, Reason: r.Reason, Actor: r.Actor,
 		Created: r.Created, Expires: r.Expires, Auto: r.Auto}
 }
 
@@ -723,7 +606,7 @@ func (r muteRecord) version() int { return r.V }
 // state (kick, warn, announce, backup). ID and Time are assigned here, Time
 // from the store's clock, so id order and time order agree, which lets
 // AuditLog stop at the first entry older than it wants.
-func (s *Store) Audit(e AuditEntry) error {
+func (s *Store) Audit(e store.AuditEntry) error {
 	if e.ID != 0 {
 		return fmt.Errorf("store: audit: ID %d set: the store assigns ids", e.ID)
 	}
@@ -746,9 +629,9 @@ func (s *Store) Audit(e AuditEntry) error {
 
 // AuditLog returns entries written at or after since (zero: from the
 // start), newest first; limit<=0 means 20 and more than 1000 means 1000.
-func (s *Store) AuditLog(since time.Time, limit int) ([]AuditEntry, error) {
+func (s *Store) AuditLog(since time.Time, limit int) ([]store.AuditEntry, error) {
 	limit = clampLimit(limit)
-	var out []AuditEntry
+	var out []store.AuditEntry
 	err := s.view(func(tx *bbolt.Tx) error {
 		b := tx.Bucket([]byte(bucketAudit))
 		if b == nil {
@@ -766,7 +649,7 @@ func (s *Store) AuditLog(since time.Time, limit int) ([]AuditEntry, error) {
 			if rec.Time.Before(since) {
 				break
 			}
-			out = append(out, AuditEntry{ID: binary.BigEndian.Uint64(k), Time: rec.Time, Actor: rec.Actor,
+			out = append(out, store.AuditEntry{ID: binary.BigEndian.Uint64(k), Time: rec.Time, Actor: rec.Actor,
 				Action: rec.Action, Target: rec.Target, TargetID: rec.TargetID, CIDR: rec.CIDR,
 				Reason: rec.Reason, Duration: rec.Duration, Auto: rec.Auto})
 		}
@@ -778,7 +661,7 @@ func (s *Store) AuditLog(since time.Time, limit int) ([]AuditEntry, error) {
 	return out, nil
 }
 
-func checkEntry(e AuditEntry) error {
+func checkEntry(e store.AuditEntry) error {
 	return errors.Join(
 		checkActor(e.Actor),
 		checkLen("action", e.Action, maxActionLen),
@@ -792,7 +675,7 @@ func checkEntry(e AuditEntry) error {
 
 // appendAudit is the one place entries are written, so every writer, the
 // store's own moderation writes included, shares the key scheme.
-func appendAudit(b *bbolt.Bucket, e AuditEntry) error {
+func appendAudit(b *bbolt.Bucket, e store.AuditEntry) error {
 	id, err := b.NextSequence()
 	if err != nil {
 		return fmt.Errorf("next audit id: %w", err)
@@ -821,15 +704,15 @@ func (r auditRecord) version() int { return r.V }
 // changes it, appends the "promote" or "demote" audit entry built from by
 // in the same transaction. Setting the role a player already has is not an
 // error and writes nothing. An unknown fp is ErrNotFound.
-func (s *Store) SetRole(fp, role string, by By) (Player, error) {
-	if role != "" && role != RoleModerator {
-		return Player{}, fmt.Errorf("store: set role: unknown role %q", role)
+func (s *Store) SetRole(fp, role string, by store.By) (store.Player, error) {
+	if role != "" && role != store.RoleModerator {
+		return store.Player{}, fmt.Errorf("store: set role: unknown role %q", role)
 	}
-	if err := by.check(); err != nil {
-		return Player{}, fmt.Errorf("store: set role: %w", err)
+	if err := checkBy(by); err != nil {
+		return store.Player{}, fmt.Errorf("store: set role: %w", err)
 	}
 	now := s.now().UTC()
-	var p Player
+	var p store.Player
 	err := s.update(func(tx *bbolt.Tx) error {
 		mb, err := modBuckets(tx)
 		if err != nil {
@@ -838,7 +721,7 @@ func (s *Store) SetRole(fp, role string, by By) (Player, error) {
 		key := []byte(fp)
 		raw := mb.players.Get(key)
 		if raw == nil {
-			return fmt.Errorf("fingerprint %q: %w", fp, ErrNotFound)
+			return fmt.Errorf("fingerprint %q: %w", fp, store.ErrNotFound)
 		}
 		rec, err := decodePlayer(raw)
 		if err != nil {
@@ -853,17 +736,17 @@ func (s *Store) SetRole(fp, role string, by By) (Player, error) {
 			return err
 		}
 		p = rec.player(fp)
-		action := ActionPromote
+		action := store.ActionPromote
 		if role == "" {
-			action = ActionDemote
+			action = store.ActionDemote
 		}
-		return appendAudit(mb.audit, AuditEntry{
+		return appendAudit(mb.audit, store.AuditEntry{
 			Time: now, Actor: by.Actor, Action: action, Target: rec.Name,
 			TargetID: fp, Reason: by.Reason, Auto: by.Auto,
 		})
 	})
 	if err != nil {
-		return Player{}, fmt.Errorf("store: set role of %s to %q: %w", fp, role, err)
+		return store.Player{}, fmt.Errorf("store: set role of %s to %q: %w", fp, role, err)
 	}
 	return p, nil
 }
@@ -871,8 +754,8 @@ func (s *Store) SetRole(fp, role string, by By) (Player, error) {
 // Moderators lists the players with RoleModerator, by name. It reads every
 // player record, which is fine for an admin command but not for a hot path:
 // the chat layer should read the role from the session's player record.
-func (s *Store) Moderators() ([]Player, error) {
-	var out []Player
+func (s *Store) Moderators() ([]store.Player, error) {
+	var out []store.Player
 	err := s.view(func(tx *bbolt.Tx) error {
 		players, _, err := playerBuckets(tx)
 		if err != nil {
@@ -883,7 +766,7 @@ func (s *Store) Moderators() ([]Player, error) {
 			if err != nil {
 				return fmt.Errorf("%s: %w", k, err)
 			}
-			if rec.Role == RoleModerator {
+			if rec.Role == store.RoleModerator {
 				out = append(out, rec.player(string(k)))
 			}
 			return nil
@@ -892,7 +775,7 @@ func (s *Store) Moderators() ([]Player, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: moderators: %w", err)
 	}
-	slices.SortFunc(out, func(a, b Player) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(out, func(a, b store.Player) int { return strings.Compare(a.Name, b.Name) })
 	return out, nil
 }
 
@@ -936,13 +819,13 @@ func resolvePlayer(players, names *bbolt.Bucket, fpOrName string) (fp, name stri
 		name, _, err := playerName(players, fpOrName)
 		return fpOrName, name, err
 	}
-	if len(fpOrName) > maxNameInput {
-		return "", "", fmt.Errorf("name: %w", ErrNotFound)
+	if len(fpOrName) > store.MaxNameInput {
+		return "", "", fmt.Errorf("name: %w", store.ErrNotFound)
 	}
-	n := NormalizeName(fpOrName)
+	n := store.NormalizeName(fpOrName)
 	raw := names.Get([]byte(n))
 	if raw == nil {
-		return "", "", fmt.Errorf("name %q: %w", n, ErrNotFound)
+		return "", "", fmt.Errorf("name %q: %w", n, store.ErrNotFound)
 	}
 	return string(raw), n, nil
 }

@@ -1,4 +1,4 @@
-package store
+package bolt
 
 import (
 	"errors"
@@ -8,11 +8,13 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/termarena/termarena/store"
 )
 
 func TestLoginDefaultName(t *testing.T) {
 	const fp = "SHA256:newcomer"
-	fallback := fallbackName(fp)
+	fallback := store.FallbackName(fp)
 	tests := []struct {
 		name  string
 		taken []string // names held by other players beforehand
@@ -65,7 +67,7 @@ func TestLoginDefaultName(t *testing.T) {
 }
 
 func TestFallbackNameDeterministic(t *testing.T) {
-	a, b := fallbackName("SHA256:one"), fallbackName("SHA256:one")
+	a, b := store.FallbackName("SHA256:one"), store.FallbackName("SHA256:one")
 	if a != b {
 		t.Errorf("fallbackName not deterministic: %q vs %q", a, b)
 	}
@@ -152,7 +154,7 @@ func TestLoginCleansKeyType(t *testing.T) {
 func TestConcurrentFirstLoginsGetDistinctNames(t *testing.T) {
 	s := openTest(t, dbPath(t), Options{})
 	const n = 50
-	players := make([]Player, n)
+	players := make([]store.Player, n)
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Go(func() {
@@ -179,7 +181,7 @@ func TestConcurrentFirstLoginsGetDistinctNames(t *testing.T) {
 		if p.Name == "bob" {
 			bobs++
 		}
-		if err := ValidateName(p.Name); err != nil {
+		if err := store.ValidateName(p.Name); err != nil {
 			t.Errorf("invalid name %q: %v", p.Name, err)
 		}
 		got, err := s.PlayerByName(p.Name)
@@ -207,14 +209,14 @@ func TestPlayerLookups(t *testing.T) {
 		}
 	}
 	for _, q := range []string{"alice", "", strings.Repeat("b", 1000)} {
-		if _, err := s.PlayerByName(q); !errors.Is(err, ErrNotFound) {
+		if _, err := s.PlayerByName(q); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("PlayerByName(%q) err = %v, want ErrNotFound", q, err)
 		}
 	}
-	if _, err := s.PlayerByFingerprint("SHA256:nobody"); !errors.Is(err, ErrNotFound) {
+	if _, err := s.PlayerByFingerprint("SHA256:nobody"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("PlayerByFingerprint(unknown) err = %v, want ErrNotFound", err)
 	}
-	if _, err := s.PlayerByFingerprint(""); !errors.Is(err, ErrNotFound) {
+	if _, err := s.PlayerByFingerprint(""); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("PlayerByFingerprint(\"\") err = %v, want ErrNotFound", err)
 	}
 }
@@ -226,7 +228,7 @@ func TestRename(t *testing.T) {
 
 	t.Run("taken", func(t *testing.T) {
 		_, err := s.Rename(bob.Fingerprint, "Carol", 0)
-		if !errors.Is(err, ErrNameTaken) {
+		if !errors.Is(err, store.ErrNameTaken) {
 			t.Fatalf("err = %v, want ErrNameTaken", err)
 		}
 		if p, _ := s.PlayerByFingerprint(bob.Fingerprint); p.Name != "bob" {
@@ -237,7 +239,7 @@ func TestRename(t *testing.T) {
 	t.Run("invalid", func(t *testing.T) {
 		for _, n := range []string{"x", "bob smith", "admin", "guest-1234", "-bob"} {
 			_, err := s.Rename(bob.Fingerprint, n, 0)
-			if !errors.Is(err, ErrInvalidName) {
+			if !errors.Is(err, store.ErrInvalidName) {
 				t.Errorf("Rename(%q) err = %v, want ErrInvalidName", n, err)
 				continue
 			}
@@ -248,10 +250,10 @@ func TestRename(t *testing.T) {
 	})
 
 	t.Run("unknown player", func(t *testing.T) {
-		if _, err := s.Rename("SHA256:ghost", "ghost", 0); !errors.Is(err, ErrNotFound) {
+		if _, err := s.Rename("SHA256:ghost", "ghost", 0); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("err = %v, want ErrNotFound", err)
 		}
-		if _, err := s.PlayerByName("ghost"); !errors.Is(err, ErrNotFound) {
+		if _, err := s.PlayerByName("ghost"); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("rename of unknown player claimed the name: %v", err)
 		}
 	})
@@ -274,7 +276,7 @@ func TestRename(t *testing.T) {
 		if got, err := s.PlayerByName("bobby"); err != nil || got.Fingerprint != bob.Fingerprint {
 			t.Errorf("PlayerByName(bobby) = %+v, %v", got, err)
 		}
-		if _, err := s.PlayerByName("bob"); !errors.Is(err, ErrNotFound) {
+		if _, err := s.PlayerByName("bob"); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("old name still resolves: %v", err)
 		}
 		if got, _ := s.PlayerByFingerprint(bob.Fingerprint); got.Name != "bobby" || !got.FirstSeen.Equal(bob.FirstSeen) {
@@ -286,7 +288,7 @@ func TestRename(t *testing.T) {
 		if newBob := mustLogin(t, s, "SHA256:bob2", "bob"); newBob.Name != "bob" {
 			t.Errorf("freed name not reused: got %q", newBob.Name)
 		}
-		if _, err := s.Rename("SHA256:carol", "bobby", 0); !errors.Is(err, ErrNameTaken) {
+		if _, err := s.Rename("SHA256:carol", "bobby", 0); !errors.Is(err, store.ErrNameTaken) {
 			t.Errorf("rename onto the new name err = %v, want ErrNameTaken", err)
 		}
 		checkIndex(t, s)
@@ -303,7 +305,7 @@ func TestRenameLimitAndAudit(t *testing.T) {
 	}
 	clk.Advance(time.Hour)
 	_, err := s.Rename(fpBob, "robert", 24*time.Hour)
-	var soon *RenameTooSoonError
+	var soon *store.RenameTooSoonError
 	if !errors.As(err, &soon) || !soon.Next.Equal(clk.Now().Add(23*time.Hour)) {
 		t.Fatalf("second rename within a day: %v", err)
 	}

@@ -1,4 +1,4 @@
-package store
+package bolt
 
 import (
 	"encoding/json"
@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"go.etcd.io/bbolt"
+
+	"github.com/termarena/termarena/store"
 )
 
 const (
@@ -14,16 +16,6 @@ const (
 	maxFingerprintLen = 128
 	maxKeyTypeLen     = 64
 )
-
-// Player is a keyed player's identity record.
-type Player struct {
-	Fingerprint string // "SHA256:…" of the SSH key; the identity
-	Name        string // display name, lower-case, unique
-	KeyType     string // e.g. "ssh-ed25519"
-	FirstSeen   time.Time
-	LastSeen    time.Time
-	Role        string // "" or "moderator"
-}
 
 // playerRecord is the stored form under players/<fingerprint>. The
 // fingerprint is the key, so it is not repeated in the value.
@@ -39,8 +31,8 @@ type playerRecord struct {
 	Renamed time.Time `json:"renamed,omitzero"`
 }
 
-func (r playerRecord) player(fp string) Player {
-	return Player{
+func (r playerRecord) player(fp string) store.Player {
+	return store.Player{
 		Fingerprint: fp,
 		Name:        r.Name,
 		KeyType:     r.KeyType,
@@ -65,9 +57,9 @@ func (r playerRecord) player(fp string) Player {
 // When the file cannot take the write (ErrCannotSave: a full disk), a
 // known player still logs in, with the LastSeen saved before; a new one
 // gets an error matching ErrCannotSave.
-func (s *Store) Login(fingerprint, keyType, sshUser string) (p Player, created bool, err error) {
+func (s *Store) Login(fingerprint, keyType, sshUser string) (p store.Player, created bool, err error) {
 	if err := checkFingerprint(fingerprint); err != nil {
-		return Player{}, false, fmt.Errorf("store: login: %w", err)
+		return store.Player{}, false, fmt.Errorf("store: login: %w", err)
 	}
 	// UTC, and no monotonic reading, so what Login returns equals what a
 	// later read decodes.
@@ -115,7 +107,7 @@ func (s *Store) Login(fingerprint, keyType, sshUser string) (p Player, created b
 		p, created = rec.player(fingerprint), true
 		return nil
 	})
-	if errors.Is(err, ErrCannotSave) {
+	if errors.Is(err, store.ErrCannotSave) {
 		// LastSeen is best effort: a known player logs in on a full disk
 		// (admins too, who have the tools for that moment), keeping the
 		// LastSeen already saved. A new player cannot be created without a
@@ -125,23 +117,23 @@ func (s *Store) Login(fingerprint, keyType, sshUser string) (p Player, created b
 		}
 	}
 	if err != nil {
-		return Player{}, false, fmt.Errorf("store: login %s: %w", fingerprint, err)
+		return store.Player{}, false, fmt.Errorf("store: login %s: %w", fingerprint, err)
 	}
 	return p, created, nil
 }
 
 func freeName(names *bbolt.Bucket, sshUser, fingerprint string) (string, error) {
-	for n := range nameCandidates(sshUser, fingerprint) {
+	for n := range store.NameCandidates(sshUser, fingerprint) {
 		if names.Get([]byte(n)) == nil {
 			return n, nil
 		}
 	}
-	return "", fmt.Errorf("no free name for %s", fallbackName(fingerprint))
+	return "", fmt.Errorf("no free name for %s", fingerprint)
 }
 
 // PlayerByFingerprint returns the player with that key, or ErrNotFound.
-func (s *Store) PlayerByFingerprint(fp string) (Player, error) {
-	var p Player
+func (s *Store) PlayerByFingerprint(fp string) (store.Player, error) {
+	var p store.Player
 	err := s.view(func(tx *bbolt.Tx) error {
 		players, _, err := playerBuckets(tx)
 		if err != nil {
@@ -151,19 +143,19 @@ func (s *Store) PlayerByFingerprint(fp string) (Player, error) {
 		return err
 	})
 	if err != nil {
-		return Player{}, fmt.Errorf("store: player by fingerprint: %w", err)
+		return store.Player{}, fmt.Errorf("store: player by fingerprint: %w", err)
 	}
 	return p, nil
 }
 
 // PlayerByName returns the player holding name, compared case-insensitively,
 // or ErrNotFound.
-func (s *Store) PlayerByName(name string) (Player, error) {
-	if len(name) > maxNameInput {
-		return Player{}, fmt.Errorf("store: player by name: %w", ErrNotFound)
+func (s *Store) PlayerByName(name string) (store.Player, error) {
+	if len(name) > store.MaxNameInput {
+		return store.Player{}, fmt.Errorf("store: player by name: %w", store.ErrNotFound)
 	}
-	n := NormalizeName(name)
-	var p Player
+	n := store.NormalizeName(name)
+	var p store.Player
 	err := s.view(func(tx *bbolt.Tx) error {
 		players, names, err := playerBuckets(tx)
 		if err != nil {
@@ -171,7 +163,7 @@ func (s *Store) PlayerByName(name string) (Player, error) {
 		}
 		fp := names.Get([]byte(n))
 		if fp == nil {
-			return fmt.Errorf("name %q: %w", n, ErrNotFound)
+			return fmt.Errorf("name %q: %w", n, store.ErrNotFound)
 		}
 		p, err = getPlayer(players, string(fp))
 		if err != nil {
@@ -180,20 +172,9 @@ func (s *Store) PlayerByName(name string) (Player, error) {
 		return nil
 	})
 	if err != nil {
-		return Player{}, fmt.Errorf("store: player by name: %w", err)
+		return store.Player{}, fmt.Errorf("store: player by name: %w", err)
 	}
 	return p, nil
-}
-
-// ActionRename is the audit action of a player taking a new name. Rename
-// writes it in the same transaction as the change.
-const ActionRename = "rename"
-
-// RenameTooSoonError refuses a rename within the interval of the last one.
-type RenameTooSoonError struct{ Next time.Time }
-
-func (e *RenameTooSoonError) Error() string {
-	return "renamed too recently; the next rename is possible at " + e.Next.UTC().Format(time.RFC3339)
 }
 
 // Rename gives the player with fingerprint fp the name newName (normalised)
@@ -204,13 +185,13 @@ func (e *RenameTooSoonError) Error() string {
 // ErrNameTaken; a rename within every of the last one a
 // *RenameTooSoonError; an unknown fp, ErrNotFound. The old name is freed.
 // Renaming to the name one has is not an error and writes nothing.
-func (s *Store) Rename(fp, newName string, every time.Duration) (Player, error) {
-	if err := ValidateName(newName); err != nil {
-		return Player{}, err
+func (s *Store) Rename(fp, newName string, every time.Duration) (store.Player, error) {
+	if err := store.ValidateName(newName); err != nil {
+		return store.Player{}, err
 	}
-	n := NormalizeName(newName)
+	n := store.NormalizeName(newName)
 	now := s.now().UTC()
-	var p Player
+	var p store.Player
 	err := s.update(func(tx *bbolt.Tx) error {
 		mb, err := modBuckets(tx)
 		if err != nil {
@@ -220,7 +201,7 @@ func (s *Store) Rename(fp, newName string, every time.Duration) (Player, error) 
 		key := []byte(fp)
 		raw := players.Get(key)
 		if raw == nil {
-			return fmt.Errorf("fingerprint %q: %w", fp, ErrNotFound)
+			return fmt.Errorf("fingerprint %q: %w", fp, store.ErrNotFound)
 		}
 		rec, err := decodePlayer(raw)
 		if err != nil {
@@ -231,10 +212,10 @@ func (s *Store) Rename(fp, newName string, every time.Duration) (Player, error) 
 			return nil
 		}
 		if holder := names.Get([]byte(n)); holder != nil && string(holder) != fp {
-			return fmt.Errorf("%q: %w", n, ErrNameTaken)
+			return fmt.Errorf("%q: %w", n, store.ErrNameTaken)
 		}
 		if next := rec.Renamed.Add(every); every > 0 && !rec.Renamed.IsZero() && now.Before(next) {
-			return &RenameTooSoonError{Next: next}
+			return &store.RenameTooSoonError{Next: next}
 		}
 		// Only drop the old entry if it is really ours, so a damaged index
 		// is never made worse by deleting someone else's name.
@@ -252,10 +233,10 @@ func (s *Store) Rename(fp, newName string, every time.Duration) (Player, error) 
 			return err
 		}
 		p = rec.player(fp)
-		return appendAudit(mb.audit, AuditEntry{Time: now, Actor: old, Action: ActionRename, Target: n, TargetID: fp, Reason: "was " + old})
+		return appendAudit(mb.audit, store.AuditEntry{Time: now, Actor: old, Action: store.ActionRename, Target: n, TargetID: fp, Reason: "was " + old})
 	})
 	if err != nil {
-		return Player{}, fmt.Errorf("store: rename to %q: %w", n, err)
+		return store.Player{}, fmt.Errorf("store: rename to %q: %w", n, err)
 	}
 	return p, nil
 }
@@ -288,14 +269,14 @@ func playerBuckets(tx *bbolt.Tx) (players, names *bbolt.Bucket, err error) {
 	return players, names, nil
 }
 
-func getPlayer(players *bbolt.Bucket, fp string) (Player, error) {
+func getPlayer(players *bbolt.Bucket, fp string) (store.Player, error) {
 	raw := players.Get([]byte(fp))
 	if raw == nil {
-		return Player{}, fmt.Errorf("fingerprint %q: %w", fp, ErrNotFound)
+		return store.Player{}, fmt.Errorf("fingerprint %q: %w", fp, store.ErrNotFound)
 	}
 	rec, err := decodePlayer(raw)
 	if err != nil {
-		return Player{}, err
+		return store.Player{}, err
 	}
 	return rec.player(fp), nil
 }

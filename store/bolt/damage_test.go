@@ -1,4 +1,4 @@
-package store
+package bolt
 
 import (
 	"errors"
@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"go.etcd.io/bbolt"
+
+	"github.com/termarena/termarena/store"
 )
 
 // filledDB writes a real data file with a few thousand players, closes it, and returns its path and the bytes its pages use
@@ -67,7 +69,7 @@ func TestOpenRefusesATruncatedFile(t *testing.T) {
 				s.Close()
 				t.Fatal("Open accepted a file cut short")
 			}
-			if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), path) {
+			if !errors.Is(err, store.ErrDamaged) || !strings.Contains(err.Error(), path) {
 				t.Errorf("Open: %v; want an error naming the file and wrapping ErrDamaged", err)
 			}
 		})
@@ -115,7 +117,7 @@ func TestOpenRefusesDamagedMetaPages(t *testing.T) {
 	if s, err := Open(path, Options{}); err == nil {
 		s.Close()
 		t.Fatal("Open accepted a file with both meta pages garbled")
-	} else if !errors.Is(err, ErrDamaged) {
+	} else if !errors.Is(err, store.ErrDamaged) {
 		t.Errorf("both meta pages garbled: %v; want ErrDamaged", err)
 	}
 }
@@ -133,7 +135,7 @@ func TestOpenRefusesAnEmptyFile(t *testing.T) {
 		s.Close()
 		t.Fatal("Open made a new database of an empty file")
 	}
-	if !errors.Is(err, ErrEmptyFile) || !strings.Contains(err.Error(), path) {
+	if !errors.Is(err, store.ErrEmptyFile) || !strings.Contains(err.Error(), path) {
 		t.Errorf("Open: %v; want ErrEmptyFile naming the file", err)
 	}
 	if fi, err := os.Stat(path); err != nil || fi.Size() != 0 {
@@ -194,7 +196,7 @@ func TestOpenTurnsABadPageIntoAnError(t *testing.T) {
 		s.Close()
 		t.Fatal("Open accepted a garbage freelist page")
 	}
-	if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), "opening it") {
+	if !errors.Is(err, store.ErrDamaged) || !strings.Contains(err.Error(), "opening it") {
 		t.Errorf("Open: %v; want ErrDamaged while opening it", err)
 	}
 }

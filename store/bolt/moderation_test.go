@@ -1,4 +1,4 @@
-package store
+package bolt
 
 import (
 	"errors"
@@ -9,9 +9,11 @@ import (
 	"time"
 
 	"go.etcd.io/bbolt"
+
+	"github.com/termarena/termarena/store"
 )
 
-func mustBan(t *testing.T, s *Store, b Ban) Ban {
+func mustBan(t *testing.T, s *Store, b store.Ban) store.Ban {
 	t.Helper()
 	got, err := s.AddBan(b)
 	if err != nil {
@@ -20,7 +22,7 @@ func mustBan(t *testing.T, s *Store, b Ban) Ban {
 	return got
 }
 
-func mustAuditLog(t *testing.T, s *Store) []AuditEntry {
+func mustAuditLog(t *testing.T, s *Store) []store.AuditEntry {
 	t.Helper()
 	log, err := s.AuditLog(time.Time{}, 1000)
 	if err != nil {
@@ -29,7 +31,7 @@ func mustAuditLog(t *testing.T, s *Store) []AuditEntry {
 	return log
 }
 
-func actions(log []AuditEntry) []string {
+func actions(log []store.AuditEntry) []string {
 	out := make([]string, len(log))
 	for i, e := range log {
 		out[i] = e.Action + " " + e.Target
@@ -37,7 +39,7 @@ func actions(log []AuditEntry) []string {
 	return out
 }
 
-func activeBan(t *testing.T, s *Store, fp, ip string) (Ban, bool) {
+func activeBan(t *testing.T, s *Store, fp, ip string) (store.Ban, bool) {
 	t.Helper()
 	b, ok, err := s.ActiveBan(fp, net.ParseIP(ip))
 	if err != nil {
@@ -55,7 +57,7 @@ func TestBanSurvivesReopen(t *testing.T) {
 	}
 	mustLogin(t, s, fpBob, "bob")
 	created := clock.Now().In(time.FixedZone("CET", 3600))
-	want := mustBan(t, s, Ban{Fingerprint: fpBob, Reason: "spam", Actor: "alice", Created: created, Expires: created.Add(24 * time.Hour)})
+	want := mustBan(t, s, store.Ban{Fingerprint: fpBob, Reason: "spam", Actor: "alice", Created: created, Expires: created.Add(24 * time.Hour)})
 	if want.ID == 0 || want.Name != "bob" || want.Created != clock.Now() || want.Expires != clock.Now().Add(24*time.Hour) {
 		t.Errorf("AddBan returned %+v: want an id, the name filled in and UTC times", want)
 	}
@@ -72,7 +74,7 @@ func TestBanSurvivesReopen(t *testing.T) {
 		t.Errorf("Bans(false) = %+v, %v", bans, err)
 	}
 	log := mustAuditLog(t, s)
-	wantEntry := AuditEntry{ID: 1, Time: clock.Now(), Actor: "alice", Action: ActionBan, Target: "bob",
+	wantEntry := store.AuditEntry{ID: 1, Time: clock.Now(), Actor: "alice", Action: store.ActionBan, Target: "bob",
 		TargetID: fpBob, Reason: "spam", Duration: 24 * time.Hour}
 	if len(log) != 1 || log[0] != wantEntry {
 		t.Errorf("audit log = %+v, want [%+v]", log, wantEntry)
@@ -82,8 +84,8 @@ func TestBanSurvivesReopen(t *testing.T) {
 func TestBanExpires(t *testing.T) {
 	clock := newClock()
 	s := openTest(t, dbPath(t), Options{Now: clock.Now})
-	mustBan(t, s, Ban{Fingerprint: fpBob, Actor: "alice", Expires: clock.Now().Add(time.Hour)})
-	mustBan(t, s, Ban{Fingerprint: fpCarol, Actor: "alice"}) // permanent
+	mustBan(t, s, store.Ban{Fingerprint: fpBob, Actor: "alice", Expires: clock.Now().Add(time.Hour)})
+	mustBan(t, s, store.Ban{Fingerprint: fpCarol, Actor: "alice"}) // permanent
 
 	clock.Advance(time.Hour - time.Nanosecond)
 	if _, ok := activeBan(t, s, fpBob, ""); !ok {
@@ -110,9 +112,9 @@ func TestBanExpires(t *testing.T) {
 
 func TestBanCIDR(t *testing.T) {
 	s := openTest(t, dbPath(t), Options{})
-	mustBan(t, s, Ban{Fingerprint: fpBob, CIDR: "203.0.113.9/24", Actor: "alice", Reason: "ban evasion"})
-	single := mustBan(t, s, Ban{Fingerprint: fpCarol, CIDR: "198.51.100.7", Actor: "alice"})
-	mustBan(t, s, Ban{Fingerprint: "SHA256:dave", CIDR: "2001:db8:aa::/48", Actor: "alice"})
+	mustBan(t, s, store.Ban{Fingerprint: fpBob, CIDR: "203.0.113.9/24", Actor: "alice", Reason: "ban evasion"})
+	single := mustBan(t, s, store.Ban{Fingerprint: fpCarol, CIDR: "198.51.100.7", Actor: "alice"})
+	mustBan(t, s, store.Ban{Fingerprint: "SHA256:dave", CIDR: "2001:db8:aa::/48", Actor: "alice"})
 	if single.CIDR != "198.51.100.7/32" {
 		t.Errorf("single address stored as %q, want 198.51.100.7/32", single.CIDR)
 	}
@@ -140,7 +142,7 @@ func TestBanCIDR(t *testing.T) {
 	}
 
 	// A lifted range ban stops matching addresses.
-	if n, err := s.RemoveBan(fpBob, By{Actor: "alice"}); err != nil || n != 1 {
+	if n, err := s.RemoveBan(fpBob, store.By{Actor: "alice"}); err != nil || n != 1 {
 		t.Fatalf("RemoveBan = %d, %v", n, err)
 	}
 	if b, ok := activeBan(t, s, "", "203.0.113.1"); ok {
@@ -157,13 +159,13 @@ func TestParseCIDR(t *testing.T) {
 		"2001:db8::1/48":      "2001:db8::/48",
 		"fe80::1%eth0":        "fe80::1/128",
 	} {
-		p, err := ParseCIDR(in)
+		p, err := store.ParseCIDR(in)
 		if err != nil || p.String() != want {
 			t.Errorf("ParseCIDR(%q) = %v, %v; want %s", in, p, err, want)
 		}
 	}
 	for _, bad := range []string{"", "bob", "203.0.113.0/33", "203.0.113/24", "::ffff:1.2.3.4/64", strings.Repeat("1", 100)} {
-		if p, err := ParseCIDR(bad); err == nil {
+		if p, err := store.ParseCIDR(bad); err == nil {
 			t.Errorf("ParseCIDR(%q) = %v, want an error", bad, p)
 		}
 	}
@@ -173,13 +175,13 @@ func TestActiveBanPicksLongest(t *testing.T) {
 	clock := newClock()
 	s := openTest(t, dbPath(t), Options{Now: clock.Now})
 	now := clock.Now()
-	mustBan(t, s, Ban{Fingerprint: fpBob, Actor: "a", Expires: now.Add(time.Hour)})
-	long := mustBan(t, s, Ban{Fingerprint: fpBob, Actor: "a", Expires: now.Add(48 * time.Hour)})
-	mustBan(t, s, Ban{Fingerprint: fpBob, Actor: "a", Expires: now.Add(2 * time.Hour)})
+	mustBan(t, s, store.Ban{Fingerprint: fpBob, Actor: "a", Expires: now.Add(time.Hour)})
+	long := mustBan(t, s, store.Ban{Fingerprint: fpBob, Actor: "a", Expires: now.Add(48 * time.Hour)})
+	mustBan(t, s, store.Ban{Fingerprint: fpBob, Actor: "a", Expires: now.Add(2 * time.Hour)})
 	if b, _ := activeBan(t, s, fpBob, ""); b.ID != long.ID {
 		t.Errorf("ActiveBan = ban %d, want the longest, %d", b.ID, long.ID)
 	}
-	perm := mustBan(t, s, Ban{Fingerprint: fpBob, Actor: "a", CIDR: "192.0.2.0/24"})
+	perm := mustBan(t, s, store.Ban{Fingerprint: fpBob, Actor: "a", CIDR: "192.0.2.0/24"})
 	if b, _ := activeBan(t, s, fpBob, "192.0.2.1"); b.ID != perm.ID {
 		t.Errorf("ActiveBan = ban %d, want the permanent one, %d", b.ID, perm.ID)
 	}
@@ -191,13 +193,13 @@ func TestRemoveBan(t *testing.T) {
 	mustLogin(t, s, fpBob, "bob")
 	mustLogin(t, s, fpCarol, "carol")
 	now := clock.Now()
-	expired := mustBan(t, s, Ban{Fingerprint: fpBob, Actor: "alice", Expires: now.Add(time.Minute)})
+	expired := mustBan(t, s, store.Ban{Fingerprint: fpBob, Actor: "alice", Expires: now.Add(time.Minute)})
 	clock.Advance(time.Hour)
-	mustBan(t, s, Ban{Fingerprint: fpBob, Actor: "alice", Reason: "spam"})
-	mustBan(t, s, Ban{Fingerprint: fpBob, Actor: "alice", Expires: now.Add(48 * time.Hour)})
-	mustBan(t, s, Ban{Fingerprint: fpCarol, Actor: "alice"})
+	mustBan(t, s, store.Ban{Fingerprint: fpBob, Actor: "alice", Reason: "spam"})
+	mustBan(t, s, store.Ban{Fingerprint: fpBob, Actor: "alice", Expires: now.Add(48 * time.Hour)})
+	mustBan(t, s, store.Ban{Fingerprint: fpCarol, Actor: "alice"})
 
-	n, err := s.RemoveBan("Bob", By{Actor: "alice", Reason: "appeal"})
+	n, err := s.RemoveBan("Bob", store.By{Actor: "alice", Reason: "appeal"})
 	if err != nil || n != 2 {
 		t.Fatalf("RemoveBan(Bob) = %d, %v; want 2", n, err)
 	}
@@ -229,19 +231,19 @@ func TestRemoveBan(t *testing.T) {
 		t.Errorf("Bans(true) = %+v; want all 4 kept, 2 of bob's lifted", all)
 	}
 
-	if n, err := s.RemoveBan(fpBob, By{Actor: "alice"}); err != nil || n != 0 {
+	if n, err := s.RemoveBan(fpBob, store.By{Actor: "alice"}); err != nil || n != 0 {
 		t.Errorf("second RemoveBan = %d, %v; want 0", n, err)
 	}
-	if n, err := s.RemoveBan(fpCarol, By{Actor: "alice"}); err != nil || n != 1 {
+	if n, err := s.RemoveBan(fpCarol, store.By{Actor: "alice"}); err != nil || n != 1 {
 		t.Errorf("RemoveBan by fingerprint = %d, %v; want 1", n, err)
 	}
-	if _, err := s.RemoveBan("nobody", By{Actor: "alice"}); !errors.Is(err, ErrNotFound) {
+	if _, err := s.RemoveBan("nobody", store.By{Actor: "alice"}); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("RemoveBan(unknown name) err = %v, want ErrNotFound", err)
 	}
-	if n, err := s.RemoveBan("SHA256:stranger", By{Actor: "alice"}); err != nil || n != 0 {
+	if n, err := s.RemoveBan("SHA256:stranger", store.By{Actor: "alice"}); err != nil || n != 0 {
 		t.Errorf("RemoveBan(unknown fingerprint) = %d, %v; want 0, nil", n, err)
 	}
-	if _, err := s.RemoveBan("bob", By{}); err == nil {
+	if _, err := s.RemoveBan("bob", store.By{}); err == nil {
 		t.Error("RemoveBan without an actor succeeded")
 	}
 
@@ -259,7 +261,7 @@ func TestAddBanRefusesBadInput(t *testing.T) {
 	clock := newClock()
 	s := openTest(t, dbPath(t), Options{Now: clock.Now})
 	now := clock.Now()
-	for name, b := range map[string]Ban{
+	for name, b := range map[string]store.Ban{
 		"id set":          {ID: 7, Fingerprint: fpBob, Actor: "a"},
 		"no actor":        {Fingerprint: fpBob},
 		"no fingerprint":  {Actor: "a", CIDR: "192.0.2.1"},
@@ -289,13 +291,13 @@ func TestModerationNeedsItsBuckets(t *testing.T) {
 	if err := s.DB().Update(func(tx *bbolt.Tx) error { return tx.DeleteBucket([]byte(bucketAudit)) }); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.AddBan(Ban{Fingerprint: fpBob, Actor: "a"}); err == nil {
+	if _, err := s.AddBan(store.Ban{Fingerprint: fpBob, Actor: "a"}); err == nil {
 		t.Error("AddBan succeeded without an audit bucket")
 	}
-	if err := s.SetMute(Mute{Fingerprint: fpBob, Actor: "a"}); err == nil {
+	if err := s.SetMute(store.Mute{Fingerprint: fpBob, Actor: "a"}); err == nil {
 		t.Error("SetMute succeeded without an audit bucket")
 	}
-	if _, err := s.SetRole(fpBob, RoleModerator, By{Actor: "a"}); err == nil {
+	if _, err := s.SetRole(fpBob, store.RoleModerator, store.By{Actor: "a"}); err == nil {
 		t.Error("SetRole succeeded without an audit bucket")
 	}
 	if p, _ := s.PlayerByFingerprint(fpBob); p.Role != "" {
@@ -313,11 +315,11 @@ func TestMutes(t *testing.T) {
 	mustLogin(t, s, fpBob, "bob")
 	mustLogin(t, s, fpCarol, "carol")
 	now := clock.Now()
-	if err := s.SetMute(Mute{Fingerprint: fpBob, Reason: "caps", Actor: "alice", Expires: now.Add(10 * time.Minute)}); err != nil {
+	if err := s.SetMute(store.Mute{Fingerprint: fpBob, Reason: "caps", Actor: "alice", Expires: now.Add(10 * time.Minute)}); err != nil {
 		t.Fatal(err)
 	}
 	clock.Advance(time.Second)
-	if err := s.SetMute(Mute{Fingerprint: fpCarol, Reason: "flood", Actor: "spam-filter", Auto: true, Expires: now.Add(time.Hour)}); err != nil {
+	if err := s.SetMute(store.Mute{Fingerprint: fpCarol, Reason: "flood", Actor: "spam-filter", Auto: true, Expires: now.Add(time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(); err != nil {
@@ -326,7 +328,7 @@ func TestMutes(t *testing.T) {
 
 	s = openTest(t, path, Options{Now: clock.Now})
 	m, ok, err := s.ActiveMute(fpBob)
-	want := Mute{Fingerprint: fpBob, Name: "bob", Reason: "caps", Actor: "alice", Created: now, Expires: now.Add(10 * time.Minute)}
+	want := store.Mute{Fingerprint: fpBob, Name: "bob", Reason: "caps", Actor: "alice", Created: now, Expires: now.Add(10 * time.Minute)}
 	if err != nil || !ok || m != want {
 		t.Errorf("ActiveMute(bob) after reopen = %+v, %v, %v; want %+v", m, ok, err, want)
 	}
@@ -341,28 +343,28 @@ func TestMutes(t *testing.T) {
 	if ms, _ := s.Mutes(); len(ms) != 1 || ms[0].Fingerprint != fpCarol {
 		t.Errorf("Mutes after bob's expired = %+v", ms)
 	}
-	if active, err := s.RemoveMute(fpBob, By{Actor: "alice"}); err != nil || active {
+	if active, err := s.RemoveMute(fpBob, store.By{Actor: "alice"}); err != nil || active {
 		t.Errorf("RemoveMute(expired) = %v, %v; want false", active, err)
 	}
 
 	// A new mute replaces the old one.
-	if err := s.SetMute(Mute{Fingerprint: fpCarol, Actor: "alice", Reason: "again"}); err != nil {
+	if err := s.SetMute(store.Mute{Fingerprint: fpCarol, Actor: "alice", Reason: "again"}); err != nil {
 		t.Fatal(err)
 	}
 	if m, ok, _ := s.ActiveMute(fpCarol); !ok || m.Reason != "again" || !m.Expires.IsZero() || m.Auto {
 		t.Errorf("replaced mute = %+v, %v", m, ok)
 	}
-	if active, err := s.RemoveMute(fpCarol, By{Actor: "alice", Reason: "ok now"}); err != nil || !active {
+	if active, err := s.RemoveMute(fpCarol, store.By{Actor: "alice", Reason: "ok now"}); err != nil || !active {
 		t.Errorf("RemoveMute(active) = %v, %v; want true", active, err)
 	}
 	if _, ok, _ := s.ActiveMute(fpCarol); ok {
 		t.Error("carol still muted after RemoveMute")
 	}
 
-	if err := s.SetMute(Mute{Fingerprint: fpBob, Actor: "a", Expires: clock.Now()}); err == nil {
+	if err := s.SetMute(store.Mute{Fingerprint: fpBob, Actor: "a", Expires: clock.Now()}); err == nil {
 		t.Error("SetMute accepted a mute that has already ended")
 	}
-	if err := s.SetMute(Mute{Fingerprint: fpBob}); err == nil {
+	if err := s.SetMute(store.Mute{Fingerprint: fpBob}); err == nil {
 		t.Error("SetMute accepted a mute without an actor")
 	}
 
@@ -381,8 +383,8 @@ func TestAuditLog(t *testing.T) {
 	clock := newClock()
 	s := openTest(t, dbPath(t), Options{Now: clock.Now})
 	start := clock.Now()
-	for i, a := range []string{ActionWarn, ActionKick, ActionAnnounce, ActionWarn, ActionKick} {
-		if err := s.Audit(AuditEntry{Actor: "alice", Action: a, Target: "bob", Reason: string(rune('a' + i))}); err != nil {
+	for i, a := range []string{store.ActionWarn, store.ActionKick, store.ActionAnnounce, store.ActionWarn, store.ActionKick} {
+		if err := s.Audit(store.AuditEntry{Actor: "alice", Action: a, Target: "bob", Reason: string(rune('a' + i))}); err != nil {
 			t.Fatal(err)
 		}
 		clock.Advance(time.Minute)
@@ -409,11 +411,11 @@ func TestAuditLog(t *testing.T) {
 		t.Errorf("AuditLog(limit 2) = %+v, %v; want ids 5, 4", limited, err)
 	}
 
-	for name, e := range map[string]AuditEntry{
-		"no actor":  {Action: ActionWarn},
+	for name, e := range map[string]store.AuditEntry{
+		"no actor":  {Action: store.ActionWarn},
 		"no action": {Actor: "alice"},
-		"id set":    {ID: 9, Actor: "alice", Action: ActionWarn},
-		"huge":      {Actor: "alice", Action: ActionWarn, Reason: strings.Repeat("x", maxReasonLen+1)},
+		"id set":    {ID: 9, Actor: "alice", Action: store.ActionWarn},
+		"huge":      {Actor: "alice", Action: store.ActionWarn, Reason: strings.Repeat("x", maxReasonLen+1)},
 	} {
 		if err := s.Audit(e); err == nil {
 			t.Errorf("%s: Audit accepted %+v", name, e)
@@ -434,13 +436,13 @@ func TestSetRoleAndModerators(t *testing.T) {
 		mustLogin(t, s, fp, strings.TrimPrefix(fp, "SHA256:"))
 	}
 	for _, fp := range []string{fpCarol, fpBob} {
-		p, err := s.SetRole(fp, RoleModerator, By{Actor: "root-admin"})
-		if err != nil || p.Role != RoleModerator {
+		p, err := s.SetRole(fp, store.RoleModerator, store.By{Actor: "root-admin"})
+		if err != nil || p.Role != store.RoleModerator {
 			t.Fatalf("SetRole(%s) = %+v, %v", fp, p, err)
 		}
 	}
 	// Promoting a moderator again changes nothing and logs nothing.
-	if p, err := s.SetRole(fpBob, RoleModerator, By{Actor: "root-admin"}); err != nil || p.Role != RoleModerator {
+	if p, err := s.SetRole(fpBob, store.RoleModerator, store.By{Actor: "root-admin"}); err != nil || p.Role != store.RoleModerator {
 		t.Errorf("repeat SetRole = %+v, %v", p, err)
 	}
 	if err := s.Close(); err != nil {
@@ -449,27 +451,27 @@ func TestSetRoleAndModerators(t *testing.T) {
 
 	s = openTest(t, path, Options{})
 	// Logging in again must not reset the role.
-	if p := mustLogin(t, s, fpBob, "bob"); p.Role != RoleModerator {
+	if p := mustLogin(t, s, fpBob, "bob"); p.Role != store.RoleModerator {
 		t.Errorf("bob after reopen and login = %+v", p)
 	}
 	mods, err := s.Moderators()
 	if err != nil || len(mods) != 2 || mods[0].Name != "bob" || mods[1].Name != "carol" {
 		t.Errorf("Moderators = %+v, %v; want bob, carol", mods, err)
 	}
-	if p, err := s.SetRole(fpBob, "", By{Actor: "root-admin", Reason: "inactive"}); err != nil || p.Role != "" {
+	if p, err := s.SetRole(fpBob, "", store.By{Actor: "root-admin", Reason: "inactive"}); err != nil || p.Role != "" {
 		t.Errorf("demote = %+v, %v", p, err)
 	}
 	if mods, _ := s.Moderators(); len(mods) != 1 || mods[0].Name != "carol" {
 		t.Errorf("Moderators after demote = %+v", mods)
 	}
 
-	if _, err := s.SetRole("SHA256:nobody", RoleModerator, By{Actor: "a"}); !errors.Is(err, ErrNotFound) {
+	if _, err := s.SetRole("SHA256:nobody", store.RoleModerator, store.By{Actor: "a"}); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("SetRole(unknown) err = %v, want ErrNotFound", err)
 	}
-	if _, err := s.SetRole(fpAlice, "admin", By{Actor: "a"}); err == nil {
+	if _, err := s.SetRole(fpAlice, "admin", store.By{Actor: "a"}); err == nil {
 		t.Error("SetRole accepted role admin")
 	}
-	if _, err := s.SetRole(fpAlice, RoleModerator, By{}); err == nil {
+	if _, err := s.SetRole(fpAlice, store.RoleModerator, store.By{}); err == nil {
 		t.Error("SetRole accepted a change without an actor")
 	}
 
@@ -519,7 +521,7 @@ func TestMigration3OnSchema2File(t *testing.T) {
 	}
 	checkIndex(t, s)
 
-	mustBan(t, s, Ban{Fingerprint: fpBob, Actor: "alice"})
+	mustBan(t, s, store.Ban{Fingerprint: fpBob, Actor: "alice"})
 	if _, ok := activeBan(t, s, fpBob, ""); !ok {
 		t.Error("ban on the upgraded file does not apply")
 	}

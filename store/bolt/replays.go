@@ -1,4 +1,4 @@
-package store
+package bolt
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"go.etcd.io/bbolt"
+
+	"github.com/termarena/termarena/store"
 )
 
 const (
@@ -78,7 +80,7 @@ func (s *Store) Replay(matchID uint64) ([]byte, error) {
 		}
 		raw := replays.Get(matchKey(matchID))
 		if raw == nil {
-			return ErrNotFound
+			return store.ErrNotFound
 		}
 		out = bytes.Clone(raw)
 		return nil
@@ -120,8 +122,8 @@ func (s *Store) PruneReplays(keepPerPlayer int, keepFor time.Duration, now time.
 		n, err = s.pruneReplays(keepPerPlayer, now.Add(-keepFor))
 		return err
 	})
-	if errors.Is(err, ErrDamaged) {
-		var de *BucketDamageError
+	if errors.Is(err, store.ErrDamaged) {
+		var de *store.BucketDamageError
 		if !errors.As(err, &de) {
 			err = s.bucketDamage(err, bucketReplays, bucketMatches)
 		}
@@ -144,7 +146,7 @@ func (s *Store) bucketDamage(err error, buckets ...string) error {
 			})
 		})
 		if werr != nil {
-			return &BucketDamageError{Bucket: name, Err: err}
+			return &store.BucketDamageError{Bucket: name, Err: err}
 		}
 	}
 	return err
@@ -222,7 +224,7 @@ func (s *Store) pruneCandidates(keepPerPlayer int, cutoff time.Time) ([]uint64, 
 				id := binary.BigEndian.Uint64(key)
 				last = matchKey(id) // a copy: k is bbolt's memory
 				m, err := getMatch(matches, id)
-				if errors.Is(err, ErrNotFound) {
+				if errors.Is(err, store.ErrNotFound) {
 					continue
 				}
 				if err != nil {
@@ -265,7 +267,7 @@ func setReplayFlag(matches *bbolt.Bucket, id uint64, on bool) error {
 	key := matchKey(id)
 	raw := matches.Get(key)
 	if raw == nil {
-		return fmt.Errorf("match %d: %w", id, ErrNotFound)
+		return fmt.Errorf("match %d: %w", id, store.ErrNotFound)
 	}
 	rec, err := decodeMatch(raw)
 	if err != nil {

@@ -1,4 +1,4 @@
-package store
+package bolt
 
 import (
 	"encoding/json"
@@ -7,21 +7,13 @@ import (
 	"time"
 
 	"go.etcd.io/bbolt"
+
+	"github.com/termarena/termarena/store"
 )
 
 // bucketLeaves holds each ranked leaver's strikes, keyed by fingerprint,
 // so a restart does not forgive every leaver their queue cooldown.
 const bucketLeaves = "leaves"
-
-// Leaves is a player's record of leaving ranked matches: the unforgiven
-// strikes as of Last (the most recent leave) and the end of the queue
-// cooldown that leave earned. How strikes decay is the lobby's rule; the
-// store only keeps what it was given.
-type Leaves struct {
-	Strikes int
-	Last    time.Time
-	Until   time.Time
-}
 
 type leavesRecord struct {
 	V       int       `json:"v"`
@@ -33,7 +25,7 @@ type leavesRecord struct {
 func (r leavesRecord) version() int { return r.V }
 
 // PutLeaves replaces fp's leave record.
-func (s *Store) PutLeaves(fp string, l Leaves) error {
+func (s *Store) PutLeaves(fp string, l store.Leaves) error {
 	if err := checkFingerprint(fp); err != nil {
 		return fmt.Errorf("store: put leaves: %w", err)
 	}
@@ -58,9 +50,9 @@ func (s *Store) PutLeaves(fp string, l Leaves) error {
 // those stale says are no longer worth keeping (strikes forgiven and
 // cooldown over), in the same transaction. A record that cannot be decoded
 // is an error: skipping it would forgive a leaver silently.
-func (s *Store) LoadLeaves(stale func(Leaves) bool) (map[string]Leaves, error) {
+func (s *Store) LoadLeaves(stale func(store.Leaves) bool) (map[string]store.Leaves, error) {
 	out, err := s.loadLeaves(stale, true)
-	if errors.Is(err, ErrCannotSave) {
+	if errors.Is(err, store.ErrCannotSave) {
 		// A full disk must not stop the server starting: the stale
 		// entries stay until a later start can drop them.
 		out, err = s.loadLeaves(stale, false)
@@ -68,8 +60,8 @@ func (s *Store) LoadLeaves(stale func(Leaves) bool) (map[string]Leaves, error) {
 	return out, err
 }
 
-func (s *Store) loadLeaves(stale func(Leaves) bool, prune bool) (map[string]Leaves, error) {
-	out := map[string]Leaves{}
+func (s *Store) loadLeaves(stale func(store.Leaves) bool, prune bool) (map[string]store.Leaves, error) {
+	out := map[string]store.Leaves{}
 	run := s.update
 	if !prune {
 		run = s.view
@@ -85,7 +77,7 @@ func (s *Store) loadLeaves(stale func(Leaves) bool, prune bool) (map[string]Leav
 			if err != nil {
 				return fmt.Errorf("%s: %w", k, err)
 			}
-			l := Leaves{Strikes: r.Strikes, Last: r.Last, Until: r.Until}
+			l := store.Leaves{Strikes: r.Strikes, Last: r.Last, Until: r.Until}
 			if stale != nil && stale(l) {
 				drop = append(drop, append([]byte(nil), k...))
 				return nil

@@ -1,4 +1,4 @@
-package store
+package bolt
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"go.etcd.io/bbolt"
+
+	"github.com/termarena/termarena/store"
 )
 
 const (
@@ -27,50 +29,6 @@ const (
 	stageIndex   = "index"   // the player_matches entries are written
 	stageRatings = "ratings" // the new ratings are written (rated matches only)
 )
-
-// MatchPlayer is one seat of a recorded match.
-type MatchPlayer struct {
-	// Fingerprint is the player's key; "" for a guest, which only an
-	// unranked match may have. Guests get no history and no rating.
-	Fingerprint string
-	// Name is the name at match time; RecordMatch fills an empty one from
-	// players, so a later rename does not rewrite history.
-	Name  string
-	Slot  int
-	Team  int
-	Place int // 1 = best; ties share a place
-	Score int
-	// RatingBefore and RatingAfter are equal when the match is unrated or
-	// aborted, and InitialRating for a player with no rating in the mode.
-	RatingBefore, RatingAfter float64
-	Left                      bool // left or did not return within the grace period (forfeit)
-	// GamesAfter is how many rated games the player had in the mode after
-	// the match; 0 in records written before it was kept, and for guests.
-	GamesAfter int
-	// DeviationBefore and DeviationAfter are the Glicko-2 deviations
-	// around the match (what makes a rating provisional, "1512?"); 0 in
-	// records written before Glicko-2 (Elo's), and for guests.
-	DeviationBefore, DeviationAfter float64
-}
-
-// MatchRecord is one finished (or aborted) match.
-type MatchRecord struct {
-	ID       uint64 // assigned by RecordMatch; must be 0 when recording
-	Mode     string // "pong-1v1"… for ranked; "casual-1v1"… for casual
-	Ranked   bool
-	Aborted  bool // the server stopped mid-match: no rating change
-	Forfeit  bool
-	Room     string
-	Start    time.Time
-	Duration time.Duration
-	Players  []MatchPlayer
-	Replay   bool // a replay is stored under the same id
-	// ReplayData, when not empty, is stored as the match's replay in the
-	// transaction that records the match, so a match is never saved
-	// without the replay it came with (a full disk fails both, and the
-	// caller knows). Not kept in the record: read it with Replay.
-	ReplayData []byte
-}
 
 // matchRecord is the stored form under matches/<big-endian id>; the id is
 // the key.
@@ -105,7 +63,7 @@ type matchPlayerRecord struct {
 	DeviationAfter  float64 `json:"deviation_after,omitempty"`
 }
 
-func newMatchRecord(m MatchRecord) matchRecord {
+func newMatchRecord(m store.MatchRecord) matchRecord {
 	rec := matchRecord{
 		V:        recordVersion,
 		Mode:     m.Mode,
@@ -124,8 +82,8 @@ func newMatchRecord(m MatchRecord) matchRecord {
 	return rec
 }
 
-func (r matchRecord) match(id uint64) MatchRecord {
-	m := MatchRecord{
+func (r matchRecord) match(id uint64) store.MatchRecord {
+	m := store.MatchRecord{
 		ID:       id,
 		Mode:     r.Mode,
 		Ranked:   r.Ranked,
@@ -134,11 +92,11 @@ func (r matchRecord) match(id uint64) MatchRecord {
 		Room:     r.Room,
 		Start:    r.Start,
 		Duration: r.Duration,
-		Players:  make([]MatchPlayer, len(r.Players)),
+		Players:  make([]store.MatchPlayer, len(r.Players)),
 		Replay:   r.Replay,
 	}
 	for i, p := range r.Players {
-		m.Players[i] = MatchPlayer(p)
+		m.Players[i] = store.MatchPlayer(p)
 	}
 	return m
 }
@@ -180,21 +138,21 @@ func playerMatchKey(fp string, id uint64) []byte {
 // they get no history entry.
 //
 // It returns the record as stored, which Match and Matches return too.
-func (s *Store) RecordMatch(m MatchRecord, rate func(current []Rating) ([]Rating, error)) (MatchRecord, error) {
+func (s *Store) RecordMatch(m store.MatchRecord, rate func(current []store.Rating) ([]store.Rating, error)) (store.MatchRecord, error) {
 	m, err := prepareMatch(m)
 	if err != nil {
-		return MatchRecord{}, fmt.Errorf("store: record match: %w", err)
+		return store.MatchRecord{}, fmt.Errorf("store: record match: %w", err)
 	}
 	// bbolt keeps a reference to a value until commit: a copy, so the
 	// caller may reuse its buffer.
 	replay := bytes.Clone(m.ReplayData)
 	m.ReplayData = nil
 	if len(replay) > maxReplayLen {
-		return MatchRecord{}, fmt.Errorf("store: record match: replay of %d bytes, at most %d", len(replay), maxReplayLen)
+		return store.MatchRecord{}, fmt.Errorf("store: record match: replay of %d bytes, at most %d", len(replay), maxReplayLen)
 	}
 	rated := m.Ranked && !m.Aborted
 	if rated && rate == nil {
-		return MatchRecord{}, fmt.Errorf("store: record %s match: ranked match needs a rate func", m.Mode)
+		return store.MatchRecord{}, fmt.Errorf("store: record %s match: ranked match needs a rate func", m.Mode)
 	}
 	now := s.now().UTC()
 	err = s.update(func(tx *bbolt.Tx) error {
@@ -202,10 +160,10 @@ func (s *Store) RecordMatch(m MatchRecord, rate func(current []Rating) ([]Rating
 		if err != nil {
 			return err
 		}
-		current := make([]Rating, len(m.Players))
+		current := make([]store.Rating, len(m.Players))
 		for i, p := range m.Players {
 			if p.Fingerprint == "" {
-				current[i] = NewRating(m.Mode, "")
+				current[i] = store.NewRating(m.Mode, "")
 				continue
 			}
 			if current[i], _, err = loadRating(b.ratings, b.players, m.Mode, p.Fingerprint); err != nil {
@@ -282,7 +240,7 @@ func (s *Store) RecordMatch(m MatchRecord, rate func(current []Rating) ([]Rating
 		return s.testFail(stageRatings)
 	})
 	if err != nil {
-		return MatchRecord{}, fmt.Errorf("store: record %s match: %w", m.Mode, err)
+		return store.MatchRecord{}, fmt.Errorf("store: record %s match: %w", m.Mode, err)
 	}
 	return m, nil
 }
@@ -290,32 +248,32 @@ func (s *Store) RecordMatch(m MatchRecord, rate func(current []Rating) ([]Rating
 // prepareMatch validates m and returns a copy the caller no longer shares:
 // its own Players slice, Start in UTC without a monotonic reading (so what
 // RecordMatch returns equals what Match decodes later).
-func prepareMatch(m MatchRecord) (MatchRecord, error) {
+func prepareMatch(m store.MatchRecord) (store.MatchRecord, error) {
 	if m.ID != 0 {
-		return MatchRecord{}, fmt.Errorf("ID %d set: the store assigns ids", m.ID)
+		return store.MatchRecord{}, fmt.Errorf("ID %d set: the store assigns ids", m.ID)
 	}
 	if err := checkMode(m.Mode); err != nil {
-		return MatchRecord{}, err
+		return store.MatchRecord{}, err
 	}
 	if len(m.Players) == 0 {
-		return MatchRecord{}, errors.New("no players")
+		return store.MatchRecord{}, errors.New("no players")
 	}
 	if len(m.Players) > maxMatchPlayers {
-		return MatchRecord{}, fmt.Errorf("%d players, at most %d", len(m.Players), maxMatchPlayers)
+		return store.MatchRecord{}, fmt.Errorf("%d players, at most %d", len(m.Players), maxMatchPlayers)
 	}
 	seen := make(map[string]int, len(m.Players))
 	for i, p := range m.Players {
 		if p.Fingerprint == "" {
 			if m.Ranked {
-				return MatchRecord{}, fmt.Errorf("player %d: ranked match with a guest (no fingerprint)", i)
+				return store.MatchRecord{}, fmt.Errorf("player %d: ranked match with a guest (no fingerprint)", i)
 			}
 			continue
 		}
 		if err := checkFingerprint(p.Fingerprint); err != nil {
-			return MatchRecord{}, fmt.Errorf("player %d: %w", i, err)
+			return store.MatchRecord{}, fmt.Errorf("player %d: %w", i, err)
 		}
 		if j, dup := seen[p.Fingerprint]; dup {
-			return MatchRecord{}, fmt.Errorf("players %d and %d are both %s", j, i, p.Fingerprint)
+			return store.MatchRecord{}, fmt.Errorf("players %d and %d are both %s", j, i, p.Fingerprint)
 		}
 		seen[p.Fingerprint] = i
 	}
@@ -326,7 +284,7 @@ func prepareMatch(m MatchRecord) (MatchRecord, error) {
 
 // checkRated holds rate's result to the promise RecordMatch makes: one
 // finite rating per player, in order, in the match's mode.
-func checkRated(mode string, current, next []Rating) error {
+func checkRated(mode string, current, next []store.Rating) error {
 	if len(next) != len(current) {
 		return fmt.Errorf("rate returned %d ratings for %d players", len(next), len(current))
 	}
@@ -353,8 +311,8 @@ func (s *Store) testFail(stage string) error {
 }
 
 // Match returns the match with that id, or an error matching ErrNotFound.
-func (s *Store) Match(id uint64) (MatchRecord, error) {
-	var m MatchRecord
+func (s *Store) Match(id uint64) (store.MatchRecord, error) {
+	var m store.MatchRecord
 	err := s.view(func(tx *bbolt.Tx) error {
 		b, err := matchBuckets(tx)
 		if err != nil {
@@ -364,19 +322,19 @@ func (s *Store) Match(id uint64) (MatchRecord, error) {
 		return err
 	})
 	if err != nil {
-		return MatchRecord{}, fmt.Errorf("store: match %d: %w", id, err)
+		return store.MatchRecord{}, fmt.Errorf("store: match %d: %w", id, err)
 	}
 	return m, nil
 }
 
 // Matches returns the player's matches, newest first; limit<=0 means 20
 // and more than 1000 means 1000. A player with none gets an empty result.
-func (s *Store) Matches(fp string, limit int) ([]MatchRecord, error) {
+func (s *Store) Matches(fp string, limit int) ([]store.MatchRecord, error) {
 	if err := checkFingerprint(fp); err != nil {
 		return nil, fmt.Errorf("store: matches: %w", err)
 	}
 	limit = clampLimit(limit)
-	var out []MatchRecord
+	var out []store.MatchRecord
 	err := s.view(func(tx *bbolt.Tx) error {
 		b, err := matchBuckets(tx)
 		if err != nil {
@@ -417,9 +375,9 @@ func (s *Store) Matches(fp string, limit int) ([]MatchRecord, error) {
 // kept, as in Matches. It reads newest first and stops once limit are kept,
 // so a listing that skips most records (pruned replays) reads only what it
 // shows and what it skipped.
-func (s *Store) RecentMatches(limit int, keep func(MatchRecord) bool) ([]MatchRecord, error) {
+func (s *Store) RecentMatches(limit int, keep func(store.MatchRecord) bool) ([]store.MatchRecord, error) {
 	limit = clampLimit(limit)
-	var out []MatchRecord
+	var out []store.MatchRecord
 	err := s.view(func(tx *bbolt.Tx) error {
 		b, err := matchBuckets(tx)
 		if err != nil {
@@ -466,14 +424,14 @@ func matchBuckets(tx *bbolt.Tx) (matchBucketSet, error) {
 	return b, nil
 }
 
-func getMatch(matches *bbolt.Bucket, id uint64) (MatchRecord, error) {
+func getMatch(matches *bbolt.Bucket, id uint64) (store.MatchRecord, error) {
 	raw := matches.Get(matchKey(id))
 	if raw == nil {
-		return MatchRecord{}, ErrNotFound
+		return store.MatchRecord{}, store.ErrNotFound
 	}
 	rec, err := decodeMatch(raw)
 	if err != nil {
-		return MatchRecord{}, err
+		return store.MatchRecord{}, err
 	}
 	return rec.match(id), nil
 }

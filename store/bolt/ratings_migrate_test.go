@@ -1,4 +1,4 @@
-package store
+package bolt
 
 import (
 	"math"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/termarena/termarena/store"
 )
 
 // testdata/ratings-elo-dc7ddbc.db was written by the build at commit
@@ -54,8 +56,8 @@ func TestEloFileMigratesToGlicko2(t *testing.T) {
 		if tc.rating != 0 && r.Rating != tc.rating {
 			t.Errorf("%s %s: rating %v, want Elo's %v kept", tc.mode, tc.name, r.Rating, tc.rating)
 		}
-		if math.Abs(r.Deviation-tc.deviation) > 0.05 || r.Volatility != InitialVolatility {
-			t.Errorf("%s %s: ± %v σ %v; want ± %v σ %v", tc.mode, tc.name, r.Deviation, r.Volatility, tc.deviation, InitialVolatility)
+		if math.Abs(r.Deviation-tc.deviation) > 0.05 || r.Volatility != store.InitialVolatility {
+			t.Errorf("%s %s: ± %v σ %v; want ± %v σ %v", tc.mode, tc.name, r.Deviation, r.Volatility, tc.deviation, store.InitialVolatility)
 		}
 	}
 	// Elo's ratings are kept exactly: alice won 40 in a row, so she is
@@ -73,7 +75,7 @@ func TestEloFileMigratesToGlicko2(t *testing.T) {
 		t.Fatalf("alice's matches: %d, %v", len(ms), err)
 	}
 	// And a new match rates on from there, the file written as v2.
-	saved := mustRecord(t, s, duel(a.Fingerprint, b.Fingerprint), func(cur []Rating) ([]Rating, error) {
+	saved := mustRecord(t, s, duel(a.Fingerprint, b.Fingerprint), func(cur []store.Rating) ([]store.Rating, error) {
 		cur[0].Rating += 1
 		cur[0].Deviation -= 1
 		cur[1].Rating -= 1

@@ -1,4 +1,4 @@
-package store
+package bolt
 
 import (
 	"bufio"
@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"go.etcd.io/bbolt"
+
+	"github.com/termarena/termarena/store"
 )
 
 // holdLockEnv makes the test binary act as a second termarena process that
@@ -62,7 +64,7 @@ func TestOpenMissingDir(t *testing.T) {
 	if err == nil {
 		t.Fatal("Open succeeded without its directory")
 	}
-	if errors.Is(err, ErrInUse) {
+	if errors.Is(err, store.ErrInUse) {
 		t.Errorf("missing dir reported as in use: %v", err)
 	}
 }
@@ -92,7 +94,7 @@ func TestDataSurvivesReopen(t *testing.T) {
 	}
 
 	s = openTest(t, path, Options{Now: clock.Now})
-	for _, want := range []Player{alice, bob} {
+	for _, want := range []store.Player{alice, bob} {
 		got, err := s.PlayerByFingerprint(want.Fingerprint)
 		if err != nil {
 			t.Fatal(err)
@@ -118,7 +120,7 @@ func TestSecondOpenInUse(t *testing.T) {
 	mustLogin(t, first, "SHA256:bob", "bob")
 
 	_, err := Open(path, Options{Timeout: 100 * time.Millisecond})
-	if !errors.Is(err, ErrInUse) {
+	if !errors.Is(err, store.ErrInUse) {
 		t.Fatalf("second Open err = %v, want ErrInUse", err)
 	}
 
@@ -167,7 +169,7 @@ func TestSecondOpenInUseAcrossProcesses(t *testing.T) {
 	}
 
 	_, err = Open(path, Options{Timeout: 100 * time.Millisecond})
-	if !errors.Is(err, ErrInUse) {
+	if !errors.Is(err, store.ErrInUse) {
 		t.Fatalf("Open while another process holds the file: err = %v, want ErrInUse", err)
 	}
 
@@ -182,7 +184,7 @@ func TestSecondOpenInUseAcrossProcesses(t *testing.T) {
 
 func TestBackup(t *testing.T) {
 	s := openTest(t, dbPath(t), Options{})
-	want := []Player{
+	want := []store.Player{
 		mustLogin(t, s, "SHA256:alice", "alice"),
 		mustLogin(t, s, "SHA256:bob", "bob"),
 		mustLogin(t, s, "SHA256:carol", ""),

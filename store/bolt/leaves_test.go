@@ -1,10 +1,12 @@
-package store
+package bolt
 
 import (
 	"testing"
 	"time"
 
 	"go.etcd.io/bbolt"
+
+	"github.com/termarena/termarena/store"
 )
 
 // Leave records survive closing the file; spent ones are dropped as they
@@ -14,11 +16,11 @@ func TestLeavesRoundTripAndPrune(t *testing.T) {
 	path := dbPath(t)
 	s := openTest(t, path, Options{})
 	t0 := time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)
-	live := Leaves{Strikes: 2, Last: t0, Until: t0.Add(5 * time.Minute)}
+	live := store.Leaves{Strikes: 2, Last: t0, Until: t0.Add(5 * time.Minute)}
 	if err := s.PutLeaves("SHA256:live", live); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.PutLeaves("SHA256:spent", Leaves{Strikes: 1, Last: t0.Add(-48 * time.Hour), Until: t0.Add(-48 * time.Hour)}); err != nil {
+	if err := s.PutLeaves("SHA256:spent", store.Leaves{Strikes: 1, Last: t0.Add(-48 * time.Hour), Until: t0.Add(-48 * time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.PutLeaves("bad fp", live); err == nil {
@@ -28,7 +30,7 @@ func TestLeavesRoundTripAndPrune(t *testing.T) {
 		t.Fatal(err)
 	}
 	s = openTest(t, path, Options{})
-	got, err := s.LoadLeaves(func(l Leaves) bool { return l.Strikes == 1 })
+	got, err := s.LoadLeaves(func(l store.Leaves) bool { return l.Strikes == 1 })
 	if err != nil || len(got) != 1 || !got["SHA256:live"].Until.Equal(live.Until) || got["SHA256:live"].Strikes != 2 {
 		t.Fatalf("loaded %+v, %v; want only the live record", got, err)
 	}
@@ -62,7 +64,7 @@ func TestMigration4AddsLeavesToASchema3File(t *testing.T) {
 	if got, err := s.LoadLeaves(nil); err != nil || len(got) != 0 {
 		t.Fatalf("leaves of an upgraded file: %+v %v", got, err)
 	}
-	if err := s.PutLeaves(fpAlice, Leaves{Strikes: 1}); err != nil {
+	if err := s.PutLeaves(fpAlice, store.Leaves{Strikes: 1}); err != nil {
 		t.Fatal(err)
 	}
 	if p, err := s.PlayerByName("alice"); err != nil || p.Fingerprint != fpAlice {

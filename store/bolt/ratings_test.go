@@ -1,4 +1,4 @@
-package store
+package bolt
 
 import (
 	"fmt"
@@ -6,19 +6,21 @@ import (
 	"testing"
 
 	"go.etcd.io/bbolt"
+
+	"github.com/termarena/termarena/store"
 )
 
 // seedRatings gives each player exactly the rating and game count in want
 // by recording ranked matches of up to maxMatchPlayers seats.
-func seedRatings(t *testing.T, s *Store, mode string, want []Rating) {
+func seedRatings(t *testing.T, s *Store, mode string, want []store.Rating) {
 	t.Helper()
 	for start := 0; start < len(want); start += maxMatchPlayers {
 		chunk := want[start:min(start+maxMatchPlayers, len(want))]
-		m := MatchRecord{Mode: mode, Ranked: true}
+		m := store.MatchRecord{Mode: mode, Ranked: true}
 		for i, r := range chunk {
-			m.Players = append(m.Players, MatchPlayer{Fingerprint: r.Fingerprint, Slot: i, Place: 1})
+			m.Players = append(m.Players, store.MatchPlayer{Fingerprint: r.Fingerprint, Slot: i, Place: 1})
 		}
-		mustRecord(t, s, m, func(cur []Rating) ([]Rating, error) {
+		mustRecord(t, s, m, func(cur []store.Rating) ([]store.Rating, error) {
 			for i := range cur {
 				cur[i].Rating, cur[i].Games = chunk[i].Rating, chunk[i].Games
 				if chunk[i].Deviation > 0 {
@@ -36,7 +38,7 @@ type standing struct {
 	games  int
 }
 
-func standings(rs []Rating) []standing {
+func standings(rs []store.Rating) []standing {
 	out := make([]standing, len(rs))
 	for i, r := range rs {
 		out[i] = standing{r.Name, r.Rating, r.Games}
@@ -46,7 +48,7 @@ func standings(rs []Rating) []standing {
 
 func TestLeaderboardOrder(t *testing.T) {
 	s := openTest(t, dbPath(t), Options{})
-	seed := []Rating{
+	seed := []store.Rating{
 		{Fingerprint: "SHA256:erin", Rating: 1400, Games: 1},
 		{Fingerprint: "SHA256:dave", Rating: 1550, Games: 10},
 		{Fingerprint: "SHA256:carol", Rating: 1550, Games: 3},
@@ -62,7 +64,7 @@ func TestLeaderboardOrder(t *testing.T) {
 	}
 	seedRatings(t, s, "pong-1v1", seed)
 	// Another mode must not leak in.
-	seedRatings(t, s, "pong-ffa4", []Rating{{Fingerprint: "SHA256:erin", Rating: 2000, Games: 9}})
+	seedRatings(t, s, "pong-ffa4", []store.Rating{{Fingerprint: "SHA256:erin", Rating: 2000, Games: 9}})
 
 	// Rating desc (unrounded), then more games, then name.
 	want := []standing{
@@ -106,11 +108,11 @@ func TestLeaderboardOrder(t *testing.T) {
 
 func TestLeaderboardDefaultLimit(t *testing.T) {
 	s := openTest(t, dbPath(t), Options{})
-	var seed []Rating
+	var seed []store.Rating
 	for i := range defaultListLimit + 5 {
 		fp := fmt.Sprintf("SHA256:p%02d", i)
 		mustLogin(t, s, fp, fmt.Sprintf("p%02d", i))
-		seed = append(seed, Rating{Fingerprint: fp, Rating: 1000 + float64(i), Games: 1})
+		seed = append(seed, store.Rating{Fingerprint: fp, Rating: 1000 + float64(i), Games: 1})
 	}
 	seedRatings(t, s, "pong-ffa4", seed)
 	got, err := s.Leaderboard("pong-ffa4", 0)
