@@ -236,3 +236,22 @@ func TestLoadMigrationsChecksNumbering(t *testing.T) {
 		t.Fatalf("the embedded migrations: %+v", migrations)
 	}
 }
+
+// The audit log takes inserts only: not even the store's own connection
+// can rewrite or delete a line.
+func TestAuditTableIsAppendOnly(t *testing.T) {
+	s := openTest(t, pgtest.URL(t))
+	ctx := context.Background()
+	if _, err := s.pool.Exec(ctx, "INSERT INTO audit (at, actor, action) VALUES (now(), 'root', 'ban')"); err != nil {
+		t.Fatal(err)
+	}
+	for _, sql := range []string{"UPDATE audit SET actor = 'someone'", "DELETE FROM audit", "TRUNCATE audit"} {
+		if _, err := s.pool.Exec(ctx, sql); err == nil || !strings.Contains(err.Error(), "append-only") {
+			t.Errorf("%s: %v, want refused as append-only", sql, err)
+		}
+	}
+	var n int
+	if err := s.pool.QueryRow(ctx, "SELECT count(*) FROM audit WHERE actor = 'root'").Scan(&n); err != nil || n != 1 {
+		t.Fatalf("%d lines (%v), want the one written", n, err)
+	}
+}
