@@ -22,10 +22,11 @@ import (
 	"github.com/termarena/termarena/screen"
 )
 
-// View is a game's own half of the room screen. Every method but Action
-// and KeyHelp is called from the room screen's own goroutine; Action and
-// KeyHelp are called from the session's key handling and must depend on
-// nothing but their arguments.
+// View is a game's own half of the room screen. A View made for a room
+// screen is called only from that screen's own goroutine, keys included:
+// the session hands the screen a key as the terminal named it, and the
+// screen asks Action (or Look) what it means. (Help and MinSize are also
+// asked of a View of the lobby's own, which paints nothing.)
 type View interface {
 	// Styles are the view's style specs for profile p: the room screen
 	// places them in the session's palette after its own, at the base the

@@ -33,18 +33,35 @@ func (vs Views) newGameView(name string, p colorprofile.Profile) gameview.View {
 	return nil
 }
 
-// Act hands a game action from a player's key to the room screen of a
-// game whose actions are events (not Steered); it never blocks (a flood
-// beyond the buffer is dropped).
-func (v *RoomView) Act(action int8) {
+// GameKey hands a player's key press (or, with release, a terminal's
+// report that the key was let go) to the room screen, whose goroutine
+// maps it through the game's view: a Steered game's direction, an event
+// game's action, or nothing when it is not one of the game's keys. It
+// never blocks (a flood beyond the buffer is dropped).
+func (v *RoomView) GameKey(key string, repeat, release bool) {
+	select {
+	case v.keys <- keyEvent{key: key, repeat: repeat, release: release, at: v.readAt()}:
+	default:
+	}
+}
+
+// readAt is when the key being handed over was read from the client: a key
+// is timed from then rather than from when the session handed it on, so
+// the input-to-frame figure includes decoding and the session's queue.
+func (v *RoomView) readAt() time.Time {
 	at := v.cfg.Now()
 	if f := v.cfg.InputAt; f != nil {
 		if r := f(); !r.IsZero() && r.Before(at) {
 			at = r
 		}
 	}
+	return at
+}
+
+// act queues a mapped event action (tests; GameKey maps on Run).
+func (v *RoomView) act(action int8) {
 	select {
-	case v.keys <- keyEvent{act: action, acted: true, at: at}:
+	case v.keys <- keyEvent{act: action, acted: true, at: v.readAt()}:
 	default:
 	}
 }
@@ -57,14 +74,32 @@ func (v *RoomView) Look(key string) {
 	}
 }
 
-// Plugin is the room's game view (nil: the game has none, and only the
-// waiting screen is drawn). The session's key handling may call its
-// Action and KeyHelp (pure) and nothing else.
-func (v *RoomView) Plugin() gameview.View { return v.cfg.Game }
+// HasGame reports whether the room's game has a view (without one only
+// the waiting screen is drawn and no key is the game's).
+func (v *RoomView) HasGame() bool { return v.cfg.Game != nil }
 
-// Steered reports whether the game's actions are held directions (keys go
-// to Key) rather than events (keys go to Act).
-func (v *RoomView) Steered() bool { return v.steer != nil }
+// mapKey turns a player's key into the game's direction or action, on
+// Run's goroutine; false when it is not one of the game's keys (a
+// terminal's release of an event game's key is none either).
+func (v *RoomView) mapKey(k *keyEvent) bool {
+	gv := v.cfg.Game
+	if gv == nil || v.cfg.Slot < 0 {
+		return false
+	}
+	a, ok := gv.Action(k.key, v.cfg.Slot)
+	switch {
+	case !ok:
+		return false
+	case v.steer != nil:
+		k.dir = a
+	case k.release:
+		return false
+	default:
+		k.act, k.acted = a, true
+	}
+	k.key = ""
+	return true
+}
 
 // sendAction submits an event game's action at once: an action is an
 // event (a turn), so none is merged or held back, and the view draws it

@@ -30,7 +30,7 @@ func TestKeyFloodDrawsAtTheSessionsFrameRate(t *testing.T) {
 	// Presses both ways, so every key changes where the paddle goes; long
 	// enough for the HUD's rate to be measured twice.
 	for keys < 20000 || time.Since(start) < 2500*time.Millisecond {
-		v.Key(int8(1-2*(keys%2)), false, false)
+		v.key(int8(1-2*(keys%2)), false, false)
 		keys++
 		if keys%32 == 0 {
 			runtime.Gosched()
@@ -83,6 +83,6 @@ func TestKeyIsDrawnWithoutWaitingForTheBeat(t *testing.T) {
 		}
 	}
 	waitFrames(1) // the first frame, at start
-	v.Key(-1, false, false)
+	v.key(-1, false, false)
 	waitFrames(2)
 }

@@ -514,10 +514,10 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m, m.key(msg)
 	case tea.KeyReleaseMsg:
-		if m.in != nil && m.in.view.Steered() {
-			if dir, ok := m.in.view.Plugin().Action(msg.String(), m.in.slot); ok {
-				m.in.view.Key(dir, true, false)
-			}
+		if m.in != nil {
+			// Only a kitty-protocol terminal says a key was let go; the
+			// room screen maps it (a held paddle stops).
+			m.in.view.GameKey(msg.String(), false, true)
 		}
 	default:
 		// The rest is the menu screen's (a leaderboard read, …); one
@@ -627,17 +627,9 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 			}
 			_ = m.in.room.SetReady(m.d.Ctx, m.d.Player.ID, !ready)
 		default:
-			gv := m.in.view.Plugin()
-			if gv == nil {
-				break
-			}
-			switch a, ok := gv.Action(s, m.in.slot); {
-			case !ok:
-			case m.in.view.Steered():
-				m.in.view.Key(a, false, k.IsRepeat)
-			default:
-				m.in.view.Act(a)
-			}
+			// The game's key, or none: the room screen maps it on its
+			// own goroutine.
+			m.in.view.GameKey(s, k.IsRepeat, false)
 		}
 		return nil
 	case stQueue:

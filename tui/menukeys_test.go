@@ -164,9 +164,9 @@ func TestQuestionMarkInAGameShowsItsKeys(t *testing.T) {
 	if m.state != stRoom {
 		t.Fatalf("not in the room: %q", m.notice)
 	}
-	help := func() string { return strings.Join(m.in.view.promptLines(), "\n") }
+	help := func() string { return strings.Join(m.in.view.resolvePrompt(m.in.view.prompt.Load()), "\n") }
 	press(m, "?")
-	if h := help(); !strings.Contains(h, m.in.view.Plugin().KeyHelp(m.in.slot)) || !strings.Contains(h, "r  ready") || !strings.Contains(h, "q  leave") {
+	if h := help(); !strings.Contains(h, m.in.view.cfg.Game.KeyHelp(m.in.slot)) || !strings.Contains(h, "r  ready") || !strings.Contains(h, "q  leave") {
 		t.Fatalf("? in a room shows %q", h)
 	}
 	// On the screen, in the waiting room too (there is no board yet).
@@ -207,7 +207,7 @@ func TestQuestionMarkWhileWatchingShowsTheKeys(t *testing.T) {
 	if m.state != stWatch {
 		t.Fatalf("not watching: %q", m.notice)
 	}
-	help := func() string { return strings.Join(m.watch.view.promptLines(), "\n") }
+	help := func() string { return strings.Join(m.watch.view.resolvePrompt(m.watch.view.prompt.Load()), "\n") }
 	press(m, "?")
 	if h := help(); !strings.Contains(h, "tab/1-2 follow · 0 overview · n/p next room · q back") {
 		t.Fatalf("? while watching shows %q", h)

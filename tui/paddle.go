@@ -6,9 +6,12 @@ import (
 	"github.com/termarena/termarena/game"
 )
 
-// keyEvent is a direction intent from the Bubble Tea program.
+// keyEvent is what the session hands the room screen's goroutine: a
+// player's key (key), which the game's view maps there, or a direction
+// or action already mapped (tests, and the mapping's result), or a poke.
 type keyEvent struct {
-	dir     int8 // -1 up/left, +1 down/right
+	key     string // a player's key as the terminal named it; "" once mapped
+	dir     int8   // -1 up/left, +1 down/right
 	release bool
 	repeat  bool
 	poke    bool // no key: a new size or palette is waiting

@@ -9,7 +9,7 @@ func (m *Lobby) roomHelpKey(s string) bool {
 	if s == "?" {
 		in.helping = !in.helping
 		if in.helping {
-			in.view.SetPrompt(m.roomHelp()...)
+			in.view.SetHelp(m.roomHelp(), 1)
 		} else {
 			in.view.SetPrompt()
 		}
@@ -22,16 +22,11 @@ func (m *Lobby) roomHelpKey(s string) bool {
 	return false
 }
 
-// roomHelp is the key help a player in a room sees: their game's keys for
-// their seat, then what every room shares.
+// roomHelp is the key help a player in a room sees, but for their game's
+// keys for their seat, which the room screen puts after the first line
+// (SetHelp): what every room shares.
 func (m *Lobby) roomHelp() []string {
-	lines := []string{"Keys"}
-	if gv := m.in.view.Plugin(); gv != nil {
-		if k := gv.KeyHelp(m.in.slot); k != "" {
-			lines = append(lines, k)
-		}
-	}
-	lines = append(lines, gameKeys...)
+	lines := append([]string{"Keys"}, gameKeys...)
 	if m.d.WebURL != "" {
 		lines = append(lines, "L  this room's web link, to watch in a browser")
 	}

@@ -153,33 +153,36 @@ type RoomView struct {
 	// poke on keys wakes Run, which keeps Run's select at three cases.
 	size   atomic.Pointer[[2]int]
 	pal    atomic.Pointer[colorprofile.Profile]
-	prompt atomic.Pointer[[]string] // a question for the player, over the board
-	frames uint64                   // written, for the HUD's fps
+	prompt atomic.Pointer[promptText] // a question for the player, over the board
+	frames uint64                     // written, for the HUD's fps
 
 	// owned by Run
 	// early: a key drew the frame of the coming beat (drawEarly).
-	early    bool
-	scr      *screen.Screen
-	mode     viewMode
-	fr       *game.Frame
-	frAt     time.Time
-	foreign  uint64
-	ctl      control
-	pending  []sent
-	seq      uint32
-	lastSent time.Time
-	fps      int
-	fpsCount int
-	fpsAt    time.Time
-	tap      tapState
-	keyAt    time.Time // read time of a move not yet shown in a written frame
-	keyRect  [4]int32  // where a Steered game drew the own piece when that key came
-	hud      string    // "" when the header and footer must be drawn again
-	plain    plainKey  // what a header without a scoreboard shows
-	hudKey   hudKey
-	follow   int
-	overlay  []string
-	ovRect   [4]int
+	early bool
+	// promptSeen is the prompt promptShown was resolved from.
+	promptSeen  *promptText
+	promptShown []string
+	scr         *screen.Screen
+	mode        viewMode
+	fr          *game.Frame
+	frAt        time.Time
+	foreign     uint64
+	ctl         control
+	pending     []sent
+	seq         uint32
+	lastSent    time.Time
+	fps         int
+	fpsCount    int
+	fpsAt       time.Time
+	tap         tapState
+	keyAt       time.Time // read time of a move not yet shown in a written frame
+	keyRect     [4]int32  // where a Steered game drew the own piece when that key came
+	hud         string    // "" when the header and footer must be drawn again
+	plain       plainKey  // what a header without a scoreboard shows
+	hudKey      hudKey
+	follow      int
+	overlay     []string
+	ovRect      [4]int
 	// ovDrawn is the screen's change count once the overlay was last
 	// drawn, and ovPaused its style then (a pause draws it as a warning).
 	ovDrawn  uint64
@@ -256,17 +259,11 @@ func (v *RoomView) palette(p colorprofile.Profile) *screen.Palette {
 	return gamePalette(p, v.cfg.Game.Styles(p))
 }
 
-// Key hands a Steered game's direction press or release to the view; it
-// never blocks (a flood beyond the buffer is dropped).
-func (v *RoomView) Key(dir int8, release, repeat bool) {
-	at := v.cfg.Now()
-	if f := v.cfg.InputAt; f != nil {
-		if r := f(); !r.IsZero() && r.Before(at) {
-			at = r
-		}
-	}
+// key queues a Steered game's direction press or release, already
+// mapped (tests; GameKey maps on Run); it never blocks.
+func (v *RoomView) key(dir int8, release, repeat bool) {
 	select {
-	case v.keys <- keyEvent{dir: dir, release: release, repeat: repeat, at: at}:
+	case v.keys <- keyEvent{dir: dir, release: release, repeat: repeat, at: v.readAt()}:
 	default:
 	}
 }
@@ -289,17 +286,53 @@ func (v *RoomView) SetPrompt(lines ...string) {
 	if len(lines) == 0 {
 		v.prompt.Store(nil)
 	} else {
-		l := slices.Clone(lines)
-		v.prompt.Store(&l)
+		v.prompt.Store(&promptText{lines: slices.Clone(lines), keysAt: -1})
 	}
 	v.poke()
 }
 
+// SetHelp shows key help as SetPrompt shows a question, with the game's
+// own key line inserted before lines[at]: a player's keys for their seat,
+// or a watcher's camera keys (none: nothing is inserted). The game's view
+// is asked on Run's goroutine, as for everything else it says.
+func (v *RoomView) SetHelp(lines []string, at int) {
+	v.prompt.Store(&promptText{lines: slices.Clone(lines), keysAt: min(max(at, 0), len(lines))})
+	v.poke()
+}
+
+// promptText is a prompt as set; keysAt ≥ 0 places the game's key line.
+type promptText struct {
+	lines  []string
+	keysAt int
+}
+
+// promptLines is the prompt shown now (Run's goroutine): the game's key
+// line is resolved once per prompt set.
 func (v *RoomView) promptLines() []string {
-	if p := v.prompt.Load(); p != nil {
-		return *p
+	p := v.prompt.Load()
+	if p != v.promptSeen {
+		v.promptSeen, v.promptShown = p, v.resolvePrompt(p)
 	}
-	return nil
+	return v.promptShown
+}
+
+// resolvePrompt is p's lines with the game's key line in place.
+func (v *RoomView) resolvePrompt(p *promptText) []string {
+	if p == nil {
+		return nil
+	}
+	gv := v.cfg.Game
+	if p.keysAt < 0 || gv == nil {
+		return p.lines
+	}
+	keys := gv.LookHelp()
+	if v.cfg.Slot >= 0 {
+		keys = gv.KeyHelp(v.cfg.Slot)
+	}
+	if keys == "" {
+		return p.lines
+	}
+	return slices.Insert(slices.Clone(p.lines), p.keysAt, keys)
 }
 
 // poke tells Run a new size, palette or prompt waits; the next beat
@@ -377,6 +410,8 @@ func (v *RoomView) Run(ctx context.Context) {
 				v.draw()
 			case k.poke:
 				// A new size, palette or prompt: the next beat shows it.
+			case k.key != "" && !v.mapKey(&k):
+				// Not one of the game's keys: nothing to draw.
 			case k.acted || k.look != "":
 				v.poll()
 				if k.acted {

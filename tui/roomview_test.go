@@ -258,7 +258,7 @@ func TestRunEndsWithContextAndPacesFrames(t *testing.T) {
 	done := make(chan struct{})
 	go func() { v.Run(ctx); close(done) }()
 	for range 50 { // a flood of keys never blocks the caller
-		v.Key(1, false, false)
+		v.key(1, false, false)
 	}
 	v.Resize(100, 30)
 	cancel()
@@ -342,7 +342,7 @@ func TestInputToFrameTimesLiveKeysFromTheirRead(t *testing.T) {
 	go func() { v.Run(ctx); close(done) }()
 	defer func() { cancel(); <-done }()
 
-	v.Key(1, false, false)
+	v.key(1, false, false)
 	time.Sleep(300 * time.Millisecond) // frames go on; none reflects the key
 	if got := sink.got(); len(got) != 0 {
 		t.Fatalf("a key during the countdown was timed: %v", got)
@@ -351,7 +351,7 @@ func TestInputToFrameTimesLiveKeysFromTheirRead(t *testing.T) {
 	deadline := time.Now().Add(5 * time.Second)
 	for len(sink.got()) == 0 && time.Now().Before(deadline) {
 		read = time.Now().Add(-20 * time.Millisecond)
-		v.Key(1, false, false)
+		v.key(1, false, false)
 		time.Sleep(50 * time.Millisecond)
 	}
 	got := sink.got()

@@ -198,11 +198,8 @@ func (m *Lobby) watchKey(s string) tea.Cmd {
 			w.view.SetPrompt()
 			return nil
 		}
-		lines := []string{"Keys", w.keys}
-		if gv := w.view.Plugin(); gv != nil && gv.LookHelp() != "" {
-			lines = append(lines, gv.LookHelp())
-		}
-		w.view.SetPrompt(append(lines, "t/enter chat · ? or any key closes this")...)
+		// The game's camera keys go after the watcher's (SetHelp).
+		w.view.SetHelp([]string{"Keys", w.keys, "t/enter chat · ? or any key closes this"}, 2)
 		return nil
 	}
 	if w.helping {
@@ -262,7 +259,7 @@ func (m *Lobby) watchKey(s string) tea.Cmd {
 		stop := m.stopWatching()
 		return tea.Sequence(stop, m.spectate(rooms[i]))
 	default:
-		if w.view.Plugin() != nil {
+		if w.view.HasGame() {
 			w.view.Look(s) // the game view's camera keys
 		}
 	}
