@@ -153,7 +153,7 @@ func TestQueueingWhileASeatWaitsRejoinsTheMatch(t *testing.T) {
 	alice := NewLobby(LobbyDeps{Ctx: ctx, Player: game.Player{ID: "alice", Name: "alice"}, Online: lobby.NewHub(), Rooms: rooms,
 		Matchmaker: mm, Store: st, Out: newVT(80, 24)})
 	alice.queueFor(lobby.RankedMode("pong-1v1"))
-	if alice.in == nil || alice.in.room != r || alice.queue != nil {
-		t.Fatalf("queueing with a seat waiting: in room %v, queued %v, notice %q", alice.in != nil, alice.queue != nil, alice.notice)
+	if alice.in == nil || alice.in.room != r || queuedIn(alice) != nil {
+		t.Fatalf("queueing with a seat waiting: in room %v, queued %v, notice %q", alice.in != nil, queuedIn(alice) != nil, alice.notice)
 	}
 }

@@ -96,8 +96,7 @@ type lobbyState int
 const (
 	stLobby lobbyState = iota
 	stRoom
-	stQueue // waiting for a ranked match
-	stMenu  // a menu screen (Lobby.scr) is up
+	stMenu // a menu screen (Lobby.scr) is up
 	stWatch
 	stReplay
 )
@@ -139,7 +138,6 @@ type Lobby struct {
 	sel   int
 	in    *inRoom
 
-	queue *queued
 	// scr is the menu page shown (state stMenu); board, chooser and
 	// create are kept between visits.
 	scr     page
@@ -216,7 +214,7 @@ func (m *Lobby) FinalNotice() string {
 // seat is kept for the room's grace period so the same key can come back.
 func (m *Lobby) Detach(ctx context.Context) {
 	m.closeChat()
-	m.leaveQueue()
+	m.leavePage()
 	if w := m.watch; w != nil {
 		m.stopWatching()
 		<-w.done
@@ -475,26 +473,13 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.join(msg)
 	case playMsg:
 		return m, m.queueFor(msg.mode)
-	case queueTickMsg:
-		if m.state == stQueue {
-			return m, queueTick()
-		}
-		return m, nil
 	case matchedMsg:
-		if m.queue != nil {
-			m.queue.cancel()
-			m.queue = nil
+		if _, ok := m.scr.(*queuePage); ok && m.state == stMenu {
+			return m, m.route(msg)
 		}
-		if msg.room == nil {
-			m.state, m.notice = stLobby, "Your ranked match could not start because of a server error. Queue again with p."
-			return m, nil
-		}
-		side := -1
-		if s, ok := msg.room.Seats[m.d.Player.ID]; ok {
-			side = s
-		}
-		m.state = stLobby
-		return m, m.join(joinMsg{room: msg.room, side: side})
+		// A match made as the player left the queue: they hold its seat
+		// and the others wait for them, so they sit down all the same.
+		return m, m.seatMatch(msg.room)
 	case roomEndedMsg:
 		if m.in != nil && m.in.room == msg.room {
 			notice := "The room closed."
@@ -534,7 +519,7 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 	if s == "ctrl+c" {
 		m.quitting = true
 		m.closeChat()
-		m.leaveQueue()
+		m.leavePage()
 		if m.watch != nil {
 			return tea.Sequence(m.stopWatching(), tea.Quit)
 		}
@@ -630,11 +615,6 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 			// The game's key, or none: the room screen maps it on its
 			// own goroutine.
 			m.in.view.GameKey(s, k.IsRepeat, false)
-		}
-		return nil
-	case stQueue:
-		if s == "esc" || s == "q" {
-			m.leaveQueue()
 		}
 		return nil
 	case stMenu:
@@ -883,8 +863,6 @@ func (m *Lobby) render() string {
 	switch {
 	case m.help:
 		return m.frame(m.helpText() + "\n" + style(colDim).Render("? or esc close help"))
-	case m.state == stQueue && m.queue != nil:
-		return m.frame(m.renderQueue())
 	case m.state == stMenu && !isDialog(m.scr):
 		return m.frame(m.scr.view())
 	}

@@ -32,12 +32,12 @@ func TestMatchWithNoRoomSaysServerError(t *testing.T) {
 	alice := NewLobby(LobbyDeps{Ctx: ctx, Player: game.Player{ID: "alice", Name: "alice"}, Online: lobby.NewHub(), Rooms: rooms,
 		Matchmaker: mm, Store: st, Out: newVT(80, 24)})
 	alice.queueFor(lobby.RankedMode("pong-1v1"))
-	if alice.state != stQueue {
+	if queuedIn(alice) == nil {
 		t.Fatalf("not queued: %q", alice.notice)
 	}
 	alice.Update(matchedMsg{nil})
-	if alice.state != stLobby || alice.in != nil || alice.queue != nil {
-		t.Fatalf("after a match with no room: state %v, in a room %v, queued %v", alice.state, alice.in != nil, alice.queue != nil)
+	if alice.state != stLobby || alice.in != nil || queuedIn(alice) != nil {
+		t.Fatalf("after a match with no room: state %v, in a room %v, queued %v", alice.state, alice.in != nil, queuedIn(alice) != nil)
 	}
 	if got := alice.render(); !strings.Contains(got, "could not start because of a server error") {
 		t.Fatalf("the lobby does not say why:\n%s", got)

@@ -34,7 +34,7 @@ func TestRankedPickerTQueuesForTronFFA(t *testing.T) {
 	if m.chat.typing {
 		t.Fatal("t in the ranked picker opened chat")
 	}
-	if m.state != stQueue || m.queue == nil || m.queue.ticket.Mode != "tron-ffa" {
+	if q := queuedIn(m); q == nil || q.ticket.Mode != "tron-ffa" {
 		t.Fatalf("P then t: state %v, notice %q; want the tron-ffa queue:\n%s", m.state, m.notice, plain(m))
 	}
 }
@@ -109,8 +109,8 @@ func TestQueueRefusesATerminalTooSmallForTheMode(t *testing.T) {
 		m := chatLobby(t, newChat(t), chatMember("alice"), LobbyDeps{Rooms: svc.Rooms, Matchmaker: svc.Matchmaker, Store: st, Views: games.Views()})
 		m.Update(tea.WindowSizeMsg{Width: tc.w, Height: tc.h})
 		press(m, tc.keys...)
-		queued := m.state == stQueue
-		m.leaveQueue()
+		queued := queuedIn(m) != nil
+		m.leavePage()
 		if tc.want == "" {
 			if !queued {
 				t.Errorf("%v at %d×%d did not queue: %q", tc.keys, tc.w, tc.h, m.notice)

@@ -58,13 +58,15 @@ func (m *Lobby) banner() string {
 }
 
 // route hands msg to the page shown. A page that handed the player on (to
-// a watch, a room) has left the menus: what it returns then is moot.
+// a watch, a room, the queue) has left: what it returns then is moot.
 func (m *Lobby) route(msg tea.Msg) tea.Cmd {
-	next, cmd := m.scr.update(msg)
-	if m.state == stMenu {
-		m.show(next)
-	} else {
+	cur := m.scr
+	next, cmd := cur.update(msg)
+	switch {
+	case m.state != stMenu:
 		m.scr = nil
+	case m.scr == cur:
+		m.show(next)
 	}
 	return cmd
 }
@@ -77,3 +79,19 @@ func (m *Lobby) show(s page) {
 		m.state = stMenu
 	}
 }
+
+// leaver is a page that holds something beyond the session (the queue
+// page: a ticket in a ranked queue). The router lets it go when the
+// session ends or quits with the page on screen.
+type leaver interface{ leave() }
+
+func (m *Lobby) leavePage() {
+	if l, ok := m.scr.(leaver); ok && m.state == stMenu {
+		l.leave()
+		m.show(nil)
+	}
+}
+
+// placed is a page that names where the player is for Where ("queue
+// pong-1v1"); any other menu is "lobby".
+type placed interface{ where() string }

@@ -6,7 +6,10 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/termarena/termarena/lobby"
 )
 
 // The queue screen says how many a match needs (a light-cycle table of
@@ -23,4 +26,105 @@ func TestQueueScreenSaysHowManyAndStopsWideningAtAnyRating(t *testing.T) {
 	if !strings.Contains(late, "any rating") || strings.Contains(late, "widens") || !strings.Contains(late, "matched with anyone") {
 		t.Errorf("queue screen at any rating:\n%s", late)
 	}
+}
+
+// seatRecorder is the router as the queue page sees it: it notes the room
+// the page asks it to seat the player in.
+type seatRecorder struct {
+	asked bool
+	room  *lobby.Room
+}
+
+func (s *seatRecorder) seatMatch(r *lobby.Room) tea.Cmd { s.asked, s.room = true, r; return nil }
+
+func testMatchmaker(t *testing.T) (*lobby.Matchmaker, *lobby.Rooms) {
+	t.Helper()
+	rooms := testRooms(t)
+	mm, err := lobby.NewMatchmaker(rooms, &lobby.Cooldowns{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mm, rooms
+}
+
+// The queue page shows the wait; keys other than esc and q leave the
+// player queued, and either of those takes them out of the matchmaker's
+// queue and back to the rooms list.
+func TestQueuePageShowsTheWaitAndLeavesOnEscOrQ(t *testing.T) {
+	for _, leaveKey := range []string{"esc", "q"} {
+		mm, _ := testMatchmaker(t)
+		tk, err := mm.Join("pong-1v1", "alice", "alice", 1500)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seat := &seatRecorder{}
+		p, _ := newQueuePage(t.Context(), mm, seat, tk)
+		scr := ansi.Strip(p.view())
+		for _, want := range []string{"Looking for a pong-1v1 match", "in the queue  1 · a match needs 2 players", "esc leave the queue"} {
+			if !strings.Contains(scr, want) {
+				t.Fatalf("queue page lacks %q:\n%s", want, scr)
+			}
+		}
+		if p.where() != "queue pong-1v1" {
+			t.Errorf("where = %q", p.where())
+		}
+		for _, k := range []string{"x", "enter", "p"} {
+			if next, _ := p.update(keyPress(k)); next != p {
+				t.Fatalf("%s left the queue page", k)
+			}
+		}
+		next, cmd := p.update(keyPress(leaveKey))
+		if next != nil || cmd != nil {
+			t.Fatalf("%s: next page %v, command %v; want the rooms list", leaveKey, next, cmd != nil)
+		}
+		if _, _, _, _, queued := mm.Status(tk); queued {
+			t.Errorf("%s did not take alice out of the matchmaker's queue", leaveKey)
+		}
+		if seat.asked {
+			t.Errorf("%s asked the router to seat alice", leaveKey)
+		}
+	}
+}
+
+// When the matchmaker pairs the player, the page's wait delivers the room
+// and the page hands it to the router, leaving the screen; its clock keeps
+// ticking while it waits.
+func TestQueuePageHandsTheMatchToTheRouter(t *testing.T) {
+	mm, _ := testMatchmaker(t)
+	tk, err := mm.Join("pong-1v1", "alice", "alice", 1500)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seat := &seatRecorder{}
+	p, wait := newQueuePage(t.Context(), mm, seat, tk)
+	if next, tick := p.update(queueTickMsg{}); next != p || tick == nil {
+		t.Fatal("the queue page's clock stopped")
+	}
+	if _, err := mm.Join("pong-1v1", "bob", "bob", 1500); err != nil {
+		t.Fatal(err)
+	}
+	var matched *matchedMsg
+	for _, msg := range runCmd(t, wait) {
+		if m, ok := msg.(matchedMsg); ok {
+			matched = &m
+		}
+	}
+	if matched == nil || matched.room == nil {
+		t.Fatal("the page's wait delivered no room")
+	}
+	next, _ := p.update(*matched)
+	if next != nil || !seat.asked || seat.room != matched.room {
+		t.Fatalf("after the match: next page %v, router asked %v for %v; want it asked for %v", next, seat.asked, seat.room, matched.room)
+	}
+	if _, ok := matched.room.Seats["alice"]; !ok {
+		t.Fatalf("the room has no seat for alice: %v", matched.room.Seats)
+	}
+}
+
+// queuedIn is the queue page m shows, or nil when it shows none.
+func queuedIn(m *Lobby) *queuePage {
+	if q, ok := m.scr.(*queuePage); ok && m.state == stMenu {
+		return q
+	}
+	return nil
 }

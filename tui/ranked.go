@@ -4,27 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/service"
-)
-
-// queued is a session waiting in a ranked queue.
-type queued struct {
-	ticket *lobby.Ticket
-	cancel context.CancelFunc
-	since  time.Time
-}
-
-type (
-	queueTickMsg struct{}
-	matchedMsg   struct{ room *lobby.Room }
 )
 
 // Guests are told what they cannot do and how to get it, in a line that
@@ -77,17 +62,24 @@ func (m *Lobby) queueFor(mode lobby.RankedMode) tea.Cmd {
 		m.notice = strings.TrimPrefix(err.Error(), "lobby: ")
 		return nil
 	}
-	ctx, cancel := context.WithCancel(m.d.Ctx)
-	m.queue = &queued{ticket: t, cancel: cancel, since: time.Now()}
-	m.state, m.notice, m.help = stQueue, "", false
-	return tea.Batch(queueTick(), func() tea.Msg {
-		select {
-		case r := <-t.Room():
-			return matchedMsg{r}
-		case <-ctx.Done():
-			return nil
-		}
-	})
+	q, wait := newQueuePage(m.d.Ctx, m.d.Matchmaker, m, t)
+	m.show(q)
+	m.notice, m.help = "", false
+	return wait
+}
+
+// seatMatch takes the player from the queue to the room their match was
+// made in.
+func (m *Lobby) seatMatch(r *lobby.Room) tea.Cmd {
+	if r == nil {
+		m.notice = "Your ranked match could not start because of a server error. Queue again with p."
+		return nil
+	}
+	side := -1
+	if s, ok := r.Seats[m.d.Player.ID]; ok {
+		side = s
+	}
+	return m.join(joinMsg{room: r, side: side})
 }
 
 // rankedSeat is the ranked room where the player holds a seat (another
@@ -111,59 +103,6 @@ func (m *Lobby) backToMatch() tea.Cmd {
 		side = s
 	}
 	return m.join(joinMsg{room: r, side: side})
-}
-
-func queueTick() tea.Cmd {
-	return tea.Tick(250*time.Millisecond, func(time.Time) tea.Msg { return queueTickMsg{} })
-}
-
-// leaveQueue takes the player out of the queue.
-func (m *Lobby) leaveQueue() {
-	if m.queue == nil {
-		return
-	}
-	m.queue.cancel()
-	m.d.Matchmaker.Leave(string(m.d.Player.ID))
-	m.queue = nil
-	if m.state == stQueue {
-		m.state = stLobby
-	}
-}
-
-func (m *Lobby) renderQueue() string {
-	q := m.queue
-	waited, lo, hi, queued, ok := m.d.Matchmaker.Status(q.ticket)
-	if !ok {
-		return style(colText).Render("Match found — joining…")
-	}
-	return queueText(q.ticket.Mode, waited, lo, hi, queued, m.d.Matchmaker.TableSize(q.ticket.Mode))
-}
-
-// queueText is the queue screen: how long the player has waited, the
-// ratings they accept, how many wait and how many a match needs (a
-// four-rider table can take a while to fill), and — until it accepts
-// anyone — that the range widens.
-func queueText(mode lobby.RankedMode, waited time.Duration, lo, hi float64, queued, need int) string {
-	anyone := math.IsInf(lo, 0) || math.IsInf(hi, 0)
-	rng := "any rating"
-	if !anyone {
-		rng = fmt.Sprintf("%.0f – %.0f", math.Max(lo, 0), hi)
-	}
-	var b strings.Builder
-	b.WriteString(lipgloss.NewStyle().Bold(true).Foreground(colText).Render("Looking for a "+string(mode)+" match") + "\n\n")
-	b.WriteString(style(colText).Render(fmt.Sprintf("  waited        %d:%02d", int(waited.Minutes()), int(waited.Seconds())%60)) + "\n")
-	b.WriteString(style(colText).Render("  rating range  "+rng) + "\n")
-	inQueue := fmt.Sprintf("  in the queue  %d", queued)
-	if need > 0 {
-		inQueue += fmt.Sprintf(" · a match needs %d players", need)
-	}
-	b.WriteString(style(colText).Render(inQueue) + "\n\n")
-	hint := "  the range widens the longer you wait · esc leave the queue"
-	if anyone {
-		hint = "  you are matched with anyone who queues · esc leave the queue"
-	}
-	b.WriteString(style(colDim).Render(hint) + "\n")
-	return b.String()
 }
 
 // Queries are what the leaderboard and profile screens read: the service

@@ -11,8 +11,10 @@ func (m *Lobby) Where() string {
 	switch {
 	case m.state == stRoom && m.in != nil:
 		return "room " + m.in.id
-	case m.state == stQueue && m.queue != nil:
-		return "queue " + string(m.queue.ticket.Mode)
+	case m.state == stMenu:
+		if p, ok := m.scr.(placed); ok {
+			return p.where()
+		}
 	case m.state == stWatch && m.watch != nil:
 		return "watching " + m.watch.room.ID()
 	case m.state == stReplay && m.replay != nil:

@@ -1,0 +1,122 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/termarena/termarena/lobby"
+)
+
+// queuePage is the ranked queue (p, a mode in P, `ssh -t host play`):
+// how long the player has waited, the ratings they accept, how many wait;
+// esc or q leaves the queue. It holds the player's ticket: the router lets
+// it go (leave) when the session ends with the page on screen.
+type queuePage struct {
+	desk   queueDesk
+	hand   matchSeater
+	ticket *lobby.Ticket
+	cancel context.CancelFunc // stops the wait for the ticket's room
+}
+
+// queueDesk is the matchmaker as the queue screen uses it.
+type queueDesk interface {
+	Status(t *lobby.Ticket) (waited time.Duration, lo, hi float64, queued int, ok bool)
+	TableSize(mode lobby.RankedMode) int
+	Leave(id string)
+}
+
+// matchSeater is the router's hand-off to the room a match was made in
+// (nil: the match could not start).
+type matchSeater interface {
+	seatMatch(r *lobby.Room) tea.Cmd
+}
+
+type (
+	queueTickMsg struct{}
+	matchedMsg   struct{ room *lobby.Room }
+)
+
+// newQueuePage waits on ticket t for its room until ctx ends; the command
+// is the screen's clock and that wait.
+func newQueuePage(ctx context.Context, desk queueDesk, hand matchSeater, t *lobby.Ticket) (*queuePage, tea.Cmd) {
+	ctx, cancel := context.WithCancel(ctx)
+	p := &queuePage{desk: desk, hand: hand, ticket: t, cancel: cancel}
+	return p, tea.Batch(queueTick(), func() tea.Msg {
+		select {
+		case r := <-t.Room():
+			return matchedMsg{r}
+		case <-ctx.Done():
+			return nil
+		}
+	})
+}
+
+func queueTick() tea.Cmd {
+	return tea.Tick(250*time.Millisecond, func(time.Time) tea.Msg { return queueTickMsg{} })
+}
+
+func (p *queuePage) update(msg tea.Msg) (page, tea.Cmd) {
+	switch msg := msg.(type) {
+	case queueTickMsg:
+		return p, queueTick()
+	case matchedMsg:
+		p.cancel()
+		return nil, p.hand.seatMatch(msg.room)
+	case tea.KeyPressMsg:
+		if s := msg.String(); s == "esc" || s == "q" {
+			p.leave()
+			return nil, nil
+		}
+	}
+	return p, nil
+}
+
+// leave takes the player out of the queue.
+func (p *queuePage) leave() {
+	p.cancel()
+	p.desk.Leave(p.ticket.ID)
+}
+
+// where is the page in `admin sessions`' words.
+func (p *queuePage) where() string { return "queue " + string(p.ticket.Mode) }
+
+func (p *queuePage) view() string {
+	waited, lo, hi, queued, ok := p.desk.Status(p.ticket)
+	if !ok {
+		return style(colText).Render("Match found — joining…")
+	}
+	return queueText(p.ticket.Mode, waited, lo, hi, queued, p.desk.TableSize(p.ticket.Mode))
+}
+
+// queueText is the queue screen: how long the player has waited, the
+// ratings they accept, how many wait and how many a match needs (a
+// four-rider table can take a while to fill), and — until it accepts
+// anyone — that the range widens.
+func queueText(mode lobby.RankedMode, waited time.Duration, lo, hi float64, queued, need int) string {
+	anyone := math.IsInf(lo, 0) || math.IsInf(hi, 0)
+	rng := "any rating"
+	if !anyone {
+		rng = fmt.Sprintf("%.0f – %.0f", math.Max(lo, 0), hi)
+	}
+	var b strings.Builder
+	b.WriteString(lipgloss.NewStyle().Bold(true).Foreground(colText).Render("Looking for a "+string(mode)+" match") + "\n\n")
+	b.WriteString(style(colText).Render(fmt.Sprintf("  waited        %d:%02d", int(waited.Minutes()), int(waited.Seconds())%60)) + "\n")
+	b.WriteString(style(colText).Render("  rating range  "+rng) + "\n")
+	inQueue := fmt.Sprintf("  in the queue  %d", queued)
+	if need > 0 {
+		inQueue += fmt.Sprintf(" · a match needs %d players", need)
+	}
+	b.WriteString(style(colText).Render(inQueue) + "\n\n")
+	hint := "  the range widens the longer you wait · esc leave the queue"
+	if anyone {
+		hint = "  you are matched with anyone who queues · esc leave the queue"
+	}
+	b.WriteString(style(colDim).Render(hint) + "\n")
+	return b.String()
+}
