@@ -25,7 +25,7 @@ func openTest(t *testing.T, url string) *Store {
 	return s
 }
 
-func exec(t *testing.T, url, sql string, args ...any) {
+func execSQL(t *testing.T, url, sql string, args ...any) {
 	t.Helper()
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, url)
@@ -42,8 +42,8 @@ func TestOpenCreatesSchemaThenKeepsIt(t *testing.T) {
 	url := pgtest.URL(t)
 	s := openTest(t, url)
 	latest := migrations[len(migrations)-1].version
-	if s.SchemaVersion() != latest {
-		t.Fatalf("schema version %d, want %d", s.SchemaVersion(), latest)
+	if v, err := s.SchemaVersion(context.Background()); err != nil || v != latest {
+		t.Fatalf("schema version %d (%v), want %d", v, err, latest)
 	}
 	ctx := context.Background()
 	if _, err := s.pool.Exec(ctx, "INSERT INTO players (fingerprint, name, first_seen, last_seen) VALUES ('SHA256:a', 'ann', now(), now())"); err != nil {
@@ -97,7 +97,7 @@ func TestOpenRefusesNewerSchema(t *testing.T) {
 	url := pgtest.URL(t)
 	openTest(t, url).Close()
 	latest := migrations[len(migrations)-1].version
-	exec(t, url, "INSERT INTO schema_version (version) VALUES ($1)", latest+1)
+	execSQL(t, url, "INSERT INTO schema_version (version) VALUES ($1)", latest+1)
 	_, err := Open(context.Background(), url, Options{})
 	if !errors.Is(err, store.ErrSchemaTooNew) {
 		t.Fatalf("Open: %v, want ErrSchemaTooNew", err)
@@ -120,7 +120,7 @@ func TestOpenRefusesReadOnlyDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	conn.Close(ctx)
-	exec(t, url, "ALTER DATABASE "+pgx.Identifier{db}.Sanitize()+" SET default_transaction_read_only = on")
+	execSQL(t, url, "ALTER DATABASE "+pgx.Identifier{db}.Sanitize()+" SET default_transaction_read_only = on")
 	_, err = Open(ctx, url, Options{})
 	if !errors.Is(err, ErrReadOnly) {
 		t.Fatalf("Open of a read-only database: %v, want ErrReadOnly", err)
@@ -130,13 +130,13 @@ func TestOpenRefusesReadOnlyDatabase(t *testing.T) {
 func TestOpenRefusesUserWhoMayOnlyRead(t *testing.T) {
 	url := pgtest.URL(t)
 	openTest(t, url).Close()
-	exec(t, url, "DROP ROLE IF EXISTS termarena_reader")
-	exec(t, url, "CREATE ROLE termarena_reader LOGIN")
+	execSQL(t, url, "DROP ROLE IF EXISTS termarena_reader")
+	execSQL(t, url, "CREATE ROLE termarena_reader LOGIN")
 	t.Cleanup(func() {
-		exec(t, url, "DROP OWNED BY termarena_reader")
-		exec(t, url, "DROP ROLE termarena_reader")
+		execSQL(t, url, "DROP OWNED BY termarena_reader")
+		execSQL(t, url, "DROP ROLE termarena_reader")
 	})
-	exec(t, url, "GRANT SELECT ON ALL TABLES IN SCHEMA public TO termarena_reader")
+	execSQL(t, url, "GRANT SELECT ON ALL TABLES IN SCHEMA public TO termarena_reader")
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		t.Fatal(err)

@@ -50,8 +50,6 @@ type Options struct {
 type Store struct {
 	pool *pgxpool.Pool
 	now  func() time.Time
-	// schema is the version Open found or brought the database to.
-	schema int
 }
 
 // Open connects to the database at url, checks that it takes writes and
@@ -83,7 +81,7 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	if s.now == nil {
 		s.now = time.Now
 	}
-	if s.schema, err = migrate(ctx, pool, migrations); err != nil {
+	if _, err = migrate(ctx, pool, migrations); err != nil {
 		pool.Close()
 		if readOnly(err) && !errors.Is(err, ErrReadOnly) {
 			err = fmt.Errorf("%w: %w", ErrReadOnly, err)
@@ -130,6 +128,3 @@ func (s *Store) Close() error {
 	s.pool.Close()
 	return nil
 }
-
-// SchemaVersion is the schema version of the database as opened.
-func (s *Store) SchemaVersion() int { return s.schema }
