@@ -127,6 +127,7 @@ func flagSet(getenv func(string) string, errOut io.Writer) (*flag.FlagSet, *conf
 		fmt.Fprintln(errOut)
 		fmt.Fprintln(errOut, "usage: termarena [flags]            serve")
 		fmt.Fprintln(errOut, "       termarena healthcheck [flags]  exit 0 if the server (at --addr-file's address, else --listen) answers SSH")
+		fmt.Fprintln(errOut, "       "+migrateUsage)
 		fmt.Fprintln(errOut, "       termarena --version")
 		fmt.Fprintln(errOut)
 		fmt.Fprintln(errOut, "flags (each also read from its environment variable):")
@@ -146,6 +147,9 @@ func parseInto[T any](dst *T, v string, parse func(string) (T, error), want stri
 }
 
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "migrate" {
+		return runMigrate(ctx, args[1:], stdout, stderr)
+	}
 	healthcheck := len(args) > 0 && args[0] == "healthcheck"
 	if healthcheck {
 		args = args[1:]

@@ -4,14 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/termarena/termarena/store"
 )
-
-// ErrNoBackup: Backup of a PostgreSQL store is the database's own tools'
-// job (pg_dump), which copy it consistently while nodes keep writing.
-var ErrNoBackup = errors.New("backup of a PostgreSQL store: use pg_dump")
 
 func isCannotSave(err error) bool { return errors.Is(err, store.ErrCannotSave) }
 
@@ -37,11 +32,6 @@ func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("store: schema version: %w", classify(err))
 	}
 	return v, nil
-}
-
-// Backup refuses with ErrNoBackup: see there.
-func (s *Store) Backup(ctx context.Context, w io.Writer) (int64, error) {
-	return 0, fmt.Errorf("store: %w", ErrNoBackup)
 }
 
 var _ store.Store = (*Store)(nil)
