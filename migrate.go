@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"go.etcd.io/bbolt"
+
 	"github.com/termarena/termarena/store"
 	"github.com/termarena/termarena/store/bolt"
 	"github.com/termarena/termarena/store/dump"
@@ -205,12 +207,59 @@ func openSource(ctx context.Context, from string) (src func(func(dump.Record) er
 		return src, "backup " + path, func() {}, nil
 	}
 	st, err := bolt.Open(path, bolt.Options{ReadOnly: true, Timeout: lockWait})
+	closeFn = func() { _ = st.Close() }
+	if errors.Is(err, bbolt.ErrDatabaseReadOnly) {
+		// An older build's file: its schema must be brought forward
+		// before it reads as this build's, which a read-only open cannot
+		// do. The source is left as it was: a copy is brought forward.
+		st, closeFn, err = openOlder(path)
+	}
 	if err != nil {
 		return nil, "", nil, boltHint(err, path)
 	}
 	var ex exporter = st
 	return func(emit func(dump.Record) error) error { return ex.Export(ctx, emit) },
-		"bbolt file " + path, func() { _ = st.Close() }, nil
+		"bbolt file " + path, closeFn, nil
+}
+
+// openOlder opens a private copy of an older build's bbolt file, brought
+// up to this build's schema, and removes the copy on close. The read-only
+// open before it has just found no server holding the file.
+func openOlder(path string) (*bolt.Store, func(), error) {
+	dir, err := os.MkdirTemp("", "termarena-migrate-*")
+	if err != nil {
+		return nil, nil, fmt.Errorf("copy of an older file: %w", err)
+	}
+	copyPath := filepath.Join(dir, dataFile)
+	if err := copyFile(path, copyPath); err != nil {
+		os.RemoveAll(dir)
+		return nil, nil, fmt.Errorf("copy of an older file: %w", err)
+	}
+	st, err := bolt.Open(copyPath, bolt.Options{Timeout: lockWait})
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, nil, err
+	}
+	return st, func() { _ = st.Close(); _ = os.RemoveAll(dir) }, nil
+}
+
+// copyFile copies src to a new file dst, private to the user (it holds
+// every player's data).
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
 
 // openTarget opens what --to names: a PostgreSQL database (its schema

@@ -427,3 +427,41 @@ func TestMigrateRefusesANewerDatabase(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
+
+// TestMigrateFromAnOlderBuildsFile: a data file an older build wrote
+// (schema 4, Elo ratings) is copied as this build reads it (Glicko-2
+// deviations), and is itself left as it was.
+func TestMigrateFromAnOlderBuildsFile(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("store", "bolt", "testdata", "ratings-elo-dc7ddbc.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(t.TempDir(), "termarena.db")
+	if err := os.WriteFile(src, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(t.TempDir(), "termarena.db")
+	code, out, errOut := migrate(t, "--from", src, "--to", dst)
+	if code != 0 || !strings.Contains(out, "copied 54 records") {
+		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+	if after, _ := os.ReadFile(src); !bytes.Equal(after, raw) {
+		t.Errorf("migrate changed the older file it copied from")
+	}
+	st, err := bolt.Open(dst, bolt.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	alice, err := st.PlayerByName("alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, found, err := st.Rating("pong-1v1", alice.Fingerprint)
+	if err != nil || !found || r.Games != 40 || r.Deviation < 54 || r.Deviation > 55 {
+		t.Errorf("alice's pong-1v1 rating in the copy: %+v %v %v; want 40 games ± 54.6", r, found, err)
+	}
+	if ms, err := st.Matches(alice.Fingerprint, 100); err != nil || len(ms) != 40 {
+		t.Errorf("alice's matches in the copy: %d, %v; want 40", len(ms), err)
+	}
+}
