@@ -134,9 +134,10 @@ func (r *Room) Watch() (feed *spectator.Delay, stop func(), err error) {
 }
 
 // DefaultMaxWatchers is how many people may watch one room unless
-// RoomsConfig says otherwise: every watcher's screen is drawn for them at
-// their frame rate, so one popular match must not take the server's CPU
-// from every other.
+// RoomsConfig says otherwise: every watcher's terminal is written at its
+// frame rate (watchers who see the same share the painting, not the
+// writing), so one popular match must not take the server's CPU from
+// every other.
 const DefaultMaxWatchers = 200
 
 // WatchersFullError refuses a watcher of a room that has as many as it

@@ -362,40 +362,10 @@ func (s *Screen) Render() []byte {
 			out = append(out, "\x1b7"...)
 			opened = true
 		}
-		y, x := i/s.w, i%s.w
-		switch {
-		case cy == y && cx == x:
-		case cy == y && x > cx && cx >= 0:
-			out = append(out, "\x1b["...)
-			if d := x - cx; d > 1 {
-				out = strconv.AppendInt(out, int64(d), 10)
-			}
-			out = append(out, 'C')
-		default:
-			out = append(out, "\x1b["...)
-			out = strconv.AppendInt(out, int64(y+1), 10)
-			if x > 0 {
-				out = append(out, ';')
-				out = strconv.AppendInt(out, int64(x+1), 10)
-			}
-			out = append(out, 'H')
-		}
-		if pen < 0 || s.pal.canon[pen] != s.pal.canon[c.S] {
-			out = s.pal.appendSGR(out, pen, c.S)
-			pen = int(c.S)
-		}
-		out = utf8.AppendRune(out, c.R)
+		out, cx, cy, pen = s.appendCell(out, s.back, i, cx, cy, pen)
 		s.front[i] = c
-		cx, cy = x+1, y
-		switch {
-		case x+1 < s.w && s.back[i+1].R == Cont:
-			s.front[i+1] = s.back[i+1]
-			// Terminals that do not know the rune is wide advance one
-			// cell: the next cell is addressed absolutely so that no
-			// terminal's idea of the cursor matters.
-			cx, cy = -1, -1
-		case cx >= s.w:
-			cx, cy = -1, -1 // pending wrap: position unknown
+		if i%s.w+1 < s.w && s.back[i+1].R == Cont {
+			s.front[i+1] = s.back[i+1] // drawn with its left half
 		}
 	}
 	s.dirty = s.dirty[:0]
@@ -405,4 +375,61 @@ func (s *Screen) Render() []byte {
 	}
 	s.out = append(out, "\x1b8"...)
 	return s.out
+}
+
+// appendCell appends the bytes that draw cell i of grid (its left half, for
+// a wide rune) with the terminal's cursor at cx, cy and its pen at pen
+// (each -1: unknown), and returns where they are then.
+func (s *Screen) appendCell(out []byte, grid []Cell, i, cx, cy, pen int) ([]byte, int, int, int) {
+	c := grid[i]
+	y, x := i/s.w, i%s.w
+	switch {
+	case cy == y && cx == x:
+	case cy == y && x > cx && cx >= 0:
+		out = append(out, "\x1b["...)
+		if d := x - cx; d > 1 {
+			out = strconv.AppendInt(out, int64(d), 10)
+		}
+		out = append(out, 'C')
+	default:
+		out = append(out, "\x1b["...)
+		out = strconv.AppendInt(out, int64(y+1), 10)
+		if x > 0 {
+			out = append(out, ';')
+			out = strconv.AppendInt(out, int64(x+1), 10)
+		}
+		out = append(out, 'H')
+	}
+	if pen < 0 || s.pal.canon[pen] != s.pal.canon[c.S] {
+		out = s.pal.appendSGR(out, pen, c.S)
+		pen = int(c.S)
+	}
+	out = utf8.AppendRune(out, c.R)
+	cx, cy = x+1, y
+	switch {
+	case x+1 < s.w && grid[i+1].R == Cont:
+		// Terminals that do not know the rune is wide advance one
+		// cell: the next cell is addressed absolutely so that no
+		// terminal's idea of the cursor matters.
+		cx, cy = -1, -1
+	case cx >= s.w:
+		cx, cy = -1, -1 // pending wrap: position unknown
+	}
+	return out, cx, cy, pen
+}
+
+// AppendRepaint appends the bytes that paint what the terminal was last
+// sent (the grid as of the last Render) over whatever it shows now, and
+// changes nothing: a painter whose frames several terminals share gives it
+// to one that joins, or fell behind, while the others keep getting diffs.
+func (s *Screen) AppendRepaint(out []byte) []byte {
+	out = append(out, "\x1b7\x1b[0m\x1b[H\x1b[2J"...)
+	cx, cy, pen := 0, 0, -1
+	for i, c := range s.front {
+		if c == blank || c.R == Cont {
+			continue
+		}
+		out, cx, cy, pen = s.appendCell(out, s.front, i, cx, cy, pen)
+	}
+	return append(out, "\x1b8"...)
 }

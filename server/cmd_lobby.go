@@ -82,6 +82,7 @@ func (srv *Server) lobbyDeps(s *Session, io *sessionIO, start lobbyStart) tui.Lo
 		InputAt:       io.input.LastRead,
 		OnPanic:       func(r any) { io.guard.recovered(r, "room view") },
 		Notice:        strings.TrimSpace(id.NameNote + " " + fpsNote),
+		Watchers:      srv.watchers,
 	}
 }
 

@@ -72,3 +72,6 @@ type panicMetrics struct{}
 func (panicMetrics) FrameWritten(int, time.Duration) { panic("test: a room view panicked on purpose") }
 func (panicMetrics) FramesSkipped(int)               {}
 func (panicMetrics) InputToFrame(time.Duration)      {}
+
+// WatchPainters lists the painters shared among watchers.
+func (srv *Server) WatchPainters() []tui.WatchPainterStat { return srv.watchers.Painters() }

@@ -93,6 +93,8 @@ type Server struct {
 	ssh    *ssh.Server
 	cmds   []command
 	clocks *pace.Clocks // game screens' shared frame clocks
+	// watchers shares room screens among watchers who see the same.
+	watchers *tui.WatchHub
 
 	lnMu sync.Mutex
 	ln   *limitListener
@@ -131,6 +133,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		cfg.FPS = DefaultConfig().FPS
 	}
 	srv := &Server{cfg: cfg, deps: deps, log: deps.Logger, admins: deps.Admins, cmds: commandTable(), clocks: pace.New()}
+	srv.watchers = tui.NewWatchHub(srv.clocks)
 	if srv.admins == nil {
 		srv.admins = map[string]bool{}
 	}

@@ -89,6 +89,9 @@ type LobbyDeps struct {
 	// Notice is shown in the lobby when the session starts (why a new
 	// player got the name they have); "" for none.
 	Notice string
+	// Watchers shares watchers' room screens among those who see the same
+	// (the server's one hub); nil gives each watcher a screen of its own.
+	Watchers *WatchHub
 }
 
 type lobbyState int
@@ -364,6 +367,7 @@ func (m *Lobby) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.syncChat()
 		m.chat.publish()
 	}
+	m.syncWatch()
 	return m, cmd
 }
 
@@ -375,7 +379,7 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.in.view.Resize(msg.Width, msg.Height)
 		}
 		if m.watch != nil {
-			m.watch.view.Resize(msg.Width, msg.Height)
+			m.watch.resize(msg.Width, msg.Height)
 		}
 		if m.replay != nil {
 			m.replay.view.Resize(msg.Width, msg.Height)

@@ -120,6 +120,11 @@ type RoomViewConfig struct {
 	// never modified, and a new pointer is what tells the view to repaint
 	// the pane.
 	Chat func() *ChatLines
+	// Drawn, when set, is called on the view's goroutine after each frame
+	// is drawn (written or unchanged), with the grid the terminal now
+	// shows: a painter whose frames several watchers share hands a
+	// watcher who joins or fell behind the whole screen from it.
+	Drawn func(scr *screen.Screen)
 }
 
 // Key timing for terminals that send no key release: a lone press is a
@@ -622,6 +627,9 @@ func (v *RoomView) draw() {
 	}
 	if !v.live() {
 		v.keyAt = time.Time{}
+	}
+	if v.cfg.Drawn != nil {
+		v.cfg.Drawn(v.scr)
 	}
 }
 

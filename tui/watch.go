@@ -19,8 +19,15 @@ import (
 
 // watching is a session spectating a room.
 type watching struct {
-	room   *lobby.Room
+	room *lobby.Room
+	// view is the watcher's own room screen; with a WatchHub it is nil and
+	// seat has the watcher's place among the shared painters, which see
+	// prompt and camera.
 	view   *RoomView
+	seat   *watchSeat
+	prompt []string
+	helpAt int // the game's key line goes before prompt[helpAt]; -1: a plain prompt
+	camera bool
 	cancel context.CancelFunc
 	done   chan struct{}
 	stop   func()
@@ -96,7 +103,7 @@ func (m *Lobby) spectate(r *lobby.Room) tea.Cmd {
 		return m.openChooser(err.Error() + ".")
 	}
 	ctx, cancel := context.WithCancel(m.d.Ctx)
-	w := &watching{room: r, cancel: cancel, done: make(chan struct{}), stop: stop}
+	w := &watching{room: r, cancel: cancel, done: make(chan struct{}), stop: stop, helpAt: -1}
 	w.follow.Store(-1)
 	labels := ratingLabels(m.ratings, r)
 	title := fmt.Sprintf("watching %s · %s", r.ID(), r.Info().Label)
@@ -109,7 +116,7 @@ func (m *Lobby) spectate(r *lobby.Room) tea.Cmd {
 	}
 	keys := fmt.Sprintf("tab/1-%d follow · 0 overview · n/p next room · q back", min(seats, 9))
 	w.keys = keys
-	w.view = NewRoomView(RoomViewConfig{
+	cfg := RoomViewConfig{
 		Game: m.d.Views.newGameView(r.Game.Name(), m.d.Profile), Look: true,
 		Room: watchFeed{r, feed}, Slot: -1, Title: title, Out: m.d.Out, Profile: m.d.Profile, FPS: m.d.FPS, Clocks: m.d.Clocks,
 		Width: m.w, Height: m.h, Ranked: r.Ranked != "", Outcome: r.Outcome, Watchers: r.Watchers,
@@ -120,11 +127,22 @@ func (m *Lobby) spectate(r *lobby.Room) tea.Cmd {
 		WaitText: "waiting for the match to start · n next room · q back",
 		Metrics:  m.metricsFor(r.Game.Name()),
 		Chat:     m.chatFeed(),
-	})
-	goGuarded(m.d.OnPanic, func() {
-		defer close(w.done)
-		w.view.Run(ctx)
-	})
+	}
+	if hub := m.d.Watchers; hub != nil {
+		views, name, profile := m.d.Views, r.Game.Name(), m.d.Profile
+		cfg.Game = nil // each painter makes its own
+		w.seat = &watchSeat{hasGame: views[name] != nil, hub: hub, room: r, base: cfg, out: m.d.Out, metrics: cfg.Metrics, onPanic: m.d.OnPanic,
+			chat: cfg.Chat, wake: make(chan struct{}, 1), done: w.done,
+			newGame: func() gameview.View { return views.newGameView(name, profile) }}
+		w.seat.sync(m.watchPicture(w))
+		goGuarded(m.d.OnPanic, func() { w.seat.run(ctx) })
+	} else {
+		w.view = NewRoomView(cfg)
+		goGuarded(m.d.OnPanic, func() {
+			defer close(w.done)
+			w.view.Run(ctx)
+		})
+	}
 	m.watch, m.scr, m.state, m.notice, m.help = w, nil, stWatch, "", false
 	return func() tea.Msg {
 		// The feed ends after the room, or alone when it failed.
@@ -148,6 +166,9 @@ func (m *Lobby) stopWatching() tea.Cmd {
 		return nil
 	}
 	m.watch = nil
+	if w.seat != nil {
+		w.seat.stop()
+	}
 	w.cancel()
 	w.stop()
 	return func() tea.Msg {
@@ -195,16 +216,16 @@ func (m *Lobby) watchKey(s string) tea.Cmd {
 		// A watcher's keys, whole: the footer may have had to cut them.
 		w.helping = !w.helping
 		if !w.helping {
-			w.view.SetPrompt()
+			w.setPrompt()
 			return nil
 		}
 		// The game's camera keys go after the watcher's (SetHelp).
-		w.view.SetHelp([]string{"Keys", w.keys, "t/enter chat · ? or any key closes this"}, 2)
+		w.setHelp([]string{"Keys", w.keys, "t/enter chat · ? or any key closes this"}, 2)
 		return nil
 	}
 	if w.helping {
 		w.helping = false
-		w.view.SetPrompt()
+		w.setPrompt()
 	}
 	switch s {
 	case "q", "esc":
@@ -216,7 +237,7 @@ func (m *Lobby) watchKey(s string) tea.Cmd {
 	case "0":
 		// The overview: no player followed, and no free camera either.
 		w.follow.Store(-1)
-		w.view.Look("0")
+		m.look(w, "0")
 	case "1", "2", "3", "4", "5", "6", "7", "8":
 		if n := int(s[0] - '1'); n < w.room.Mode.Seats {
 			w.follow.Store(int32(n))
@@ -259,8 +280,8 @@ func (m *Lobby) watchKey(s string) tea.Cmd {
 		stop := m.stopWatching()
 		return tea.Sequence(stop, m.spectate(rooms[i]))
 	default:
-		if w.view.HasGame() {
-			w.view.Look(s) // the game view's camera keys
+		if w.hasGame() {
+			m.look(w, s) // the game view's camera keys
 		}
 	}
 	return nil
@@ -288,4 +309,72 @@ func roomSummary(ri lobby.RoomInfo, labels seatLabels, sb gameview.Scoreboard) s
 		parts = append(parts, p)
 	}
 	return fmt.Sprintf("%-9s %s", ri.Phase.String(), strings.Join(parts, " · "))
+}
+
+// watchPicture is what the watcher's screen shows besides the room.
+func (m *Lobby) watchPicture(w *watching) watchPicture {
+	return watchPicture{w: m.w, h: m.h, follow: int(w.follow.Load()), prompt: w.prompt, helpAt: w.helpAt, camera: w.camera}
+}
+
+// syncWatch puts a watcher among the watchers who see what it sees (after
+// every message: a resize, a key, a chat line may each change that).
+func (m *Lobby) syncWatch() {
+	if w := m.watch; w != nil && w.seat != nil {
+		w.seat.sync(m.watchPicture(w))
+	}
+}
+
+// setPrompt shows lines over the board (none: closes it).
+func (w *watching) setPrompt(lines ...string) {
+	if w.seat == nil {
+		w.view.SetPrompt(lines...)
+		return
+	}
+	w.prompt, w.helpAt = nil, -1
+	if len(lines) > 0 {
+		w.prompt = lines
+	}
+}
+
+// setHelp shows key help over the board, the game's camera keys before
+// lines[at] (RoomView.SetHelp).
+func (w *watching) setHelp(lines []string, at int) {
+	if w.seat == nil {
+		w.view.SetHelp(lines, at)
+		return
+	}
+	w.prompt, w.helpAt = lines, at
+}
+
+// hasGame reports whether the room's game has a view (else no key is the
+// game's).
+func (w *watching) hasGame() bool {
+	if w.seat != nil {
+		return w.seat.hasGame
+	}
+	return w.view.HasGame()
+}
+
+// resize takes the watcher's new terminal size.
+func (w *watching) resize(width, height int) {
+	if w.view != nil {
+		w.view.Resize(width, height)
+	}
+}
+
+// look hands a camera key to the game's view. A shared painter's camera
+// is everyone's, so a watcher who moves it gets a painter of its own until
+// it goes back to the overview (0). A game without a camera takes no key.
+func (m *Lobby) look(w *watching, key string) {
+	if w.seat == nil {
+		w.view.Look(key)
+		return
+	}
+	// The lobby's own view of the game says whether it has a camera.
+	if gv := m.gameView(w.room.Game.Name()); gv == nil || gv.LookHelp() == "" {
+		return
+	}
+	w.camera = key != "0"
+	m.syncWatch()
+	w.seat.look(key)
 }
