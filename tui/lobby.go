@@ -137,12 +137,12 @@ type Lobby struct {
 	final                 bool
 	quitting              bool
 
-	rooms []*lobby.Room
-	sel   int
-	in    *inRoom
+	in *inRoom
 
-	// scr is the menu page shown (state stMenu); board, chooser and
-	// create are kept between visits.
+	// home is the rooms list, shown in state stLobby; scr is the menu
+	// page shown in state stMenu. board, chooser and create are kept
+	// between visits.
+	home    *roomsPage
 	scr     page
 	board   *boardScreen
 	chooser *chooserPage
@@ -198,8 +198,10 @@ func NewLobby(d LobbyDeps) *Lobby {
 	if d.Chat != nil {
 		m.chat = newChatState(d)
 	}
+	m.home = &roomsPage{sh: m, status: m, hand: m, menu: m.menu(), me: d.Player, listed: d.Rooms != nil}
 	if d.Rooms != nil {
-		m.rooms, _ = d.Rooms.List()
+		rooms, _ := d.Rooms.List()
+		m.home.list(rooms)
 	}
 	return m
 }
@@ -428,8 +430,7 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, m.watchOnline(msg.ch)
 	case roomsMsg:
-		m.rooms = msg.rooms
-		m.sel = min(m.sel, max(len(m.rooms)-1, 0))
+		m.home.list(msg.rooms)
 		if m.livePaused() {
 			m.roomsLive = false
 			return m, nil
@@ -621,83 +622,112 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 			m.in.view.GameKey(s, k.IsRepeat, false)
 		}
 		return nil
-	case stMenu:
-		return m.route(k)
 	}
-	switch s {
-	case "q":
-		m.quitting = true
-		m.closeChat()
-		return tea.Quit
-	case "?":
-		m.help = !m.help
-	case "esc":
-		m.help = false
-		m.notice = ""
-	case "up", "k":
-		m.sel = max(m.sel-1, 0)
-	case "down", "j":
-		m.sel = min(m.sel+1, max(len(m.rooms)-1, 0))
-	case "c":
-		if m.d.Rooms != nil {
+	return m.route(k) // the rooms list or the menu page shown
+}
+
+// menu is every key of the rooms list that opens a screen or hands the
+// player on, with its label in the rooms page's key line: the one place a
+// menu screen opens from.
+func (m *Lobby) menu() []menuKey {
+	ranked := func(label string) string {
+		if m.d.Matchmaker == nil {
+			return ""
+		}
+		return label
+	}
+	rooms := func(label string) string {
+		if m.d.Rooms == nil {
+			return ""
+		}
+		return label
+	}
+	return []menuKey{
+		{keys: []string{"p"}, label: ranked("p play ranked"), open: func(*lobby.Room) (page, tea.Cmd) {
+			if modes := m.rankedModes(); len(modes) > 0 {
+				return nil, m.queueFor(modes[0])
+			}
+			return nil, nil
+		}},
+		{keys: []string{"P"}, label: ranked("P mode"), open: func(*lobby.Room) (page, tea.Cmd) {
+			switch {
+			case m.d.Matchmaker == nil:
+			case m.d.Player.Guest:
+				m.notice = guestRanked
+			default:
+				m.notice = ""
+				return &pickerPage{hand: m, modes: m.rankedModes, games: m.games, count: m.queueCount}, nil
+			}
+			return nil, nil
+		}},
+		{keys: []string{"w"}, label: ranked("w watch"), open: func(*lobby.Room) (page, tea.Cmd) {
+			if m.d.Rooms == nil {
+				return nil, nil
+			}
+			return nil, m.openChooser("")
+		}},
+		{keys: []string{"L"}, label: ranked("L leaderboard"), open: func(*lobby.Room) (page, tea.Cmd) {
+			if m.queries == nil {
+				return nil, nil
+			}
+			if m.board == nil {
+				m.board = newBoard(m, m.queries, m.d.Ctx, string(m.d.Player.ID), m.rankedModes())
+			}
+			m.notice = ""
+			return m.board, m.board.open()
+		}},
+		{keys: []string{"m"}, label: ranked("m me"), open: func(*lobby.Room) (page, tea.Cmd) {
+			switch {
+			case m.queries == nil:
+			case m.d.Player.Guest:
+				m.notice = guestProfile
+			default:
+				p := &profileScreen{sh: m}
+				m.notice = ""
+				return p, p.load(m.queries, m.d.Ctx, string(m.d.Player.ID), "")
+			}
+			return nil, nil
+		}},
+		{keys: []string{"c"}, label: rooms("c create"), row: 1, open: func(*lobby.Room) (page, tea.Cmd) {
+			if m.d.Rooms == nil {
+				return nil, nil
+			}
 			if m.create == nil {
 				m.create = &createPage{sh: m, hand: m, rooms: m.d.Rooms, games: m.games}
 			}
 			m.create.open()
-			m.show(m.create)
 			m.notice = ""
-		}
-	case "p":
-		if modes := m.rankedModes(); len(modes) > 0 {
-			return m.queueFor(modes[0])
-		}
-	case "b":
-		return m.backToMatch()
-	case "P":
-		switch {
-		case m.d.Matchmaker == nil:
-		case m.d.Player.Guest:
-			m.notice = guestRanked
-		default:
-			m.show(&pickerPage{hand: m, modes: m.rankedModes, games: m.games, count: m.queueCount})
-			m.notice = ""
-		}
-	case "w":
-		if m.d.Rooms != nil {
-			return m.openChooser("")
-		}
-	case "L":
-		if m.queries != nil {
-			if m.board == nil {
-				m.board = newBoard(m, m.queries, m.d.Ctx, string(m.d.Player.ID), m.rankedModes())
+			return m.create, nil
+		}},
+		{keys: []string{"enter"}, label: rooms("enter join"), row: 1, open: func(sel *lobby.Room) (page, tea.Cmd) {
+			if sel == nil {
+				return nil, nil
 			}
-			m.show(m.board)
+			return nil, m.join(joinMsg{room: sel, side: -1})
+		}},
+		{keys: []string{"/", "J"}, label: rooms("/ code"), row: 1, open: func(*lobby.Room) (page, tea.Cmd) {
+			if m.d.Rooms == nil {
+				return nil, nil
+			}
 			m.notice = ""
-			return m.board.open()
-		}
-	case "m":
-		switch {
-		case m.queries == nil:
-		case m.d.Player.Guest:
-			m.notice = guestProfile
-		default:
-			p := &profileScreen{sh: m}
-			m.show(p)
-			m.notice = ""
-			return p.load(m.queries, m.d.Ctx, string(m.d.Player.ID), "")
-		}
-	case "J", "/":
-		if m.d.Rooms != nil {
-			m.show(&codePage{hand: m})
-			m.notice = ""
-		}
-	case "enter":
-		if m.sel < len(m.rooms) {
-			return m.join(joinMsg{room: m.rooms[m.sel], side: -1})
-		}
+			return &codePage{hand: m}, nil
+		}},
+		{keys: []string{"b"}, open: func(*lobby.Room) (page, tea.Cmd) { return nil, m.backToMatch() }},
 	}
-	return nil
 }
+
+// quit, toggleHelp and closeHelp are the rooms page's q, ? and esc.
+func (m *Lobby) quit() tea.Cmd {
+	m.quitting = true
+	m.closeChat()
+	return tea.Quit
+}
+
+func (m *Lobby) toggleHelp() { m.help = !m.help }
+func (m *Lobby) closeHelp()  { m.help = false }
+
+// onlineNow is the online line as wide as the lobby's box.
+func (m *Lobby) onlineNow() string { return m.onlineLine(max(m.w-boxChrome, 20)) }
 
 // join seats the player in a room and starts the room view.
 func (m *Lobby) join(j joinMsg) tea.Cmd {
@@ -870,43 +900,11 @@ func (m *Lobby) render() string {
 	case m.state == stMenu && !isDialog(m.scr):
 		return m.frame(m.scr.view())
 	}
-	title := lipgloss.NewStyle().Bold(true).Foreground(colAccent).Render("t e r m a r e n a")
-	var b strings.Builder
-	b.WriteString(title + "\n\n")
-	b.WriteString(style(colText).Render("Welcome, ") + lipgloss.NewStyle().Bold(true).Foreground(colGood).Render(m.d.Player.Name) + style(colText).Render("!") + "\n")
-	if m.d.Player.Guest {
-		b.WriteString(style(colDim).Render("You are a guest: connect with an SSH key to keep your name.") + "\n")
+	dialog := "" // the create dialog, the join code, the ranked chooser
+	if m.state == stMenu {
+		dialog = m.scr.view()
 	}
-	b.WriteString("\n" + m.onlineLine(max(m.w-boxChrome, 20)) + "\n")
-	if q := m.queueLine(); q != "" {
-		b.WriteString(m.listLine(q) + "\n")
-	}
-	if r := m.rankedSeat(); r != nil && m.state == stLobby {
-		b.WriteString(style(colWarn).Render(fmt.Sprintf("▶ Your ranked %s match is on in %s · b go back to it", r.Ranked, r.ID())) + "\n")
-	}
-	head := b.String()
-	b.Reset()
-	if m.notice != "" {
-		b.WriteString("\n" + m.renderNotice() + "\n")
-	}
-	switch m.state {
-	case stMenu:
-		b.WriteString(m.scr.view()) // a dialog: create, join code, ranked chooser
-	}
-	keys := "? help · q quit"
-	if m.d.Rooms != nil {
-		keys = "c create · enter join · / code · " + keys
-	}
-	if m.d.Matchmaker != nil {
-		keys = "p play ranked · P mode · w watch · L leaderboard · m me\n" + keys
-	}
-	b.WriteString("\n" + style(colDim).Render(keys))
-	tail := b.String()
-	if m.d.Rooms == nil {
-		return m.frame(head + tail)
-	}
-	rows := m.listRows(head + "\n" + m.renderRooms(0) + tail)
-	return m.frame(head + "\n" + m.renderRooms(rows) + tail)
+	return m.frame(m.home.viewOver(dialog))
 }
 
 // renderNotice is the notice line, wrapped to the box so that a long one
@@ -1008,58 +1006,6 @@ func (m *Lobby) listH() int {
 		return m.h
 	}
 	return m.h - min(5+(m.h-24)/3, chatLobbyRows)
-}
-
-// renderRooms lists public rooms with their live state, read from each
-// room's latest frame (an atomic load, no call into the room), in at most
-// rows lines (0: only the heading, to measure the rest of the screen).
-func (m *Lobby) renderRooms(rows int) string {
-	var b strings.Builder
-	b.WriteString(lipgloss.NewStyle().Bold(true).Foreground(colText).Render("Rooms") + "\n")
-	if rows == 0 {
-		return b.String()
-	}
-	if len(m.rooms) == 0 {
-		b.WriteString(style(colDim).Render("  no open rooms: press c to create one") + "\n")
-		return b.String()
-	}
-	start, end, hint := listWindow(len(m.rooms), m.sel, rows)
-	for i := start; i < end; i++ {
-		r := m.rooms[i]
-		line := fmt.Sprintf("%-5s %-4s %s", r.ID(), r.Mode.Name, roomState(r.Info(), r.Mode.Teams))
-		cursor := "  "
-		st := style(colText)
-		if i == m.sel {
-			cursor = "▸ "
-			st = lipgloss.NewStyle().Bold(true).Foreground(colGood)
-		}
-		b.WriteString(st.Render(m.listLine(cursor+line)) + "\n")
-	}
-	if hint != "" {
-		b.WriteString(style(colDim).Render(hint) + "\n")
-	}
-	return b.String()
-}
-
-// roomState is a room's line in the lobby's list: its phase (with the
-// score while playing), seats taken and who sits. teams are the mode's.
-func roomState(ri lobby.RoomInfo, teams [][]int) string {
-	if !ri.Started {
-		return "starting"
-	}
-	state := ri.Phase.String()
-	if st := ri.Standing; st != nil && ri.Phase == game.Playing {
-		// A score reads "a:b" between two sides: two seats, or two teams
-		// (each team's first seat holds the team's score).
-		a, b := 0, 1
-		if len(teams) == 2 {
-			a, b = teams[0][0], teams[1][0]
-		}
-		if (len(st) == 2 || len(teams) == 2) && max(a, b) < len(st) {
-			state = fmt.Sprintf("playing %d:%d", st[a], st[b])
-		}
-	}
-	return fmt.Sprintf("%-12s %d/%d  %s", state, len(ri.Players), ri.Seats, strings.Join(ri.Names(), ", "))
 }
 
 // metricsFor is the frame telemetry for a room of game name: labelled by

@@ -39,7 +39,8 @@ func benchLobby(b *testing.B, w, h int) *Lobby {
 	m.Init()
 	b.Cleanup(m.closeChat)
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	m.rooms, _ = rooms.List()
+	listed, _ := rooms.List()
+	m.home.list(listed)
 	if m.chat != nil {
 		m.chat.drain()
 	}

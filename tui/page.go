@@ -6,12 +6,13 @@ import tea "charm.land/bubbletea/v2"
 // The Lobby is their router (as soft-serve's UI routes between its pages):
 // it owns what every screen shares — the terminal's size, the notice line,
 // the chat pane, help, quitting, and the hand-off to a room, a watch or a
-// replay — and shows one screen at a time, or, with none, the rooms list.
+// replay — and shows one screen at a time: with none other up, its home
+// page, the rooms list (rooms.go).
 //
 // Keys and messages the router does not handle itself go to the screen
 // shown. A new menu screen is a new file with a type that implements
-// page and a line in Lobby.key (or wherever it opens from) that shows
-// it; the router needs no other change.
+// page and an entry in Lobby.menu, the rooms list's keys, that opens it;
+// the router needs no other change.
 type page interface {
 	// update takes a key or a message and returns the screen to show
 	// next: itself, another one, or nil for the rooms list.
@@ -57,27 +58,36 @@ func (m *Lobby) banner() string {
 	return m.renderNotice()
 }
 
+// shown is the page on screen in the menus: the one shown, or the rooms
+// list.
+func (m *Lobby) shown() page {
+	if m.state == stMenu {
+		return m.scr
+	}
+	return m.home
+}
+
 // route hands msg to the page shown. A page that handed the player on (to
 // a watch, a room, the queue) has left: what it returns then is moot.
 func (m *Lobby) route(msg tea.Msg) tea.Cmd {
-	cur := m.scr
+	cur := m.shown()
 	next, cmd := cur.update(msg)
 	switch {
-	case m.state != stMenu:
+	case m.state != stMenu && m.state != stLobby:
 		m.scr = nil
-	case m.scr == cur:
+	case m.shown() == cur:
 		m.show(next)
 	}
 	return cmd
 }
 
-// show puts s on screen (nil: the rooms list).
+// show puts s on screen (nil or home: the rooms list).
 func (m *Lobby) show(s page) {
-	m.scr = s
-	m.state = stLobby
-	if s != nil {
-		m.state = stMenu
+	if s == nil || s == page(m.home) {
+		m.scr, m.state = nil, stLobby
+		return
 	}
+	m.scr, m.state = s, stMenu
 }
 
 // leaver is a page that holds something beyond the session (the queue

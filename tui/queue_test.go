@@ -114,7 +114,7 @@ func TestQueuePageHandsTheMatchToTheRouter(t *testing.T) {
 	}
 	next, _ := p.update(*matched)
 	if next != nil || !seat.asked || seat.room != matched.room {
-		t.Fatalf("after the match: next page %v, router asked %v for %v; want it asked for %v", next, seat.asked, seat.room, matched.room)
+		t.Fatalf("after the match: next page %v, router asked %v (for the match's room: %v)", next, seat.asked, seat.room == matched.room)
 	}
 	if _, ok := matched.room.Seats["alice"]; !ok {
 		t.Fatalf("the room has no seat for alice: %v", matched.room.Seats)

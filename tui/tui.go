@@ -2,17 +2,23 @@
 // the "terminal too small" screen, and the game, spectator and replay
 // screens.
 //
-// The lobby (lobby.go) is a router over menu pages (page.go), one file each:
-// board.go (leaderboard), profile.go, chooser.go ("Watch a live room"),
-// create.go (create dialog), joincode.go (join code), picker.go (ranked
-// chooser). A new menu screen is a new file with a type that implements
-// page (update, view; modal if t must not open chat there, overRooms if it
-// is drawn on the rooms list) over the narrow interfaces it needs (shell,
-// or a hand-off the Lobby implements: joinHandOff, watchHandOff,
-// queueHandOff); in lobby.go it needs only the line in Lobby.key that shows
-// it, and its key in the rooms list's key line and in helpText if it has
-// one. The rooms list itself, the ranked queue and the room, watch and
-// replay screens are still the Lobby's own states.
+// The lobby (lobby.go) is a router over menu pages (page.go), one file
+// each. Its home page is the rooms list (rooms.go), shown whenever no
+// other page is up; the others are board.go (leaderboard), profile.go,
+// chooser.go ("Watch a live room"), create.go (create dialog), joincode.go
+// (join code), picker.go (ranked chooser) and queue.go (the ranked queue).
+// The router keeps only what every screen shares: the terminal's size,
+// the notice line, the chat pane, help, and the hand-offs to a room, a
+// watch or a replay. A new menu screen is a new file with a type that
+// implements page (update, view; modal if t must not open chat there,
+// overRooms if it is drawn on the rooms list, leaver if it holds something
+// past the session, placed if Where names it) over the narrow interfaces
+// it needs (shell, or a hand-off the Lobby implements: joinHandOff,
+// watchHandOff, queueHandOff, matchSeater), plus one entry in Lobby.menu
+// (lobby.go): its key, its label in the rooms list's key line, and what
+// the key opens. A key the help should explain also gets its words in
+// helpText. The room, watch and replay screens are still the Lobby's own
+// states.
 //
 // Models never write to the terminal themselves and never look at the
 // server's terminal: colour is decided per session by Bubble Tea from the
