@@ -3,8 +3,8 @@ package web
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 
@@ -21,8 +21,9 @@ const (
 
 // best is the live match TV shows: in play or counting down, of game
 // (any when ""), ranked before casual, then the highest average rating,
-// then the oldest room; nil when none is live.
-func (s *Server) best(ctx context.Context, gameName string) *lobby.Room {
+// then the oldest room; nil when none is live. Rooms in skip are passed
+// over (TV could not watch them).
+func (s *Server) best(ctx context.Context, gameName string, skip ...*lobby.Room) *lobby.Room {
 	infos, err := s.d.Queries.RoomInfos(ctx, lobby.Watchable)
 	if err != nil || s.d.Rooms == nil {
 		return nil
@@ -32,6 +33,9 @@ func (s *Server) best(ctx context.Context, gameName string) *lobby.Room {
 	for i := range infos {
 		ri := &infos[i]
 		if !ri.Started || (ri.Phase != game.Countdown && ri.Phase != game.Playing) || (gameName != "" && ri.Game != gameName) {
+			continue
+		}
+		if slices.ContainsFunc(skip, func(r *lobby.Room) bool { return r.ID() == ri.ID }) {
 			continue
 		}
 		avg := s.averageRating(ri)
@@ -126,20 +130,24 @@ func (s *Server) tvStream(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	waiting := false
 	for {
-		room := s.best(ctx, name)
+		// A room TV cannot watch (it has all the watchers it takes, say)
+		// is passed over for the next best, until none is left: then TV
+		// waits, and tries them all again a poll later.
+		var room *lobby.Room
 		var lr *liveRoom
 		var wake chan struct{}
 		var leave func()
-		if room != nil {
+		var failed []*lobby.Room
+		for {
+			room = s.best(ctx, name, failed...)
+			if room == nil {
+				break
+			}
 			var err error
-			lr, wake, leave, err = s.live.watch(room)
-			var full *lobby.WatchersFullError
-			if err != nil && !errors.As(err, &full) {
-				return
+			if lr, wake, leave, err = s.live.watch(room); err == nil {
+				break
 			}
-			if err != nil {
-				room = nil
-			}
+			failed = append(failed, room)
 		}
 		if room == nil {
 			if !waiting {

@@ -108,33 +108,7 @@ func TestTVPicksRankedHighestAverageAndMovesOn(t *testing.T) {
 	// The stream names the match it shows, and the next when it ends.
 	sctx, stop := context.WithCancel(ctx)
 	defer stop()
-	req, _ := http.NewRequestWithContext(sctx, "GET", lw.srv.URL+"/tv/live", nil)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	shown := make(chan string, 16)
-	go func() {
-		defer close(shown)
-		sc := bufio.NewScanner(resp.Body)
-		sc.Buffer(nil, 1<<20)
-		event := ""
-		for sc.Scan() {
-			line := sc.Text()
-			if e, ok := strings.CutPrefix(line, "event: "); ok {
-				event = e
-			}
-			if d, ok := strings.CutPrefix(line, "data: "); ok && event == "room" {
-				var v struct{ ID string }
-				json.Unmarshal([]byte(d), &v)
-				shown <- v.ID
-			}
-			if line == "" {
-				event = ""
-			}
-		}
-	}()
+	shown := lw.tvShown(sctx)
 	nextRoom := func(what string) string {
 		t.Helper()
 		select {
@@ -157,5 +131,72 @@ func TestTVPicksRankedHighestAverageAndMovesOn(t *testing.T) {
 	}
 	if got := lw.tvRoom("/tv.json"); got != low.ID() {
 		t.Errorf("after %s ended /tv.json shows %q, want %s", high.ID(), got, low.ID())
+	}
+}
+
+// tvShown opens TV's stream and returns the rooms it names, in order; the
+// channel closes when the stream ends.
+func (lw *liveWorld) tvShown(ctx context.Context) <-chan string {
+	lw.t.Helper()
+	req, _ := http.NewRequestWithContext(ctx, "GET", lw.srv.URL+"/tv/live", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		lw.t.Fatal(err)
+	}
+	lw.t.Cleanup(func() { resp.Body.Close() })
+	shown := make(chan string, 16)
+	go func() {
+		defer close(shown)
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(nil, 1<<20)
+		event := ""
+		for sc.Scan() {
+			line := sc.Text()
+			if e, ok := strings.CutPrefix(line, "event: "); ok {
+				event = e
+			}
+			if d, ok := strings.CutPrefix(line, "data: "); ok && event == "room" {
+				var v struct{ ID string }
+				json.Unmarshal([]byte(d), &v)
+				shown <- v.ID
+			}
+			if line == "" {
+				event = ""
+			}
+		}
+	}()
+	return shown
+}
+
+// TV shows the next best match when it cannot watch the best one (it has
+// all the watchers it takes), instead of saying no match is on.
+func TestTVMovesOnWhenTheBestMatchCannotBeWatched(t *testing.T) {
+	lw := newLiveWorld(t, 1)
+	for _, p := range []string{"hi1", "hi2", "lo1", "lo2"} {
+		lw.login("SHA256:"+p, p)
+	}
+	lw.rankedWin("SHA256:hi1", "SHA256:lo1", 200, false)
+	lw.rankedWin("SHA256:hi2", "SHA256:lo2", 200, false)
+	high := lw.ranked("SHA256:hi1", "SHA256:hi2")
+	low := lw.ranked("SHA256:lo1", "SHA256:lo2")
+	_, stop, err := high.Watch() // its one watcher
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	shown := lw.tvShown(ctx)
+	select {
+	case id, ok := <-shown:
+		if !ok {
+			t.Fatal("TV's stream ended when the best match had no room for it")
+		}
+		if id != low.ID() {
+			t.Fatalf("TV shows %s, want %s: %s has all the watchers it takes", id, low.ID(), high.ID())
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatalf("TV showed nothing while %s could be watched (%s is full)", low.ID(), high.ID())
 	}
 }
