@@ -62,9 +62,14 @@ if ! "${as[@]}" "$bindir/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8
 	echo "with-postgres: initdb failed:" >&2; cat "$dir/initdb.log" >&2; exit 1
 fi
 # listen_addresses='' keeps it off TCP; the fsync family is off because the
-# cluster is deleted afterwards; max_connections allows every test package
-# of a parallel go test its own databases.
-opts="-c listen_addresses= -c unix_socket_directories=$dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+# cluster is deleted afterwards (WITH_POSTGRES_DURABLE=1 keeps PostgreSQL's
+# defaults, for benchmarks set against bbolt, which syncs every commit);
+# max_connections allows every test package of a parallel go test its own
+# databases.
+opts="-c listen_addresses= -c unix_socket_directories=$dir -c max_connections=200"
+if [ -z "${WITH_POSTGRES_DURABLE:-}" ]; then
+	opts="$opts -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+fi
 started=1
 if ! "${as[@]}" "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -o "$opts" -w -t 60 start >/dev/null; then
 	echo "with-postgres: the server did not start:" >&2; cat "$dir/server.log" >&2; exit 1

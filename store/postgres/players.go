@@ -23,10 +23,11 @@ func scanPlayer(row pgx.Row) (store.Player, error) {
 	return p, nil
 }
 
-// nameBatch is how many name candidates a first login checks per query:
-// nearly always the first is free, and a crowded name costs one more
-// round trip per batch.
-const nameBatch = 16
+// firstBatch is how many name candidates a first login looks at in its
+// first query; each further query looks at eight times as many, so even a
+// thousand players who all logged in as "ubuntu" cost a new one three
+// queries, not one per taken name.
+const firstBatch = 8
 
 // Login records a returning player's visit in one statement; a new key
 // gets the first free name of store.NameCandidates. The name is reserved
@@ -69,9 +70,9 @@ func (s *Store) touch(ctx context.Context, fp string, now time.Time) (store.Play
 func (s *Store) create(ctx context.Context, fp, keyType, sshUser string, now time.Time) (store.Player, bool, error) {
 	next, stop := iter.Pull(store.NameCandidates(sshUser, fp))
 	defer stop()
-	for {
+	for size := firstBatch; ; size *= 8 {
 		var batch []string
-		for len(batch) < nameBatch {
+		for len(batch) < size {
 			n, ok := next()
 			if !ok {
 				break
@@ -81,18 +82,18 @@ func (s *Store) create(ctx context.Context, fp, keyType, sshUser string, now tim
 		if len(batch) == 0 {
 			return store.Player{}, false, fmt.Errorf("no free name for %s", fp)
 		}
-		rows, err := s.pool.Query(ctx, "SELECT name FROM players WHERE name = ANY($1)", batch)
-		if err != nil {
-			return store.Player{}, false, err
-		}
-		taken, err := pgx.CollectRows(rows, pgx.RowTo[string])
-		if err != nil {
-			return store.Player{}, false, err
-		}
-		for _, name := range batch {
-			if contains(taken, name) {
-				continue
+		for len(batch) > 0 {
+			var i int
+			err := s.pool.QueryRow(ctx, `SELECT i FROM unnest($1::text[]) WITH ORDINALITY AS c(name, i)
+				WHERE NOT EXISTS (SELECT 1 FROM players p WHERE p.name = c.name) ORDER BY i LIMIT 1`, batch).Scan(&i)
+			if errors.Is(err, pgx.ErrNoRows) {
+				break // all taken: the next, bigger batch
 			}
+			if err != nil {
+				return store.Player{}, false, err
+			}
+			name := batch[i-1]
+			batch = batch[i:]
 			// ON CONFLICT DO NOTHING covers both unique indexes: the name
 			// went to someone else since the look-up, or this very key
 			// logged in on another node; the look-up below tells which.
@@ -111,15 +112,6 @@ func (s *Store) create(ctx context.Context, fp, keyType, sshUser string, now tim
 			}
 		}
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // PlayerByFingerprint returns the player with that key, or ErrNotFound.
