@@ -129,9 +129,11 @@ func (s *Store) RemoveBan(ctx context.Context, fpOrName string, by store.By) (in
 		if err != nil {
 			return err
 		}
+		// Exported fields: RowToStructByPos sees only those, and with none
+		// it failed every unban that lifted a ban.
 		type lifted struct {
-			id   int64
-			name string
+			ID   int64
+			Name string
 		}
 		ls, err := pgx.CollectRows(rows, pgx.RowToStructByPos[lifted])
 		if err != nil {
@@ -143,11 +145,11 @@ func (s *Store) RemoveBan(ctx context.Context, fpOrName string, by store.By) (in
 		if name == "" { // the oldest ban's name, as on bbolt
 			oldest := ls[0]
 			for _, l := range ls {
-				if l.id < oldest.id {
+				if l.ID < oldest.ID {
 					oldest = l
 				}
 			}
-			name = oldest.name
+			name = oldest.Name
 		}
 		return appendAudit(ctx, tx, store.AuditEntry{
 			Time: now, Actor: by.Actor, Action: store.ActionUnban, Target: label(name, fp),
