@@ -465,3 +465,112 @@ func TestMigrateFromAnOlderBuildsFile(t *testing.T) {
 		t.Errorf("alice's matches in the copy: %d, %v; want 40", len(ms), err)
 	}
 }
+
+// seedStore writes one of everything through the store interface, as a
+// server on any backend does: a match end with its replay, ratings and a
+// leaver's strikes in one value.
+func seedStore(t *testing.T, st store.Store) {
+	t.Helper()
+	ctx := context.Background()
+	for _, p := range []struct{ fp, user string }{{fpAnn, "ann"}, {fpBob, "bob"}, {fpCat, "cat"}} {
+		if _, _, err := st.Login(ctx, p.fp, "ssh-ed25519", p.user); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := st.Rename(ctx, fpAnn, "annie", time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.SetRole(ctx, fpCat, store.RoleModerator, store.By{Actor: "root"}); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now().UTC().Add(-2*time.Hour + 123456789)
+	end := store.MatchEnd{
+		Match: store.MatchRecord{Mode: "pong-1v1", Ranked: true, Forfeit: true, Room: "r1", Start: start, Duration: 90 * time.Second,
+			Players: []store.MatchPlayer{{Fingerprint: fpAnn, Place: 1, Score: 7}, {Fingerprint: fpBob, Slot: 1, Team: 1, Place: 2, Score: 3, Left: true}}},
+		Rate: func(cur []store.Rating) ([]store.Rating, error) {
+			cur[0].Rating, cur[0].Deviation, cur[0].Games, cur[0].Wins = 1741.25, 290.5, 1, 1
+			cur[1].Rating, cur[1].Deviation, cur[1].Games, cur[1].Losses = 1258.75, 290.5, 1, 1
+			return cur, nil
+		},
+		Replay: []byte("replay bytes of the ranked match"),
+		Leaves: map[string]store.Leaves{fpBob: {Strikes: 1, Last: start, Until: start.Add(5 * time.Minute)}},
+	}
+	if _, err := st.RecordMatch(ctx, end); err != nil {
+		t.Fatal(err)
+	}
+	casual := store.MatchEnd{Match: store.MatchRecord{Mode: "casual-1v1", Room: "c2", Start: start.Add(time.Hour), Duration: time.Minute,
+		Players: []store.MatchPlayer{{Fingerprint: fpBob, Place: 1}, {Name: "guest-1", Slot: 1, Place: 2}}}}
+	if _, err := st.RecordMatch(ctx, casual); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.AddBan(ctx, store.Ban{Fingerprint: fpBob, Reason: "spam", Actor: "cat", Expires: start.Add(48 * time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.RemoveBan(ctx, fpBob, store.By{Actor: "cat", Reason: "appeal"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.AddBan(ctx, store.Ban{Fingerprint: fpBob, CIDR: "2001:db8::7/64", Reason: "again", Actor: "cat"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.SetMute(ctx, store.Mute{Fingerprint: fpAnn, Reason: "caps", Actor: "cat", Created: start}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Audit(ctx, store.AuditEntry{Actor: "root", Action: store.ActionAnnounce, Reason: "maintenance at noon"}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestMigrateWhatPostgresWrote: a database a PostgreSQL node has served
+// (written by its own store, not by migrate) copies into a bbolt file and
+// from there into a new database, each holding exactly what it held; the
+// new database serves it and continues its ids.
+func TestMigrateWhatPostgresWrote(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.URL(t)
+	pg, err := postgres.Open(ctx, url, postgres.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg.Close()
+	seedStore(t, pg)
+
+	file := filepath.Join(t.TempDir(), "termarena.db")
+	if code, out, errOut := migrate(t, "--from", url, "--to", file); code != 0 || !strings.Contains(out, "copied 19 records") {
+		t.Fatalf("migrate into bbolt: exit %d: %s%s", code, out, errOut)
+	}
+	want := exported(t, pg)
+	sameLines(t, "the bbolt copy", exportedBolt(t, file), want)
+
+	url2 := pgtest.URL(t)
+	if code, out, errOut := migrate(t, "--from", file, "--to", url2); code != 0 || !strings.Contains(out, "copied 19 records") {
+		t.Fatalf("migrate into a new database: exit %d: %s%s", code, out, errOut)
+	}
+	pg2, err := postgres.Open(ctx, url2, postgres.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg2.Close()
+	sameLines(t, "the new database", exported(t, pg2), want)
+
+	prof, err := pg2.ProfileByName(ctx, "annie")
+	if err != nil || len(prof.Ratings) != 1 || prof.Ratings[0].Rating != 1741.25 || len(prof.Matches) != 1 {
+		t.Fatalf("annie's profile: %+v, %v", prof, err)
+	}
+	if data, err := pg2.Replay(ctx, prof.Matches[0].ID); err != nil || string(data) != "replay bytes of the ranked match" {
+		t.Errorf("the replay: %q, %v", data, err)
+	}
+	if b, banned, err := pg2.ActiveBan(ctx, "", net.ParseIP("2001:db8::1")); err != nil || !banned || b.Fingerprint != fpBob {
+		t.Errorf("the range ban: %+v %v %v", b, banned, err)
+	}
+	m, err := pg2.RecordMatch(ctx, store.MatchEnd{Match: store.MatchRecord{Mode: "casual-1v1", Start: time.Now(),
+		Players: []store.MatchPlayer{{Fingerprint: fpCat, Place: 1}}}})
+	if err != nil || m.ID != 3 {
+		t.Errorf("a new match: id %d, %v; want 3", m.ID, err)
+	}
+	if b, err := pg2.AddBan(ctx, store.Ban{Fingerprint: fpCat, Actor: "root"}); err != nil || b.ID != 3 {
+		t.Errorf("a new ban: id %d, %v; want 3", b.ID, err)
+	}
+	if log, err := pg2.AuditLog(ctx, time.Time{}, 1); err != nil || len(log) != 1 || log[0].ID != 8 {
+		t.Errorf("the new ban's audit entry: %+v, %v; want id 8", log, err)
+	}
+}
