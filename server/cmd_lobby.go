@@ -74,6 +74,7 @@ func (srv *Server) lobbyDeps(s *Session, io *sessionIO, start lobbyStart) tui.Lo
 		ChatMember:    chatMember(id),
 		ChatAct:       srv.chatAct,
 		Out:           io.out,
+		Terminal:      io.term,
 		Profile:       io.profile,
 		FPS:           fps,
 		Clocks:        srv.clocks,

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -75,3 +76,53 @@ func (panicMetrics) InputToFrame(time.Duration)      {}
 
 // WatchPainters lists the painters shared among watchers.
 func (srv *Server) WatchPainters() []tui.WatchPainterStat { return srv.watchers.Painters() }
+
+// MenuKeys counts the keys a session's menu program handled, by name.
+type MenuKeys struct {
+	mu   sync.Mutex
+	keys map[string]int
+}
+
+// Count is how many times the menu handled key (presses and releases).
+func (k *MenuKeys) Count(key string) int {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.keys[key]
+}
+
+// AddMenuKeysCommand registers "menu-keys ROOM": the lobby, joining ROOM
+// (as `join ROOM`), whose program counts in the returned MenuKeys every key
+// its Update is handed.
+func AddMenuKeysCommand(srv *Server) *MenuKeys {
+	counted := &MenuKeys{keys: map[string]int{}}
+	srv.cmds = append(srv.cmds, command{name: "menu-keys", summary: "test: count the menu's keys", tui: true,
+		run: func(srv *Server, s *Session, args []string) int {
+			return srv.runProgram(s, func(io *sessionIO) programModel {
+				return &keyCounter{programModel: tui.NewLobby(srv.lobbyDeps(s, io, lobbyStart{join: args[0], side: -1})), n: counted}
+			})
+		}})
+	return counted
+}
+
+// keyCounter is a session's model that counts the keys it is handed.
+type keyCounter struct {
+	programModel
+	n *MenuKeys
+}
+
+func (c *keyCounter) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var key string
+	switch k := msg.(type) {
+	case tea.KeyPressMsg:
+		key = k.String()
+	case tea.KeyReleaseMsg:
+		key = k.String()
+	}
+	if key != "" {
+		c.n.mu.Lock()
+		c.n.keys[key]++
+		c.n.mu.Unlock()
+	}
+	_, cmd := c.programModel.Update(msg)
+	return c, cmd
+}

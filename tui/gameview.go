@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -43,6 +44,47 @@ func (v *RoomView) GameKey(key string, repeat, release bool) {
 	case v.keys <- keyEvent{key: key, repeat: repeat, release: release, at: v.readAt()}:
 	default:
 	}
+}
+
+// TakeKey offers a player's key, straight from the session's terminal, to
+// the room screen, which answers on its own goroutine whether it took it
+// as the game's: not while a question, the key help or the chat line is
+// up, nor a key the room's own screen uses (roomKey), nor one that means
+// nothing to the game. A key it does not take is the menu's to handle.
+// It waits for the answer, never for a frame to be written beyond the
+// one in progress; false when the screen is not running or ctx ends.
+func (v *RoomView) TakeKey(ctx context.Context, key string, repeat, release bool) bool {
+	if roomKey(key) || v.prompt.Load() != nil {
+		return false // the menu's, without asking Run
+	}
+	offer := make(chan bool, 1)
+	select {
+	case v.keys <- keyEvent{key: key, repeat: repeat, release: release, at: v.readAt(), offer: offer}:
+	default:
+		return false // a flood: the menu drops it as the screen would
+	}
+	select {
+	case taken := <-offer:
+		return taken
+	case <-v.stopped:
+	case <-ctx.Done():
+	}
+	return false
+}
+
+// takes answers a key the terminal offers (TakeKey), on Run's goroutine:
+// the game's unless the screen has a question, the key help or the chat
+// line up, in which case the menu types or answers with it.
+func (v *RoomView) takes(k *keyEvent) bool {
+	if v.prompt.Load() != nil {
+		return false
+	}
+	if c := v.cfg.Chat; c != nil {
+		if cl := c(); cl != nil && cl.typing {
+			return false
+		}
+	}
+	return v.mapKey(k)
 }
 
 // readAt is when the key being handed over was read from the client: a key

@@ -28,6 +28,19 @@ type Online interface {
 	Online() (int, <-chan struct{})
 }
 
+// KeyTaker is a play screen the session's terminal offers keys to first
+// (RoomView.TakeKey): it answers whether it took the key; one it does not
+// take goes to the menu.
+type KeyTaker interface {
+	TakeKey(ctx context.Context, key string, repeat, release bool) bool
+}
+
+// Terminal is the session's terminal as the lobby hands it to a play
+// screen: Play offers every key to k first, until release is called.
+type Terminal interface {
+	Play(k KeyTaker) (release func())
+}
+
 // LobbyDeps is what the lobby needs from the server.
 type LobbyDeps struct {
 	Ctx    context.Context // the session's context: watchers end with it
@@ -45,13 +58,17 @@ type LobbyDeps struct {
 	Join     string
 	JoinSide int // -1 = any free side
 	// Session output and pacing for the game screen.
-	Out     FrameWriter
-	Profile colorprofile.Profile
-	FPS     int
-	Clocks  *pace.Clocks // shared frame clocks; nil = one per view
-	RTT     func() time.Duration
-	NoReply func() time.Duration // RoomViewConfig.NoReply
-	InputAt func() time.Time     // when the session last read input (RoomViewConfig.InputAt)
+	Out FrameWriter
+	// Terminal, when set, is the session's terminal: a player's room
+	// screen takes its keys straight from it (the menu sees only what the
+	// screen leaves); nil: every key comes through the menu.
+	Terminal Terminal
+	Profile  colorprofile.Profile
+	FPS      int
+	Clocks   *pace.Clocks // shared frame clocks; nil = one per view
+	RTT      func() time.Duration
+	NoReply  func() time.Duration // RoomViewConfig.NoReply
+	InputAt  func() time.Time     // when the session last read input (RoomViewConfig.InputAt)
 	// Ranked play: the matchmaker, the store for ratings and profiles, and
 	// a mode to queue for at once (`ssh -t host play [mode]`).
 	Matchmaker *lobby.Matchmaker
@@ -805,6 +822,12 @@ func (m *Lobby) join(j joinMsg) tea.Cmd {
 		Ranked: r.Ranked != "", Outcome: r.Outcome, Watchers: r.Watchers, Metrics: m.metricsFor(r.Game.Name()),
 		Chat: m.chatFeed(), Game: m.d.Views.newGameView(r.Game.Name(), m.d.Profile),
 	})
+	if t := m.d.Terminal; t != nil {
+		// The terminal hands keys to the room screen first from now on,
+		// until the player leaves the room (cancel).
+		release, stop := t.Play(view), cancel
+		cancel = func() { release(); stop() }
+	}
 	in := &inRoom{room: r, id: r.ID(), team: team, slot: slot, view: view, cancel: cancel, done: make(chan struct{})}
 	goGuarded(m.d.OnPanic, func() {
 		defer close(in.done)

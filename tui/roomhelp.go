@@ -32,3 +32,17 @@ func (m *Lobby) roomHelp() []string {
 	}
 	return append(lines, "? or any key closes this")
 }
+
+// roomKey: a key a player's room screen keeps for the room rather than the
+// game (Lobby.key in a room: Ctrl-C; esc, q leave, n queue, r rematch; t
+// and enter chat and the pane's scrolling; ? help; L the web link). The
+// terminal hands every other key to the room screen first (TakeKey); these
+// go to the menu, as a key the game does not know does. Naming a key here
+// that the menu then passes on costs nothing: the game still gets it.
+func roomKey(s string) bool {
+	switch s {
+	case "ctrl+c", "esc", "q", "n", "r", "t", "enter", "pgup", "pgdown", "end", "?", "L":
+		return true
+	}
+	return false
+}

@@ -154,6 +154,8 @@ const (
 type RoomView struct {
 	cfg  RoomViewConfig
 	keys chan keyEvent
+	// stopped is closed when Run returns.
+	stopped chan struct{}
 	// A new size or palette is rare: it waits in these (latest wins) and a
 	// poke on keys wakes Run, which keeps Run's select at three cases.
 	size   atomic.Pointer[[2]int]
@@ -240,9 +242,10 @@ func NewRoomView(cfg RoomViewConfig) *RoomView {
 		cfg.Now = time.Now
 	}
 	v := &RoomView{
-		cfg:  cfg,
-		keys: make(chan keyEvent, 64),
-		w:    cfg.Width, h: cfg.Height,
+		cfg:     cfg,
+		keys:    make(chan keyEvent, 64),
+		stopped: make(chan struct{}),
+		w:       cfg.Width, h: cfg.Height,
 		fps: cfg.FPS, // until the first second has been measured
 	}
 	v.steer, _ = cfg.Game.(gameview.Steered)
@@ -388,6 +391,8 @@ func (v *RoomView) applyChanges() {
 // prompt waits for the beat. Only Bubble Tea's own writes, which its
 // renderer paces, are painted over at once.
 func (v *RoomView) Run(ctx context.Context) {
+	// A key the terminal offers (TakeKey) gets no answer once Run is gone.
+	defer close(v.stopped)
 	clocks := v.cfg.Clocks
 	if clocks == nil {
 		clocks = pace.New()
@@ -415,6 +420,19 @@ func (v *RoomView) Run(ctx context.Context) {
 				v.draw()
 			case k.poke:
 				// A new size, palette or prompt: the next beat shows it.
+			case k.offer != nil:
+				taken := v.takes(&k)
+				k.offer <- taken
+				if !taken {
+					break // the menu's key
+				}
+				v.poll()
+				if k.acted {
+					v.sendAction(k)
+				} else {
+					v.steerKey(k)
+				}
+				v.drawEarly()
 			case k.key != "" && !v.mapKey(&k):
 				// Not one of the game's keys: nothing to draw.
 			case k.acted || k.look != "":
