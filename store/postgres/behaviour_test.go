@@ -136,7 +136,10 @@ func TestRatingsLeaderboardAndHistory(t *testing.T) {
 	}
 	aborted := ranked("SHA256:dan", "SHA256:cat")
 	aborted.Match.Aborted = true
-	aborted.Rate = func([]store.Rating) ([]store.Rating, error) { t.Fatal("rate called for an aborted match"); return nil, nil }
+	aborted.Rate = func([]store.Rating) ([]store.Rating, error) {
+		t.Fatal("rate called for an aborted match")
+		return nil, nil
+	}
 	must[store.MatchRecord](t)(s.RecordMatch(ctx, aborted))
 
 	board := must[[]store.Rating](t)(s.Leaderboard(ctx, "pong-1v1", 0, 0))
