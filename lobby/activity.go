@@ -5,20 +5,23 @@ import "strings"
 // What a session is doing, as Activity.Doing names it.
 const (
 	DoingLobby    = "lobby"
-	DoingQueue    = "queue"    // waiting in a ranked queue: Activity.Mode
+	DoingQueue    = "queue"    // waiting in a ranked or quick-match queue: Activity.Mode
 	DoingPlaying  = "playing"  // seated in a room: Activity.Room
 	DoingWatching = "watching" // spectating a room: Activity.Room
 	DoingReplay   = "replay"   // watching a recorded match: Activity.Match
 )
 
 // Activity is what a session is doing, read from its Presence.Where
-// ("lobby", "room r3", "queue pong-1v1", "watching r2", "replay 42": the
+// ("lobby", "room r3", "queue pong-1v1", "quick pong-1v1", "watching r2",
+// "replay 42": the
 // words the lobby model reports and `admin sessions` shows).
 type Activity struct {
 	Doing string
-	Mode  string // the ranked mode of a queue
-	Room  string // the room played or watched
-	Match string // the match a replay is of
+	Mode  string // the mode of a queue
+	// Casual: the queue is a quick match's ("quick pong-1v1"), unrated.
+	Casual bool
+	Room   string // the room played or watched
+	Match  string // the match a replay is of
 }
 
 // Activity reads p.Where. A place it does not know reads as the lobby:
@@ -30,6 +33,8 @@ func (p Presence) Activity() Activity {
 		return Activity{Doing: DoingPlaying, Room: arg}
 	case kind == "queue" && arg != "":
 		return Activity{Doing: DoingQueue, Mode: arg}
+	case kind == "quick" && arg != "":
+		return Activity{Doing: DoingQueue, Mode: arg, Casual: true}
 	case kind == "watching" && arg != "":
 		return Activity{Doing: DoingWatching, Room: arg}
 	case kind == "replay" && arg != "":
@@ -39,10 +44,14 @@ func (p Presence) Activity() Activity {
 }
 
 // String is the activity in the words the listings use: "lobby",
-// "queueing for pong-1v1", "playing in r3", "watching r2", "replay 42".
+// "queueing for pong-1v1", "queueing for pong-1v1 (casual)", "playing in
+// r3", "watching r2", "replay 42".
 func (a Activity) String() string {
 	switch a.Doing {
 	case DoingQueue:
+		if a.Casual {
+			return "queueing for " + a.Mode + " (casual)"
+		}
 		return "queueing for " + a.Mode
 	case DoingPlaying:
 		return "playing in " + a.Room

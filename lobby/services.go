@@ -20,6 +20,8 @@ import (
 type Config struct {
 	Rooms RoomsConfig
 	Chat  chat.Config
+	// Challenge tunes challenges between players (expiry, rate limit).
+	Challenge ChallengeConfig
 }
 
 // Services is everything the lobby runs for a server: who is online, the
@@ -30,6 +32,10 @@ type Services struct {
 	Matchmaker *Matchmaker
 	Results    *Results
 	Chat       *chat.Chat
+	// Challenges are invitations between online players; Quick the
+	// casual quick-match queues.
+	Challenges *Challenges
+	Quick      *QuickMatch
 
 	stopRooms   context.CancelFunc
 	stopResults context.CancelFunc
@@ -74,6 +80,12 @@ func Start(st *bolt.Store, c Config, log *slog.Logger) (*Services, error) {
 		return nil, err
 	}
 	s.Matchmaker = mm
+	if s.Quick, err = NewQuickMatch(s.Rooms); err != nil {
+		stopRooms()
+		stopResults()
+		return nil, err
+	}
+	s.Challenges = NewChallenges(c.Challenge, s.Rooms, mm, s.Chat)
 	s.wg.Add(2)
 	go func() { defer s.wg.Done(); mm.Run(roomsCtx) }()
 	go func() { defer s.wg.Done(); s.Results.Run(resultsCtx) }()

@@ -30,6 +30,7 @@ type lobbyStart struct {
 	join         string
 	side         int
 	play         lobby.RankedMode
+	casual       string // a quick-match queue to join at once (play --casual)
 	spectate     string
 	spectateList bool
 	replay       uint64
@@ -63,6 +64,9 @@ func (srv *Server) lobbyDeps(s *Session, io *sessionIO, start lobbyStart) tui.Lo
 		JoinSide:      start.side,
 		Play:          start.play,
 		Matchmaker:    srv.deps.Matchmaker,
+		Challenges:    srv.deps.Challenges,
+		Quick:         srv.deps.Quick,
+		Casual:        start.casual,
 		Store:         srv.deps.Store,
 		Queries:       srv.deps.Service,
 		Who:           srv.deps.Service,

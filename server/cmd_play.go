@@ -11,13 +11,17 @@ import (
 func playCommand() command {
 	return command{
 		name:    "play",
-		args:    "[MODE]",
-		summary: "straight into a ranked queue, the first if none is named (needs a terminal: ssh -t)",
+		args:    "[MODE] [--casual]",
+		summary: "straight into a ranked queue, the first if none is named; --casual: anyone, unrated (needs a terminal: ssh -t)",
 		tui:     true,
 		modes:   true,
 		run: func(srv *Server, s *Session, args []string) int {
+			args, casual := cutFlag(args, "--casual")
+			if casual {
+				return srv.playCasual(s, args)
+			}
 			if len(args) > 1 {
-				fmt.Fprintf(s.ErrOut(), "usage: ssh -t HOST play [%s]\n", srv.modeUsage())
+				fmt.Fprintf(s.ErrOut(), "usage: ssh -t HOST play [%s] [--casual]\n", srv.modeUsage())
 				return ExitUsage
 			}
 			arg := ""

@@ -60,11 +60,18 @@ type playsAs interface{ PlaysAs() string }
 // startLogged is startWith with the server's log written to logOut.
 func startLogged(t testing.TB, dir string, cfg server.Config, admins map[string]bool, roomsCfg lobby.RoomsConfig, logOut io.Writer, hooks ...func(*server.Server)) *harness {
 	t.Helper()
+	return startLobby(t, dir, cfg, admins, lobby.Config{Rooms: roomsCfg}, logOut, hooks...)
+}
+
+// startLobby is startLogged with the whole lobby tuned (challenges, chat).
+func startLobby(t testing.TB, dir string, cfg server.Config, admins map[string]bool, lc lobby.Config, logOut io.Writer, hooks ...func(*server.Server)) *harness {
+	t.Helper()
+	roomsCfg := lc.Rooms
 	// What main builds, with the test's own tuning: the whole catalogue of
 	// games unless roomsCfg names some.
 	ac := app.DefaultConfig()
 	ac.Data, ac.StoreTimeout, ac.Server, ac.Admins = dir, time.Second, cfg, admins
-	ac.Lobby = lobby.Config{Rooms: roomsCfg}
+	ac.Lobby = lc
 	ac.Logger = slog.New(slog.NewTextHandler(logOut, nil))
 	for _, k := range roomsCfg.Games {
 		if p, ok := k.(playsAs); ok {

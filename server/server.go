@@ -74,6 +74,10 @@ type Deps struct {
 	Service *service.Service
 	// Chat is the server's chat; nil disables chat.
 	Chat *chat.Chat
+	// Challenges and Quick are challenges between players and the casual
+	// quick-match queues; nil turns each off.
+	Challenges *lobby.Challenges
+	Quick      *lobby.QuickMatch
 	// Views are the games' own room-screen views by game name (the list in
 	// games/); a room of a game without one shows only its waiting screen.
 	Views tui.Views

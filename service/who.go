@@ -54,12 +54,14 @@ type OnlinePlayer struct {
 	Mode  string `json:"mode,omitempty"`
 	Room  string `json:"room,omitempty"`
 	Match string `json:"match,omitempty"`
+	// Casual: the queue is a quick match (unrated), not a ranked one.
+	Casual bool `json:"casual,omitempty"`
 }
 
 // Activity is what the player is doing, in the listings' words
 // ("playing in r3").
 func (p OnlinePlayer) Activity() string {
-	return lobby.Activity{Doing: p.Doing, Mode: p.Mode, Room: p.Room, Match: p.Match}.String()
+	return lobby.Activity{Doing: p.Doing, Mode: p.Mode, Room: p.Room, Match: p.Match, Casual: p.Casual}.String()
 }
 
 // QueueCount is one ranked queue: how many wait and how many a match
@@ -87,7 +89,7 @@ func (s *Service) Who(ctx context.Context) (Who, <-chan struct{}, error) {
 			continue
 		}
 		a := p.Activity()
-		w.Players = append(w.Players, OnlinePlayer{Name: p.Name, Doing: a.Doing, Mode: a.Mode, Room: a.Room, Match: a.Match})
+		w.Players = append(w.Players, OnlinePlayer{Name: p.Name, Doing: a.Doing, Mode: a.Mode, Room: a.Room, Match: a.Match, Casual: a.Casual})
 	}
 	if s.queues != nil {
 		for _, q := range s.queues.Queued() {

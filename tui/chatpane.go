@@ -144,8 +144,11 @@ type chatState struct {
 	c   *chat.Chat
 	me  chat.Member
 	act func(chat.ModAction) string
-	ctx context.Context
-	now func() time.Time
+	// local takes the commands the lobby answers itself (/challenge…:
+	// chatcommands.go) before chat sees the line; ok false passes it on.
+	local func(text string) (cmd tea.Cmd, ok bool)
+	ctx   context.Context
+	now   func() time.Time
 
 	sub    *chat.Sub
 	closed bool
@@ -487,6 +490,11 @@ func (cs *chatState) send() tea.Cmd {
 	if cs.me.Guest {
 		cs.system(chat.GuestRefusal + " (your line was not sent)")
 		return nil
+	}
+	if cs.local != nil {
+		if cmd, ok := cs.local(text); ok {
+			return cmd
+		}
 	}
 	res := cs.c.Send(cs.me, cs.target(), text, cs.now())
 	for _, r := range res.Reply {

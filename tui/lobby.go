@@ -74,6 +74,12 @@ type LobbyDeps struct {
 	Matchmaker *lobby.Matchmaker
 	Store      *bolt.Store
 	Play       lobby.RankedMode
+	// Challenges, when set, lets players challenge each other (y/n answer,
+	// C challenges, /challenge in chat: challenges.go). Quick runs the
+	// casual quick-match queues (a, or Casual: `play MODE --casual`).
+	Challenges *lobby.Challenges
+	Quick      *lobby.QuickMatch
+	Casual     string
 	// Queries answer the leaderboard and profile screens, as they answer
 	// the plain commands; nil means the service over Store.
 	Queries Queries
@@ -169,9 +175,10 @@ type Lobby struct {
 	watch  *watching
 	replay *replayer
 
-	chat  *chatState // nil when the server has no chat
-	memo  frameMemo  // the last screen frame drew
-	boxed boxMemo    // the last body drawBox boxed
+	chat       *chatState      // nil when the server has no chat
+	challenges *challengeState // nil for guests and without challenges
+	memo       frameMemo       // the last screen frame drew
+	boxed      boxMemo         // the last body drawBox boxed
 
 	ratings ratingReader // d.Store, or nil
 	queries Queries      // d.Queries, or one over d.Store; nil without a store
@@ -214,6 +221,7 @@ func NewLobby(d LobbyDeps) *Lobby {
 	}
 	if d.Chat != nil {
 		m.chat = newChatState(d)
+		m.chat.local = m.chatCommand
 	}
 	m.home = &roomsPage{sh: m, status: m, hand: m, menu: m.menu(), me: d.Player, listed: d.Rooms != nil}
 	if d.Rooms != nil {
@@ -237,6 +245,7 @@ func (m *Lobby) FinalNotice() string {
 func (m *Lobby) Detach(ctx context.Context) {
 	m.closeChat()
 	m.leavePage()
+	m.closeChallenges()
 	if w := m.watch; w != nil {
 		m.stopWatching()
 		<-w.done
@@ -268,6 +277,7 @@ func (m *Lobby) Init() tea.Cmd {
 		cmds = append(cmds, m.chat.join())
 		m.chat.publish()
 	}
+	cmds = append(cmds, m.openChallenges())
 	if m.d.Join != "" {
 		cmds = append(cmds, func() tea.Msg { return joinMsg{m.d.Join, m.d.JoinSide, nil} })
 	} else if m.d.Spectate != "" || m.d.SpectateStart {
@@ -286,6 +296,9 @@ func (m *Lobby) Init() tea.Cmd {
 	} else if m.d.Play != "" {
 		mode := m.d.Play
 		cmds = append(cmds, func() tea.Msg { return playMsg{mode} })
+	} else if m.d.Casual != "" {
+		key := m.d.Casual
+		cmds = append(cmds, func() tea.Msg { return quickMsg{key} })
 	} else if m.d.Rooms != nil && !m.d.Player.Guest {
 		// A player whose connection dropped mid-match goes straight back.
 		if r, ok := m.d.Rooms.Holding(m.d.Player.ID); ok {
@@ -296,6 +309,8 @@ func (m *Lobby) Init() tea.Cmd {
 }
 
 type playMsg struct{ mode lobby.RankedMode }
+
+type quickMsg struct{ key string }
 
 type spectateMsg struct{ ref string }
 
@@ -468,6 +483,13 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, cs.wait()
 		}
 		return m, nil
+	case chatHelpMsg:
+		if m.chat != nil {
+			for _, l := range chatHelpLines {
+				m.chat.system(l)
+			}
+		}
+		return m, nil
 	case chatActMsg:
 		if m.chat != nil && !msg.auto && msg.line != "" {
 			// An automatic mute's line is written for moderators; the
@@ -495,6 +517,10 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.join(msg)
 	case playMsg:
 		return m, m.queueFor(msg.mode)
+	case quickMsg:
+		return m, m.queueQuick(msg.key)
+	case challengeMsg:
+		return m, m.onChallenge(msg)
 	case matchedMsg:
 		if _, ok := m.scr.(*queuePage); ok && m.state == stMenu {
 			return m, m.route(msg)
@@ -595,6 +621,11 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 	case stReplay:
 		return m.replayKey(s)
 	case stRoom:
+		if m.challengeInRoom() {
+			if cmd, ok := m.challengeKey(s); ok {
+				return cmd
+			}
+		}
 		if m.in.prompted {
 			m.in.prompted = false
 			m.in.view.SetPrompt()
@@ -639,6 +670,11 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 			m.in.view.GameKey(s, k.IsRepeat, false)
 		}
 		return nil
+	}
+	if m.state == stLobby {
+		if cmd, ok := m.challengeKey(s); ok {
+			return cmd
+		}
 	}
 	return m.route(k) // the rooms list or the menu page shown
 }
@@ -704,6 +740,16 @@ func (m *Lobby) menu() []menuKey {
 				return p, p.load(m.queries, m.d.Ctx, string(m.d.Player.ID), "")
 			}
 			return nil, nil
+		}},
+		{keys: []string{"a"}, label: m.quickLabel(), row: 2, open: func(*lobby.Room) (page, tea.Cmd) {
+			if m.d.Quick == nil || m.d.Rooms == nil {
+				return nil, nil
+			}
+			m.notice = ""
+			return &quickPickerPage{m: m}, nil
+		}},
+		{keys: []string{"C"}, label: m.challengeLabel(), row: 2, open: func(*lobby.Room) (page, tea.Cmd) {
+			return m.openChallengeDialog()
 		}},
 		{keys: []string{"c"}, label: rooms("c create"), row: 1, open: func(*lobby.Room) (page, tea.Cmd) {
 			if m.d.Rooms == nil {

@@ -175,6 +175,8 @@ func (m *Lobby) queueCount(mode string) string {
 // "queue pong-1v1", "playing r3", "watching r2", "replay 42".
 func doingShort(p service.OnlinePlayer) string {
 	switch {
+	case p.Mode != "" && p.Casual:
+		return p.Doing + " " + p.Mode + " casual"
 	case p.Mode != "":
 		return p.Doing + " " + p.Mode
 	case p.Room != "":

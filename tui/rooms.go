@@ -31,7 +31,8 @@ type roomsPage struct {
 type menuKey struct {
 	keys []string
 	// label is the key in the rooms page's key line ("" none); row 0 is
-	// the line of ranked play and people, row 1 the line of rooms.
+	// the line of ranked play and people, row 1 the line of rooms, row 2
+	// (above both) finding someone to play.
 	label string
 	row   int
 	// open is what the key does, given the room under the cursor (nil
@@ -113,6 +114,9 @@ func (r *roomsPage) viewOver(dialog string) string {
 	if q := r.status.queueLine(); q != "" {
 		b.WriteString(r.sh.listLine(q) + "\n")
 	}
+	if c, ok := r.status.(challengeStatus); ok {
+		b.WriteString(c.challengeLines())
+	}
 	if s := r.status.rankedSeat(); s != nil && dialog == "" {
 		b.WriteString(style(colWarn).Render(fmt.Sprintf("▶ Your ranked %s match is on in %s · b go back to it", s.Ranked, s.ID())) + "\n")
 	}
@@ -133,7 +137,7 @@ func (r *roomsPage) viewOver(dialog string) string {
 
 // keyLine is the menu's labels in their two rows, then help and quit.
 func (r *roomsPage) keyLine() string {
-	var rows [2][]string
+	var rows [3][]string
 	for _, mk := range r.menu {
 		if mk.label != "" {
 			rows[mk.row] = append(rows[mk.row], mk.label)
@@ -142,6 +146,9 @@ func (r *roomsPage) keyLine() string {
 	keys := strings.Join(append(rows[1], "? help", "q quit"), " · ")
 	if len(rows[0]) > 0 {
 		keys = strings.Join(rows[0], " · ") + "\n" + keys
+	}
+	if len(rows[2]) > 0 {
+		keys = strings.Join(rows[2], " · ") + "\n" + keys
 	}
 	return keys
 }
