@@ -68,6 +68,11 @@ type Mode struct {
 	// SeatNames name the seats in slot order, where the game has names
 	// for them (Pong's sides); nil: seats are numbered from 1.
 	SeatNames []string
+	// WarmUp: a lone player in a casual room of the mode may start the
+	// game alone to warm up (game.RoomConfig.WarmUp); the game must play
+	// on with one seat taken and never end it with a result (Pong
+	// re-serves every miss, a lone light cycle wins no round).
+	WarmUp bool
 	// HeldInputs: an input's action holds until the next one (a Pong
 	// paddle's direction), so an input repeating the one before changes
 	// nothing and a replay need not keep it. Games whose actions are

@@ -103,6 +103,15 @@ type RoomConfig struct {
 	// AllowLateJoin (casual): a joiner may take a free slot during
 	// Countdown or Playing; Game.Join decides how (Pong: between points).
 	AllowLateJoin bool
+	// WarmUp (casual): fewer than MinPlayers may start, all ready, as a
+	// warm-up (Frame.WarmUp): the game runs for the lone player, nothing
+	// is recorded (no MatchStarted; a Result is WarmUp), and it ends, back
+	// to Waiting, the moment a second player sits or the last one leaves,
+	// so a real match always starts from a countdown with everyone in it
+	// rather than in the middle of someone's practice. The lone player
+	// stays ready, as a ready player waiting alone would be: the match
+	// starts when the newcomer readies.
+	WarmUp bool
 	// IdleTimeout disposes of a room nobody has joined since it was
 	// created; negative means never. A room that had players is disposed as
 	// soon as the last one leaves.

@@ -44,6 +44,9 @@ type Frame struct {
 	// screens can say "bob left" and mark them in the results. Nil when
 	// nobody did.
 	Forfeited []bool
+	// WarmUp is set while a match started alone (RoomConfig.WarmUp) runs:
+	// nothing in it counts, and a second player sitting ends it.
+	WarmUp bool
 	// Failed is set on the Closed frame of a room that ended because of a
 	// server error (a panic on its goroutine, see Room.Run) rather than
 	// being disposed of: screens tell its players and watchers so.

@@ -22,6 +22,7 @@ type roomLoop struct {
 	// before it ended (Frame.Forfeited); replaced, never edited.
 	forfeited []bool
 	started   bool // the match left its first countdown (MatchStarted fired)
+	warmUp    bool // the match running was started alone (RoomConfig.WarmUp)
 	paused    bool // some seat is in grace
 	pubSeq    uint64
 
@@ -352,7 +353,9 @@ func (l *roomLoop) join(p Player, slot int, now time.Duration) (int, error) {
 	if cfg.AutoStart && len(cfg.Expected) > 0 && !slices.Contains(cfg.Expected, p.ID) {
 		return -1, ErrNotExpected
 	}
-	live := l.running()
+	// A warm-up is no match to join: the newcomer sits, and the warm-up
+	// ends below.
+	live := l.running() && !l.warmUp
 	if live && !cfg.AllowLateJoin {
 		return -1, ErrStarted
 	}
@@ -379,12 +382,20 @@ func (l *roomLoop) join(p Player, slot int, now time.Duration) (int, error) {
 	if live {
 		l.setRoster(slot, p)
 	}
+	if l.warmUp && l.running() {
+		l.endWarmUp(now)
+		return slot, nil
+	}
 	l.maybeStart(now)
 	return slot, nil
 }
 
 // leave frees seat i for good and works out what that means for the match.
 func (l *roomLoop) leave(i int, t time.Duration) {
+	if l.warmUp && l.running() {
+		// Nothing was at stake: the warm-up just ends.
+		l.endWarmUp(t)
+	}
 	if l.running() && !l.started && l.r.cfg.Binding {
 		l.commit()
 		if !l.running() {
@@ -427,7 +438,8 @@ func (l *roomLoop) disconnect(i int, now time.Duration) {
 		s.sessions-- // another session of the player is still there
 		return
 	}
-	if !l.running() || l.r.cfg.Grace < 0 {
+	if !l.running() || l.r.cfg.Grace < 0 || l.warmUp {
+		// A warm-up keeps no seat: there is nothing to come back to.
 		l.leave(i, now)
 		return
 	}
@@ -467,7 +479,7 @@ func (l *roomLoop) updatePause(t time.Duration) {
 func (l *roomLoop) maybeStart(now time.Duration) {
 	cfg := &l.r.cfg
 	n := l.seatedCount()
-	if n < cfg.MinPlayers {
+	if n < cfg.MinPlayers && !(cfg.WarmUp && n > 0) {
 		return
 	}
 	switch l.phase {
@@ -521,6 +533,7 @@ func (l *roomLoop) start(now time.Duration) {
 	l.state = l.game.Snapshot()
 	l.phase = Countdown
 	l.started, l.paused = false, false
+	l.warmUp = l.seatedCount() < l.r.cfg.MinPlayers
 	l.forfeited = nil
 	l.result = nil
 	l.gameTick = 0
@@ -547,6 +560,21 @@ func (l *roomLoop) cancel(t time.Duration) {
 	l.maybeStart(t)
 }
 
+// endWarmUp ends a warm-up (a second player sat down, or the player
+// left): back to Waiting on a fresh game of the next seed, nothing
+// recorded, so the match that follows starts from a countdown with
+// everyone seated. Who was ready stays ready (RoomConfig.WarmUp).
+func (l *roomLoop) endWarmUp(t time.Duration) {
+	l.phase = Waiting
+	l.stopRunning()
+	l.warmUp = false
+	l.seed = NextSeed(l.seed)
+	l.game = l.r.factory(l.seed)
+	l.state = l.game.Snapshot()
+	l.roster, l.forfeited, l.result = nil, nil, nil
+	l.gameTick = 0
+}
+
 // markStarted records that the match is under way: from now on a leave is a
 // forfeit and the result is recorded.
 func (l *roomLoop) markStarted() {
@@ -554,6 +582,9 @@ func (l *roomLoop) markStarted() {
 		return
 	}
 	l.started = true
+	if l.warmUp {
+		return // not a match: nothing records it
+	}
 	if h := l.r.hooks.MatchStarted; h != nil {
 		h(l.r.id, l.seed, l.seatsCopy())
 	}
@@ -581,6 +612,11 @@ func (l *roomLoop) commit() {
 
 func (l *roomLoop) finish(res Result) {
 	r := l.r
+	if l.warmUp {
+		// A game that ends a lone player's warm-up by itself ended no
+		// match either.
+		res.WarmUp = true
+	}
 	l.phase = Finished
 	l.stopRunning()
 	own := cloneResult(res)
@@ -671,6 +707,7 @@ func (l *roomLoop) publish(t time.Duration) {
 	f.Paused = l.paused
 	f.Roster = l.roster
 	f.Forfeited = l.forfeited
+	f.WarmUp = l.warmUp && l.running()
 	if l.phase == Countdown && !l.paused {
 		f.Left = max(l.countdownEnd-t, 0)
 	}

@@ -164,3 +164,61 @@ func TestLightCycleMatchThroughTheLobby(t *testing.T) {
 		t.Fatalf("playback to the end: %v (done %v)", err, pb.Done())
 	}
 }
+
+// A lone rider in a casual light-cycle room warms up: ready alone, the
+// match runs (Frame.WarmUp), a crash only starts another round, and
+// nothing is recorded; a second rider sitting down ends the warm-up (back
+// to waiting, the first still ready), and the match of two that follows
+// is the one recorded.
+func TestLightCycleLoneWarmUp(t *testing.T) {
+	st, err := bolt.Open(filepath.Join(t.TempDir(), "t.db"), bolt.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	small := func(m tron.Mode) tron.Config {
+		c := tron.DefaultConfig(m)
+		c.Width, c.Height, c.RoundsToWin, c.PauseTicks, c.ReadyTicks, c.MoveEvery = 24, 16, 1, 6, 6, 1
+		return c
+	}
+	svc, err := Start(st, Config{Rooms: RoomsConfig{Room: game.RoomConfig{Countdown: -1}, Games: game.Catalog{tron.Kind{Configure: small}}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Stop(); st.Close() })
+	r, err := svc.Rooms.Create("tron", "tron", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	ann, ben := game.Player{ID: "SHA256:aaa", Name: "ann"}, game.Player{ID: "SHA256:bbb", Name: "ben"}
+	if _, err := r.Join(ctx, ann, -1); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.SetReady(ctx, ann.ID, true); err != nil {
+		t.Fatalf("ready alone: %v", err)
+	}
+	waitFor(t, "ann's third round alone", func() bool {
+		fr, _ := r.Latest()
+		s, ok := fr.State.(*tron.Snapshot)
+		return fr.Phase == game.Playing && fr.WarmUp && ok && s.Round >= 3
+	})
+	if fr, _ := r.Latest(); fr.Phase != game.Playing || !fr.WarmUp || fr.Result != nil {
+		t.Fatalf("a lone rider's crashes ended the warm-up: %v %+v", fr.Phase, fr.Result)
+	}
+	if _, err := r.Join(ctx, ben, -1); err != nil {
+		t.Fatal(err)
+	}
+	fr, _ := r.Latest()
+	if fr.Phase != game.Waiting || fr.WarmUp || !fr.Seats[0].Ready || fr.Seats[1].Ready {
+		t.Fatalf("ben sat down: %v warm-up %v seats %+v; want waiting, ann ready", fr.Phase, fr.WarmUp, fr.Seats[:2])
+	}
+	if err := r.SetReady(ctx, ben.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the match of two to end", func() bool { fr, _ := r.Latest(); return fr.Phase == game.Finished })
+	waitFor(t, "the result to be saved", func() bool { o := r.Outcome(); return o != nil && o.MatchID != 0 })
+	ms, err := st.RecentMatches(10, nil)
+	if err != nil || len(ms) != 1 || len(ms[0].Players) != 2 {
+		t.Fatalf("recorded %+v (%v); want the one match of ann and ben", ms, err)
+	}
+}

@@ -205,6 +205,11 @@ type RatingChange struct {
 	Cooldown time.Time
 }
 
+// WarmsUp reports whether a lone player may warm up in the room
+// (game.Mode.WarmUp): casual rooms of such modes, never a ranked match,
+// nor practice, where the bots are the company.
+func (r *Room) WarmsUp() bool { return r.Mode.WarmUp && r.Ranked == "" && r.Practice == 0 }
+
 // Close ends the room at once (its players are sent back to the lobby).
 func (r *Room) Close() { r.cancel() }
 
@@ -326,6 +331,8 @@ func (rs *Rooms) Create(gameName, mode string, private bool) (*Room, error) {
 	}
 	rc := rs.cfg.Room
 	rc.AllowLateJoin = true
+	// A lone player may warm up where the game can play alone.
+	rc.WarmUp = m.WarmUp
 	return rs.create(k, m, "", private, rc, nil, 0)
 }
 

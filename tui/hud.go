@@ -26,6 +26,7 @@ type hudKey struct {
 	keys      string             // the player's game keys
 	finished  bool
 	alone     bool   // too few players seated for a rematch
+	warmUp    bool   // a lone player's warm-up is playing (Frame.WarmUp)
 	anyLeft   bool   // a player of the match left it (no ranked rematch)
 	followed  string // the followed player's match so far (FollowText)
 	rttMS     int64
@@ -78,6 +79,7 @@ func (v *RoomView) paintHUD(fr *game.Frame, sb gameview.Scoreboard) {
 		}
 	}
 	k.alone = seated < game.DefaultMinPlayers
+	k.warmUp = fr.WarmUp
 	for slot := range fr.Forfeited {
 		k.anyLeft = k.anyLeft || leftMatch(fr, slot)
 	}
@@ -114,6 +116,8 @@ func (v *RoomView) paintHUD(fr *game.Frame, sb gameview.Scoreboard) {
 	case k.finished && v.cfg.Ranked && (k.alone || k.anyLeft):
 		// A ranked rematch needs every player the queue seated.
 		foot = "n queue · q leave"
+	case k.finished && k.alone && v.cfg.WarmUp && v.cfg.Slot >= 0:
+		foot = "alone: r warm up · q leave"
 	case k.finished && k.alone:
 		foot = "waiting for players · q leave"
 	case k.finished && v.cfg.Ranked:
@@ -126,6 +130,10 @@ func (v *RoomView) paintHUD(fr *game.Frame, sb gameview.Scoreboard) {
 	status, keys := v.cfg.Title, foot
 	if v.cfg.Footer != nil {
 		status, keys = k.footer[0], k.footer[1]
+	}
+	if k.warmUp {
+		// Whoever sees it, player or watcher, learns why no miss counts.
+		status = "warm-up: nothing counts until someone sits"
 	}
 	follow := ""
 	if k.follow >= 0 && k.follow < scoreSeats && k.names[k.follow] != "" {

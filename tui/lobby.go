@@ -865,7 +865,7 @@ func (m *Lobby) join(j joinMsg) tea.Cmd {
 		Labels: func(slot int) string { return labels[slot] },
 		Room:   r, Me: m.d.Player.ID, Slot: slot, Title: title, Out: m.d.Out,
 		Profile: m.d.Profile, FPS: m.d.FPS, Clocks: m.d.Clocks, Width: m.w, Height: m.h, RTT: m.d.RTT, NoReply: m.d.NoReply, InputAt: m.d.InputAt,
-		Ranked: r.Ranked != "", Outcome: r.Outcome, Watchers: r.Watchers, Metrics: m.metricsFor(r.Game.Name()),
+		Ranked: r.Ranked != "", WarmUp: r.WarmsUp(), Outcome: r.Outcome, Watchers: r.Watchers, Metrics: m.metricsFor(r.Game.Name()),
 		Chat: m.chatFeed(), Game: m.d.Views.newGameView(r.Game.Name(), m.d.Profile),
 	})
 	if t := m.d.Terminal; t != nil {

@@ -268,6 +268,9 @@ func (v *RoomView) results(fr *game.Frame, teams [][]int) []string {
 		// rather than count ready players forever.
 		if seated < game.DefaultMinPlayers {
 			keys = " waiting for players · q leave "
+			if v.cfg.WarmUp && v.cfg.Slot >= 0 {
+				keys = " alone: r warm up · q leave "
+			}
 			if v.cfg.Ranked {
 				keys = " n back to queue · q leave "
 			}
@@ -396,6 +399,11 @@ func (v *RoomView) paintWaiting(fr *game.Frame) {
 		}
 	}
 	prompt := "needs 2 players, all ready · r ready · q leave"
+	if v.cfg.WarmUp && fr != nil && seatedIn(fr) == 1 {
+		// Alone: r starts the game at once; a second player sitting
+		// ends the warm-up and the two play from a countdown.
+		prompt = "alone: r warm up (nothing counts until someone sits) · q leave"
+	}
 	if v.cfg.Slot < 0 {
 		prompt = v.cfg.WaitText
 	}
@@ -436,4 +444,15 @@ func (v *RoomView) paintWaiting(fr *game.Frame) {
 		}
 		v.scr.Text(x, top+i, l.text, l.st)
 	}
+}
+
+// seatedIn counts the taken seats of a frame.
+func seatedIn(fr *game.Frame) int {
+	n := 0
+	for _, s := range fr.Seats {
+		if s.Taken {
+			n++
+		}
+	}
+	return n
 }

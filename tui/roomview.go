@@ -84,7 +84,10 @@ type RoomViewConfig struct {
 	Now     func() time.Time // nil = time.Now
 	// Ranked rooms offer "back to queue" after a match, and show rating
 	// changes once Outcome has them.
-	Ranked  bool
+	Ranked bool
+	// WarmUp: a lone player may start the game alone to warm up
+	// (lobby.Room.WarmsUp); the waiting screen offers it.
+	WarmUp  bool
 	Outcome func() *lobby.Outcome
 	// Watchers reports how many people watch the room (players see it).
 	Watchers func() int

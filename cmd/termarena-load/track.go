@@ -271,9 +271,13 @@ const (
 	// screen: a bot that missed them sat there for the rest of a run.
 	footerQueue = "n queue · q leave"
 	footerAlone = "waiting for players · q leave"
-	footerWatch = "n/p next room"    // a watcher's (tui/watch.go)
-	footerTurn  = "arrows/WASD turn" // light cycles (game/tron/view.KeyHelp)
-	waitingHelp = "needs 2 players"
+	// A finished casual room of a game that warms up offers a lone
+	// player the warm-up instead (a bot does not take it: it waits, as
+	// it waits on a waiting screen alone, which says "alone: r warm up").
+	footerWarmUp = "alone: r warm up · q leave"
+	footerWatch  = "n/p next room"    // a watcher's (tui/watch.go)
+	footerTurn   = "arrows/WASD turn" // light cycles (game/tron/view.KeyHelp)
+	waitingHelp  = "needs 2 players"
 )
 
 var (
@@ -375,7 +379,7 @@ func (t *tracker) endFrame() bool {
 			t.phase, t.horizontal = phasePlay, false
 		case strings.Contains(foot, footerMoveH):
 			t.phase, t.horizontal = phasePlay, true
-		case strings.Contains(foot, footerRematch), strings.Contains(foot, footerQueue), strings.Contains(foot, footerAlone):
+		case strings.Contains(foot, footerRematch), strings.Contains(foot, footerQueue), strings.Contains(foot, footerAlone), strings.Contains(foot, footerWarmUp):
 			t.phase = phaseFinished
 		default:
 			t.phase = phaseNone

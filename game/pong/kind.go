@@ -33,9 +33,9 @@ func Teams2v2() [][]int { return [][]int{{Left, Right}, {Top, Bottom}} }
 // A paddle's direction holds until the next key, so inputs are held.
 func (Kind) Modes() []game.Mode {
 	return []game.Mode{
-		{Name: OneVOne.String(), Key: "1", Title: "1v1", Seats: 2, MinPlayers: 2, Casual: true, Ranked: "pong-1v1", Table: 2, HeldInputs: true, SeatNames: SideNames(2)},
-		{Name: TwoVTwo.String(), Key: "2", Title: "2v2", Seats: 4, MinPlayers: 2, Teams: Teams2v2(), Casual: true, Ranked: "pong-2v2", Table: 4, HeldInputs: true, SeatNames: SideNames(4)},
-		{Name: FFA4.String(), Key: "4", Title: "free-for-all", Seats: 4, MinPlayers: 2, Casual: true, Ranked: "pong-ffa4", Table: 4, HeldInputs: true, SeatNames: SideNames(4)},
+		{Name: OneVOne.String(), Key: "1", Title: "1v1", Seats: 2, MinPlayers: 2, Casual: true, WarmUp: true, Ranked: "pong-1v1", Table: 2, HeldInputs: true, SeatNames: SideNames(2)},
+		{Name: TwoVTwo.String(), Key: "2", Title: "2v2", Seats: 4, MinPlayers: 2, Teams: Teams2v2(), Casual: true, WarmUp: true, Ranked: "pong-2v2", Table: 4, HeldInputs: true, SeatNames: SideNames(4)},
+		{Name: FFA4.String(), Key: "4", Title: "free-for-all", Seats: 4, MinPlayers: 2, Casual: true, WarmUp: true, Ranked: "pong-ffa4", Table: 4, HeldInputs: true, SeatNames: SideNames(4)},
 	}
 }
 

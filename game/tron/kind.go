@@ -29,7 +29,7 @@ func (k Kind) Modes() []game.Mode {
 	c, f := k.config(Casual), k.config(FFA)
 	return []game.Mode{
 		{Name: Casual.String(), Key: "1", Title: fmt.Sprintf("free-for-all, %d-%d riders", c.MinPlayers, c.Players),
-			Seats: c.Players, MinPlayers: c.MinPlayers, Casual: true},
+			Seats: c.Players, MinPlayers: c.MinPlayers, Casual: true, WarmUp: true},
 		{Name: FFA.String(), Key: "t", Title: fmt.Sprintf("ranked free-for-all, %d-%d riders", f.MinPlayers, f.Players),
 			Seats: f.Players, MinPlayers: f.MinPlayers, Ranked: FFA.String(), Table: f.MinPlayers},
 	}
