@@ -108,7 +108,7 @@ func (rs *Rooms) practiceRooms() int {
 	defer rs.mu.Unlock()
 	n := 0
 	for _, r := range rs.byID {
-		if r.Practice > 0 {
+		if r.Practice > 0 || r.botsIn() > 0 {
 			n++
 		}
 	}

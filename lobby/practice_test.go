@@ -81,3 +81,42 @@ func TestPlayersInMatchesLeavesOutBots(t *testing.T) {
 		t.Errorf("players in matches: %d, want 1 (ann; not her three bots)", n)
 	}
 }
+
+// FillWithBots seats bots in a casual room's free seats only within the
+// operator's limits: a room with bots counts toward the practice-room cap,
+// bots off seats none, and a person who comes before a match takes a
+// bot's seat.
+func TestFillWithBotsKeepsTheLimits(t *testing.T) {
+	ctx := context.Background()
+	rs := practiceRooms(t, 1)
+	r, err := rs.Create("pong", "1v1", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Join(ctx, game.Player{ID: "ann", Name: "ann"}, 0); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := rs.FillWithBots(r, 2); err != nil || n != 1 {
+		t.Fatalf("fill: %d, %v", n, err)
+	}
+	if _, err := rs.CreatePractice("pong", "1v1", 1); !errors.Is(err, ErrBotRoomsFull) {
+		t.Errorf("a practice room beside a casual room with bots, over a cap of 1: %v", err)
+	}
+	if _, err := rs.FillWithBots(r, 2); !errors.Is(err, ErrNoFreeSeat) {
+		t.Errorf("filling a full room: %v", err)
+	}
+	// Bob wants the bot's seat before the match: the bot gives it up.
+	if slot, err := r.Join(ctx, game.Player{ID: "bob", Name: "bob"}, -1); err != nil || slot != 1 {
+		t.Fatalf("bob joins a room whose other seat a bot holds: slot %d, %v", slot, err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for r.botsIn() != 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := r.botsIn(); n != 0 {
+		t.Fatalf("%d bots still running after giving up their seat", n)
+	}
+	if _, err := practiceRooms(t, -1).FillWithBots(r, 1); !errors.Is(err, ErrBotsOff) {
+		t.Errorf("bots off: %v", err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
@@ -371,8 +372,14 @@ func (rs *Results) write(j resultJob) error {
 		// only (writeJob), not the writer.
 		j.res.Scores = scoresNow(r)
 	}
+	mode := ModeName(r)
+	if r.Ranked == "" && r.Practice == 0 && hasBots(j.seats) {
+		// A casual room whose free seats bots filled (FillWithBots):
+		// this match of it is practice.
+		mode = PracticePrefix + r.Mode.Name
+	}
 	rec := store.MatchRecord{
-		Mode: ModeName(r), Ranked: r.Ranked != "", Aborted: j.aborted, Forfeit: j.res.Forfeit,
+		Mode: mode, Ranked: r.Ranked != "", Aborted: j.aborted, Forfeit: j.res.Forfeit,
 		Room: r.ID(), Start: j.started.start,
 		Duration: time.Duration(j.ticks) * time.Second / time.Duration(tickRate(r)),
 	}
@@ -405,6 +412,15 @@ func (rs *Results) write(j resultJob) error {
 	}
 	if len(rec.Players) == 0 {
 		return nil
+	}
+	if strings.HasPrefix(rec.Mode, PracticePrefix) {
+		// Walking out of practice costs nothing and says nothing: the
+		// match ends there, as it stood (the game's places; Forfeit
+		// says it was cut short), with nobody marked "(left)" — neither
+		// the person nor the bots, who leave after them.
+		for i := range rec.Players {
+			rec.Players[i].Left = false
+		}
 	}
 	if !rec.Aborted {
 		placeLeavers(rec.Players)

@@ -97,6 +97,11 @@ type Room struct {
 	watchMu sync.Mutex
 	delay   *spectator.Delay
 	delayBy time.Duration
+
+	// bots are the bots FillWithBots seated in a casual room, each with
+	// what ends its goroutine (when a person takes its seat).
+	botMu sync.Mutex
+	bots  map[game.PlayerID]context.CancelFunc
 }
 
 // Watch returns the room's feed for spectators (delayed for ranked rooms)

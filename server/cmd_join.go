@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 
+	"github.com/termarena/termarena/bot"
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/sanitize"
@@ -77,8 +78,10 @@ func roomIsFull(s *Session, r *lobby.Room) bool {
 		return false
 	}
 	me := game.PlayerID(s.Identity().ID)
+	// Before a match a bot gives up its seat to a person (lobby.Room.Join).
+	between := fr.Phase == game.Waiting || fr.Phase == game.Finished
 	for _, seat := range fr.Seats {
-		if !seat.Taken || seat.Player.ID == me {
+		if !seat.Taken || seat.Player.ID == me || (between && bot.IsBot(seat.Player.ID)) {
 			return false
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/termarena/termarena/bot"
 	"github.com/termarena/termarena/chat"
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/gameview"
@@ -142,6 +144,9 @@ type inRoom struct {
 	// prompted: the view shows a notice that the next key clears.
 	prompted bool
 	helping  bool // the game's key help is shown (?): roomHelpKey
+	// askBots: the player pressed b on the waiting screen and the view
+	// asks for the bots' level; the next key answers.
+	askBots bool
 }
 
 // Lobby is the session's Bubble Tea model: the lobby shell, and the room
@@ -626,6 +631,17 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 				return cmd
 			}
 		}
+		if m.in.askBots {
+			m.in.askBots = false
+			m.in.view.SetPrompt()
+			if lv, err := strconv.Atoi(s); err == nil && lv >= 1 && lv <= bot.Levels {
+				if _, err := m.d.Rooms.FillWithBots(m.in.room, lv); err != nil {
+					m.in.view.SetPrompt("No bots: "+err.Error()+".", "any key goes on")
+					m.in.prompted = true
+				}
+			}
+			return nil
+		}
 		if m.in.prompted {
 			m.in.prompted = false
 			m.in.view.SetPrompt()
@@ -649,6 +665,14 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 			if fr, _ := m.in.room.Latest(); m.in.room.Ranked != "" && fr != nil && fr.Phase == game.Finished {
 				mode := m.in.room.Ranked
 				return tea.Sequence(m.leaveRoom(true, ""), func() tea.Msg { return playMsg{mode} })
+			}
+		case "b":
+			// Bots in the free seats, before a match (FillWithBots).
+			fr, _ := m.in.room.Latest()
+			if m.d.Rooms != nil && m.d.Rooms.BotsFor(m.in.room) && fr != nil && (fr.Phase == game.Waiting || fr.Phase == game.Finished) {
+				m.in.askBots = true
+				m.in.view.SetPrompt(fmt.Sprintf("Bots in the free seats: which level, 1 (easiest) to %d?", bot.Levels),
+					"any other key: no bots · their matches are practice, unrated")
 			}
 		case "r":
 			if held := m.rankedSeat(); m.in.room.Ranked != "" && held != nil && held != m.in.room {
@@ -865,7 +889,7 @@ func (m *Lobby) join(j joinMsg) tea.Cmd {
 		Labels: func(slot int) string { return labels[slot] },
 		Room:   r, Me: m.d.Player.ID, Slot: slot, Title: title, Out: m.d.Out,
 		Profile: m.d.Profile, FPS: m.d.FPS, Clocks: m.d.Clocks, Width: m.w, Height: m.h, RTT: m.d.RTT, NoReply: m.d.NoReply, InputAt: m.d.InputAt,
-		Ranked: r.Ranked != "", WarmUp: r.WarmsUp(), Outcome: r.Outcome, Watchers: r.Watchers, Metrics: m.metricsFor(r.Game.Name()),
+		Ranked: r.Ranked != "", WarmUp: r.WarmsUp(), Bots: m.d.Rooms != nil && m.d.Rooms.BotsFor(r), Outcome: r.Outcome, Watchers: r.Watchers, Metrics: m.metricsFor(r.Game.Name()),
 		Chat: m.chatFeed(), Game: m.d.Views.newGameView(r.Game.Name(), m.d.Profile),
 	})
 	if t := m.d.Terminal; t != nil {

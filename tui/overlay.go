@@ -404,6 +404,9 @@ func (v *RoomView) paintWaiting(fr *game.Frame) {
 		// ends the warm-up and the two play from a countdown.
 		prompt = "alone: r warm up (nothing counts until someone sits) · q leave"
 	}
+	if v.cfg.Bots && fr != nil && seatedIn(fr) < len(fr.Seats) {
+		prompt = strings.Replace(prompt, " · q leave", " · b bots · q leave", 1)
+	}
 	if v.cfg.Slot < 0 {
 		prompt = v.cfg.WaitText
 	}

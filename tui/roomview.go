@@ -87,7 +87,10 @@ type RoomViewConfig struct {
 	Ranked bool
 	// WarmUp: a lone player may start the game alone to warm up
 	// (lobby.Room.WarmsUp); the waiting screen offers it.
-	WarmUp  bool
+	WarmUp bool
+	// Bots: b on the waiting screen fills the free seats with bots
+	// (lobby.Rooms.FillWithBots); the screen says so.
+	Bots    bool
 	Outcome func() *lobby.Outcome
 	// Watchers reports how many people watch the room (players see it).
 	Watchers func() int
