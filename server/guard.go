@@ -78,11 +78,6 @@ func (m guardedModel) Init() (cmd tea.Cmd) {
 }
 
 func (m guardedModel) Update(msg tea.Msg) (next tea.Model, cmd tea.Cmd) {
-	if k, ok := msg.(keyFor); ok {
-		// The terminal waits for this key's Update, however it ends.
-		defer close(k.done)
-		msg = k.msg
-	}
 	defer func() {
 		if r := recover(); r != nil {
 			m.g.recovered(r, "update")

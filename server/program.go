@@ -42,7 +42,7 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 	// Every key costs the program an update and a screen: one session's
 	// keys are held to a rate no person types at.
 	sio.input.LimitKeys(srv.cfg.MaxKeysPerSec)
-	sio.term = &terminal{in: sio.input, term: pty.Term}
+	sio.term = &terminal{}
 	if w := watchOf(s.sctx); w != nil {
 		// The connection's probe: its sessions share one round trip.
 		sio.rtt = &w.rtt
@@ -71,9 +71,7 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 	}}
 	p := tea.NewProgram(gm,
 		tea.WithContext(ctx),
-		// The terminal reads the keys (sio.term); Bubble Tea's own reader
-		// reads nothing and ends.
-		tea.WithInput(noInput{}),
+		tea.WithInput(sio.input),
 		tea.WithOutput(out),
 		tea.WithEnvironment(env),
 		tea.WithColorProfile(sio.profile),
@@ -91,7 +89,8 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 			if _, ok := msg.(tea.SuspendMsg); ok {
 				return tea.ResumeMsg{}
 			}
-			return msg
+			// A player's room screen takes the game's keys first.
+			return sio.term.filter(ctx, msg)
 		}),
 	)
 
@@ -119,19 +118,12 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 		defer t.Stop()
 		idleTick = t.C
 	}
-	events, decoded := sio.term.read(ctx)
 	go func() {
-		// The decoder stops only once the input ends, which is after the
-		// session's channel closes: the program does not wait for that,
-		// and this goroutine takes what it still sends until then.
-		defer drain(events, decoded)
 		defer wg.Done()
 		for {
 			select {
 			case <-ctx.Done():
 				return
-			case ev := <-events:
-				sio.term.dispatch(ctx, p, ev)
 			case w := <-s.Windows():
 				width.Store(int64(w.Width))
 				p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
@@ -307,7 +299,7 @@ type sessionIO struct {
 	profile colorprofile.Profile
 	rtt     *rttProbe
 	input   *inputguard.SessionReader
-	term    *terminal     // reads input (through input) and hands keys on
+	term    *terminal     // where decoded keys go: the room screen first
 	guard   *sessionGuard // ends the session on a panic in its goroutines
 }
 
