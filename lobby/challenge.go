@@ -105,6 +105,9 @@ type ChallengeStart struct {
 type ChallengeEvent struct {
 	Text  string
 	Start *ChallengeStart
+	// Offer: the text offers a challenge, which the session shows on its
+	// own (Take's incoming) where it can; elsewhere it shows the text.
+	Offer bool
 }
 
 // maxInboxEvents bounds what an inbox keeps unread; the oldest text goes
@@ -316,8 +319,11 @@ func (cs *Challenges) Issue(in *Inbox, to string, spec ChallengeSpec) (Challenge
 	cs.pending[id] = p
 	cs.order = append(cs.order, id)
 	cs.sent[string(from.ID)] = append(recent, now)
-	cs.tellLocked(target.ID, nil, fmt.Sprintf("%s challenges you to %s · y accept · n decline (or /accept, /decline) · %s to answer",
-		from.Name, c.What(), cs.cfg.Expiry.Round(time.Second)))
+	offer := ChallengeEvent{Offer: true, Text: fmt.Sprintf("%s challenges you to %s · y accept · n decline (or /accept, /decline) · %s to answer",
+		from.Name, c.What(), cs.cfg.Expiry.Round(time.Second))}
+	for _, in := range cs.inboxes[string(target.ID)] {
+		cs.postStartLocked(in, offer)
+	}
 	return c, nil
 }
 

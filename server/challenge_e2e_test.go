@@ -76,6 +76,11 @@ func TestChallengeAcceptedSeatsBothInOneRoom(t *testing.T) {
 	say(ann, "/challenge bob 1v1")
 	ann.WaitFor(wait, "waiting for bob to answer")
 	bob.WaitFor(wait, "ann challenges you: pong 1v1, casual", "y accept · n decline")
+	// Once on the rooms page and once in chat: not a third time in the
+	// notice line.
+	if n := strings.Count(bob.Screen(), "ann challenges you"); n != 2 {
+		t.Fatalf("bob's lobby shows the offer %d times, want 2 (its line, the chat pane):\n%s", n, bob.Screen())
+	}
 	bob.Type("y")
 	r := roomOf(t, h, "ann", "bob")
 	if r.Ranked != "" || r.Mode.Name != "1v1" || !r.Private {
@@ -217,4 +222,22 @@ func TestRankedChallengeObeysOneRankedMatch(t *testing.T) {
 	waitUntil(t, "the room to end", wait, func() bool { return h.Rooms.Count() == 0 })
 	say(ann2, "/challenge bob ranked")
 	ann2.WaitFor(wait, "You and bob played each other's last ranked match")
+}
+
+// The lobby's C dialog: ann picks bob from who is online, the mode, and
+// ranked, and bob is offered exactly that.
+func TestChallengeDialog(t *testing.T) {
+	h := start(t, t.TempDir(), server.DefaultConfig(), nil)
+	ann, bob := lobbyAs(t, h, "ann"), lobbyAs(t, h, "bob")
+	ann.WaitFor(wait, "bob (lobby)")
+	ann.Type("C")
+	ann.WaitFor(wait, "Challenge someone", "▸ bob (lobby)", "pong 1v1 ▸   casual")
+	ann.Type("r")
+	ann.WaitFor(wait, "pong 1v1 ▸   ranked (rated)")
+	ann.Type("\r")
+	bob.WaitFor(wait, "ann challenges you: pong-1v1, ranked")
+	guest := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("g", nil)), 100, 40, "")
+	guest.WaitFor(wait, "Welcome, guest-")
+	guest.Type("C")
+	guest.WaitFor(wait, "Guests can't challenge: connect with an SSH key.")
 }

@@ -68,7 +68,15 @@ func (m *Lobby) onChallenge(msg challengeMsg) tea.Cmd {
 	cs.incoming, cs.outgoing = msg.incoming, msg.outgoing
 	cmds := []tea.Cmd{m.readInbox()}
 	for _, e := range msg.events {
-		if e.Text != "" {
+		switch {
+		case e.Offer && m.chat != nil:
+			// The rooms page shows the offer with its keys; the chat pane
+			// and a game screen's banner carry it elsewhere.
+			m.chat.system(e.Text)
+			if m.gameScreen() {
+				m.chat.announce(e.Text)
+			}
+		case e.Text != "":
 			m.tellChallenge(e.Text)
 		}
 		if e.Start != nil {
@@ -93,6 +101,11 @@ func (m *Lobby) tellChallenge(text string) {
 // toChallengeRoom leaves whatever the player is doing (a queue, a casual
 // room, a watch, a replay, a menu) and sits them in the challenge's room.
 func (m *Lobby) toChallengeRoom(st lobby.ChallengeStart) tea.Cmd {
+	if m.in != nil && m.in.room == st.Room {
+		// Already there: a ranked queue of this session was handed the
+		// same match (Matchmaker.startChallenge). Leaving would forfeit.
+		return nil
+	}
 	var leave tea.Cmd
 	m.leavePage() // a ranked or quick-match queue
 	switch {
@@ -107,6 +120,10 @@ func (m *Lobby) toChallengeRoom(st lobby.ChallengeStart) tea.Cmd {
 		m.show(nil)
 	}
 	m.help = false
+	if m.chat != nil {
+		// The offer's banner would stay over the new game for seconds.
+		m.chat.banner, m.chat.bannerUntil = "", time.Time{}
+	}
 	join := func() tea.Msg { return joinMsg{room: st.Room, side: st.Slot} }
 	if leave == nil {
 		return join
