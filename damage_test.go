@@ -55,7 +55,7 @@ func TestDamagedDatabaseRefused(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range 2000 {
 		wg.Go(func() {
-			if _, _, err := st.Login(fmt.Sprintf("SHA256:k%04d", i), "ssh-ed25519", fmt.Sprintf("p%04d", i)); err != nil {
+			if _, _, err := st.Login(context.Background(), fmt.Sprintf("SHA256:k%04d", i), "ssh-ed25519", fmt.Sprintf("p%04d", i)); err != nil {
 				t.Error(err)
 			}
 		})

@@ -42,48 +42,47 @@ func seedNode(t *testing.T, path string) {
 	// Times with nanoseconds, which PostgreSQL keeps to the microsecond.
 	start := time.Now().UTC().Add(-2*time.Hour + 123456789)
 	for _, p := range []struct{ fp, user string }{{fpAnn, "ann"}, {fpBob, "bob"}, {fpCat, "cat"}} {
-		if _, _, err := st.Login(p.fp, "ssh-ed25519", p.user); err != nil {
+		if _, _, err := st.Login(context.Background(), p.fp, "ssh-ed25519", p.user); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := st.Rename(fpAnn, "annie", time.Hour); err != nil {
+	if _, err := st.Rename(context.Background(), fpAnn, "annie", time.Hour); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.SetRole(fpCat, store.RoleModerator, store.By{Actor: "root"}); err != nil {
+	if _, err := st.SetRole(context.Background(), fpCat, store.RoleModerator, store.By{Actor: "root"}); err != nil {
 		t.Fatal(err)
 	}
 	ranked := store.MatchRecord{Mode: "pong-1v1", Ranked: true, Room: "r1", Start: start, Duration: 90 * time.Second,
-		Players:    []store.MatchPlayer{{Fingerprint: fpAnn, Slot: 0, Place: 1, Score: 7}, {Fingerprint: fpBob, Slot: 1, Team: 1, Place: 2, Score: 3}},
-		ReplayData: []byte("replay bytes of the ranked match")}
+		Players: []store.MatchPlayer{{Fingerprint: fpAnn, Slot: 0, Place: 1, Score: 7}, {Fingerprint: fpBob, Slot: 1, Team: 1, Place: 2, Score: 3}}}
 	rate := func(cur []store.Rating) ([]store.Rating, error) {
 		cur[0].Rating, cur[0].Deviation, cur[0].Games, cur[0].Wins = 1741.25, 290.5, 1, 1
 		cur[1].Rating, cur[1].Deviation, cur[1].Games, cur[1].Losses = 1258.75, 290.5, 1, 1
 		return cur, nil
 	}
-	if _, err := st.RecordMatch(ranked, rate); err != nil {
+	if _, err := st.RecordMatch(context.Background(), store.MatchEnd{Match: ranked, Rate: rate, Replay: []byte("replay bytes of the ranked match")}); err != nil {
 		t.Fatal(err)
 	}
 	casual := store.MatchRecord{Mode: "casual-1v1", Room: "c2", Start: start.Add(time.Hour), Duration: time.Minute,
 		Players: []store.MatchPlayer{{Fingerprint: fpBob, Place: 1}, {Name: "guest-1", Slot: 1, Place: 2}}}
-	if _, err := st.RecordMatch(casual, nil); err != nil {
+	if _, err := st.RecordMatch(context.Background(), store.MatchEnd{Match: casual}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.AddBan(store.Ban{Fingerprint: fpBob, Reason: "spam", Actor: "cat", Expires: start.Add(48 * time.Hour)}); err != nil {
+	if _, err := st.AddBan(context.Background(), store.Ban{Fingerprint: fpBob, Reason: "spam", Actor: "cat", Expires: start.Add(48 * time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.RemoveBan(fpBob, store.By{Actor: "cat", Reason: "appeal"}); err != nil {
+	if _, err := st.RemoveBan(context.Background(), fpBob, store.By{Actor: "cat", Reason: "appeal"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.AddBan(store.Ban{Fingerprint: fpBob, CIDR: "203.0.113.7", Reason: "again", Actor: "cat"}); err != nil {
+	if _, err := st.AddBan(context.Background(), store.Ban{Fingerprint: fpBob, CIDR: "203.0.113.7", Reason: "again", Actor: "cat"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.SetMute(store.Mute{Fingerprint: fpAnn, Reason: "caps", Actor: "cat", Created: start}); err != nil {
+	if err := st.SetMute(context.Background(), store.Mute{Fingerprint: fpAnn, Reason: "caps", Actor: "cat", Created: start}); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.Audit(store.AuditEntry{Actor: "root", Action: store.ActionAnnounce, Reason: "maintenance at noon"}); err != nil {
+	if err := st.Audit(context.Background(), store.AuditEntry{Actor: "root", Action: store.ActionAnnounce, Reason: "maintenance at noon"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.PutLeaves(fpBob, store.Leaves{Strikes: 2, Last: start, Until: start.Add(10 * time.Minute)}); err != nil {
+	if err := st.PutLeaves(context.Background(), fpBob, store.Leaves{Strikes: 2, Last: start, Until: start.Add(10 * time.Minute)}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -200,34 +199,34 @@ func checkServes(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	prof, err := st.ProfileByName("annie")
+	prof, err := st.ProfileByName(context.Background(), "annie")
 	if err != nil || prof.Player.Fingerprint != fpAnn || len(prof.Ratings) != 1 || prof.Ratings[0].Rating != 1741.25 || len(prof.Matches) != 1 {
 		t.Errorf("annie's profile in the copy: %+v, %v", prof, err)
 	}
-	if _, err := st.Rename(fpAnn, "ann2", time.Hour); err == nil {
+	if _, err := st.Rename(context.Background(), fpAnn, "ann2", time.Hour); err == nil {
 		t.Errorf("the rename interval was not kept: annie renamed again at once")
 	}
-	data, err := st.Replay(prof.Matches[0].ID)
+	data, err := st.Replay(context.Background(), prof.Matches[0].ID)
 	if err != nil || string(data) != "replay bytes of the ranked match" {
 		t.Errorf("replay of match %d: %q, %v", prof.Matches[0].ID, data, err)
 	}
-	if b, banned, err := st.ActiveBan("SHA256:someone-else", net.ParseIP("203.0.113.7")); err != nil || !banned || b.Fingerprint != fpBob {
+	if b, banned, err := st.ActiveBan(context.Background(), "SHA256:someone-else", net.ParseIP("203.0.113.7")); err != nil || !banned || b.Fingerprint != fpBob {
 		t.Errorf("the range ban does not refuse its address in the copy: %+v %v %v", b, banned, err)
 	}
-	mods, err := st.Moderators()
+	mods, err := st.Moderators(context.Background())
 	if err != nil || len(mods) != 1 || mods[0].Name != "cat" {
 		t.Errorf("moderators in the copy: %+v, %v", mods, err)
 	}
 	// New ids continue after the copied ones.
-	m, err := st.RecordMatch(store.MatchRecord{Mode: "casual-1v1", Start: time.Now(), Players: []store.MatchPlayer{{Fingerprint: fpCat, Place: 1}}}, nil)
+	m, err := st.RecordMatch(context.Background(), store.MatchEnd{Match: store.MatchRecord{Mode: "casual-1v1", Start: time.Now(), Players: []store.MatchPlayer{{Fingerprint: fpCat, Place: 1}}}})
 	if err != nil || m.ID != 3 {
 		t.Errorf("a new match in the copy: id %d, %v; want 3", m.ID, err)
 	}
-	b, err := st.AddBan(store.Ban{Fingerprint: fpCat, Actor: "root"})
+	b, err := st.AddBan(context.Background(), store.Ban{Fingerprint: fpCat, Actor: "root"})
 	if err != nil || b.ID != 3 {
 		t.Errorf("a new ban in the copy: id %d, %v; want 3", b.ID, err)
 	}
-	log, err := st.AuditLog(time.Time{}, 1)
+	log, err := st.AuditLog(context.Background(), time.Time{}, 1)
 	if err != nil || len(log) != 1 || log[0].ID != 8 {
 		t.Errorf("the new ban's audit entry: %+v, %v; want id 8", log, err)
 	}
@@ -308,7 +307,7 @@ func TestMigrateRefuses(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := st.Login("SHA256:other", "ssh-ed25519", "annie"); err != nil {
+		if _, _, err := st.Login(context.Background(), "SHA256:other", "ssh-ed25519", "annie"); err != nil {
 			t.Fatal(err)
 		}
 		st.Close()
@@ -330,7 +329,7 @@ func TestMigrateRefuses(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := st.PutLeaves(fpBob, store.Leaves{Strikes: 3, Last: time.Now(), Until: time.Now()}); err != nil {
+		if err := st.PutLeaves(context.Background(), fpBob, store.Leaves{Strikes: 3, Last: time.Now(), Until: time.Now()}); err != nil {
 			t.Fatal(err)
 		}
 		st.Close()
@@ -453,15 +452,15 @@ func TestMigrateFromAnOlderBuildsFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	alice, err := st.PlayerByName("alice")
+	alice, err := st.PlayerByName(context.Background(), "alice")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, found, err := st.Rating("pong-1v1", alice.Fingerprint)
+	r, found, err := st.Rating(context.Background(), "pong-1v1", alice.Fingerprint)
 	if err != nil || !found || r.Games != 40 || r.Deviation < 54 || r.Deviation > 55 {
 		t.Errorf("alice's pong-1v1 rating in the copy: %+v %v %v; want 40 games ± 54.6", r, found, err)
 	}
-	if ms, err := st.Matches(alice.Fingerprint, 100); err != nil || len(ms) != 40 {
+	if ms, err := st.Matches(context.Background(), alice.Fingerprint, 100); err != nil || len(ms) != 40 {
 		t.Errorf("alice's matches in the copy: %d, %v; want 40", len(ms), err)
 	}
 }

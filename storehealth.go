@@ -11,7 +11,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/termarena/termarena/store"
-	"github.com/termarena/termarena/store/bolt"
 )
 
 // watchStore checks the store now and then every `every` (store.Health: a
@@ -21,7 +20,12 @@ import (
 // /metrics is 1 or 0. The first check runs before it returns, so a store
 // damaged at start is in the log and the healthcheck's file from the
 // start. stop ends the checks and waits for one in progress.
-func watchStore(st *bolt.Store, every time.Duration, log *slog.Logger, reg prometheus.Registerer, publish func(problem string)) (stop func()) {
+// healthChecker is what the watch asks of the store.
+type healthChecker interface {
+	Health(ctx context.Context) error
+}
+
+func watchStore(st healthChecker, every time.Duration, log *slog.Logger, reg prometheus.Registerer, publish func(problem string)) (stop func()) {
 	var healthy atomic.Bool
 	gauge := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "termarena_store_healthy",
@@ -37,7 +41,7 @@ func watchStore(st *bolt.Store, every time.Duration, log *slog.Logger, reg prome
 	}
 	last := "unchecked"
 	check := func() {
-		err := st.Health()
+		err := st.Health(context.Background())
 		problem := ""
 		if err != nil {
 			problem = err.Error()

@@ -34,7 +34,7 @@ func TestHealthcheckReportsADamagedStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 150 {
-		if err := st.Audit(store.AuditEntry{Actor: "ops", Action: store.ActionAnnounce, Reason: fmt.Sprintf("notice %d of a long enough text to fill pages", i)}); err != nil {
+		if err := st.Audit(context.Background(), store.AuditEntry{Actor: "ops", Action: store.ActionAnnounce, Reason: fmt.Sprintf("notice %d of a long enough text to fill pages", i)}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -22,7 +22,6 @@ import (
 
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/sanitize"
-	"github.com/termarena/termarena/store/bolt"
 	"github.com/termarena/termarena/telemetry"
 )
 
@@ -79,7 +78,7 @@ type SessionInfo struct {
 
 // Deps are what the commands work with.
 type Deps struct {
-	Store    *bolt.Store
+	Store    Store
 	Sessions Sessions         // nil behaves as a server with nobody online
 	Now      func() time.Time // nil means time.Now
 	// TempDir is where backup spools its snapshot before streaming it;

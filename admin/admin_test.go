@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"context"
 	"encoding/json"
 	"net"
 	"os"
@@ -29,7 +30,7 @@ func TestFingerprintConstants(t *testing.T) {
 func TestNonAdminDenied(t *testing.T) {
 	e := newEnv(t)
 	e.online("bob", fpBob, "203.0.113.7:5000")
-	if _, err := e.st.SetRole(fpCarol, store.RoleModerator, store.By{Actor: "alice"}); err != nil {
+	if _, err := e.st.SetRole(context.Background(), fpCarol, store.RoleModerator, store.By{Actor: "alice"}); err != nil {
 		t.Fatal(err)
 	}
 	auditBefore := len(e.auditLog())
@@ -64,7 +65,7 @@ func TestNonAdminDenied(t *testing.T) {
 	if e.live.calls != 0 {
 		t.Errorf("denied commands touched live sessions %d times", e.live.calls)
 	}
-	if _, banned, _ := e.st.ActiveBan(fpBob, nil); banned {
+	if _, banned, _ := e.st.ActiveBan(context.Background(), fpBob, nil); banned {
 		t.Error("a denied ban was stored")
 	}
 }
@@ -117,7 +118,7 @@ func TestBanOnlinePlayerKicksWithReasonAndExpiry(t *testing.T) {
 			t.Errorf("output %q lacks %q", out, s)
 		}
 	}
-	b, ok, err := e.st.ActiveBan(fpBob, nil)
+	b, ok, err := e.st.ActiveBan(context.Background(), fpBob, nil)
 	if err != nil || !ok {
 		t.Fatalf("ActiveBan = %v, %v", ok, err)
 	}
@@ -157,7 +158,7 @@ func TestBanWithRange(t *testing.T) {
 	if !strings.Contains(out, "203.0.113.0/24") || !strings.Contains(out, "kicked 2 sessions") {
 		t.Errorf("output %q", out)
 	}
-	if b, ok, _ := e.st.ActiveBan("", net.ParseIP("203.0.113.200")); !ok || b.Fingerprint != fpBob || b.Reason != "3 strikes" {
+	if b, ok, _ := e.st.ActiveBan(context.Background(), "", net.ParseIP("203.0.113.200")); !ok || b.Fingerprint != fpBob || b.Reason != "3 strikes" {
 		t.Errorf("range ban = %+v, %v", b, ok)
 	}
 }
@@ -166,7 +167,7 @@ func TestBanSurvivesReopen(t *testing.T) {
 	e := newEnv(t)
 	e.must("ban", "bob", "7d", "cheating")
 	e.reopen()
-	if b, ok, err := e.st.ActiveBan(fpBob, nil); err != nil || !ok || b.Reason != "cheating" {
+	if b, ok, err := e.st.ActiveBan(context.Background(), fpBob, nil); err != nil || !ok || b.Reason != "cheating" {
 		t.Errorf("after reopen ActiveBan = %+v, %v, %v", b, ok, err)
 	}
 	var bans []banJSON
@@ -225,7 +226,7 @@ func TestBanUsageErrors(t *testing.T) {
 			t.Errorf("admin %q: stdout %q, stderr %q; want this command's usage on stderr", args, r.out, r.errOut)
 		}
 	}
-	if bans, _ := e.st.Bans(true); len(bans) != 0 {
+	if bans, _ := e.st.Bans(context.Background(), true); len(bans) != 0 {
 		t.Errorf("usage errors stored bans: %+v", bans)
 	}
 	if log := e.auditLog(); len(log) != 0 {
@@ -255,7 +256,7 @@ func TestUnknownPlayer(t *testing.T) {
 	}
 	// A key nobody has used yet can still be banned, ahead of its first login.
 	e.must("ban", fpDave, "1d")
-	if _, ok, _ := e.st.ActiveBan(fpDave, nil); !ok {
+	if _, ok, _ := e.st.ActiveBan(context.Background(), fpDave, nil); !ok {
 		t.Error("ban of a not-yet-seen key was not stored")
 	}
 	e.must("unban", fpDave)
@@ -264,7 +265,7 @@ func TestUnknownPlayer(t *testing.T) {
 func TestBanSelfRefused(t *testing.T) {
 	e := newEnv(t)
 	e.expect(ExitFail, "ban", "alice")
-	if _, ok, _ := e.st.ActiveBan(fpAlice, nil); ok {
+	if _, ok, _ := e.st.ActiveBan(context.Background(), fpAlice, nil); ok {
 		t.Error("the admin banned themself")
 	}
 }
@@ -276,7 +277,7 @@ func TestUnban(t *testing.T) {
 	if out := e.must("unban", "Bob", "appeal", "accepted"); !strings.Contains(out, "lifted 2 bans of bob") {
 		t.Errorf("unban output %q", out)
 	}
-	if _, ok, _ := e.st.ActiveBan(fpBob, nil); ok {
+	if _, ok, _ := e.st.ActiveBan(context.Background(), fpBob, nil); ok {
 		t.Error("bob still banned")
 	}
 	// Nothing to lift says so and fails: the wrong name in a script shows.
@@ -301,7 +302,7 @@ func TestMuteAndUnmute(t *testing.T) {
 	}
 	e.clock.Advance(time.Second)
 	e.must("mute", "carol", "2h", "flooding", "chat")
-	if m, ok, _ := e.st.ActiveMute(fpCarol); !ok || m.Reason != "flooding chat" || m.Expires != now.Add(2*time.Hour+time.Second) || m.Actor != "alice" {
+	if m, ok, _ := e.st.ActiveMute(context.Background(), fpCarol); !ok || m.Reason != "flooding chat" || m.Expires != now.Add(2*time.Hour+time.Second) || m.Actor != "alice" {
 		t.Errorf("carol's mute = %+v, %v", m, ok)
 	}
 
@@ -413,12 +414,12 @@ func TestPromoteDemote(t *testing.T) {
 		if out := e.must(c.args...); !strings.Contains(out, c.out) {
 			t.Errorf("admin %q = %q, want %q", c.args, out, c.out)
 		}
-		if p, _ := e.st.PlayerByFingerprint(fpBob); p.Role != c.role {
+		if p, _ := e.st.PlayerByFingerprint(context.Background(), fpBob); p.Role != c.role {
 			t.Errorf("after %q role = %q, want %q", c.args, p.Role, c.role)
 		}
 	}
 	e.must("promote", "carol", "moderator")
-	if mods, _ := e.st.Moderators(); len(mods) != 1 || mods[0].Name != "carol" {
+	if mods, _ := e.st.Moderators(context.Background()); len(mods) != 1 || mods[0].Name != "carol" {
 		t.Errorf("moderators = %+v", mods)
 	}
 	got := []string{}
@@ -610,7 +611,7 @@ func TestSanitizesAttackerText(t *testing.T) {
 	e := newEnv(t)
 	e.online("bob", fpBob, "192.0.2.1:1")
 	e.must("ban", "bob", "1d", "evil\x1b]0;owned\x07", "\u202egnp.exe", "\u009b31m")
-	b, _, _ := e.st.ActiveBan(fpBob, nil)
+	b, _, _ := e.st.ActiveBan(context.Background(), fpBob, nil)
 	if b.Reason != "evil]0;owned gnp.exe 31m" {
 		t.Errorf("stored reason %q", b.Reason)
 	}
@@ -642,7 +643,7 @@ func TestBackup(t *testing.T) {
 	e.must("ban", "bob", "1d")
 	want := map[string]string{}
 	for _, name := range []string{"alice", "bob", "carol"} {
-		p, err := e.st.PlayerByName(name)
+		p, err := e.st.PlayerByName(context.Background(), name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -694,7 +695,7 @@ func TestBackup(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer restored.Close()
-	if _, ok, err := restored.ActiveBan(fpBob, nil); err != nil || !ok {
+	if _, ok, err := restored.ActiveBan(context.Background(), fpBob, nil); err != nil || !ok {
 		t.Errorf("restored ban = %v, %v", ok, err)
 	}
 
@@ -717,7 +718,7 @@ func TestModerationRespectsRanks(t *testing.T) {
 			t.Errorf("admin %q: %q", args, r.errOut)
 		}
 	}
-	if _, ok, _ := e.st.ActiveBan(fpCarol, nil); ok {
+	if _, ok, _ := e.st.ActiveBan(context.Background(), fpCarol, nil); ok {
 		t.Error("an admin's key was banned")
 	}
 	e.must("mute", "bob", "1h") // a moderator is below an admin

@@ -33,7 +33,7 @@ func runBackup(r *runner, args []string) int {
 		_ = os.Remove(f.Name()) // best effort: a leftover is 0600 and in the temp dir
 	}()
 	spool := &spoolWriter{w: f}
-	n, err := r.d.Store.Backup(spool)
+	n, err := r.d.Store.Backup(r.ctx, spool)
 	if spool.err != nil {
 		// A full disk is when a backup matters most, and the spool file
 		// shares the data file's disk. Nothing can grow the data file
@@ -68,7 +68,7 @@ func (r *runner) backupDirect(why error) int {
 	if code := r.backupAudit(); code != ExitOK {
 		return code
 	}
-	n, err := r.d.Store.Backup(r.out)
+	n, err := r.d.Store.Backup(r.ctx, r.out)
 	if err != nil {
 		return r.fail("streaming stopped after %d bytes: %s", n, sanitize.Text(err.Error(), 300))
 	}
@@ -80,7 +80,7 @@ func (r *runner) backupDirect(why error) int {
 // save (a full disk) the backup goes ahead, and says the entry is missing:
 // refusing the one tool for that moment would help no one.
 func (r *runner) backupAudit() int {
-	err := r.d.Store.Audit(store.AuditEntry{Actor: r.actor(), Action: store.ActionBackup, Target: target{}.label()})
+	err := r.d.Store.Audit(r.ctx, store.AuditEntry{Actor: r.actor(), Action: store.ActionBackup, Target: target{}.label()})
 	if errors.Is(err, store.ErrCannotSave) {
 		fmt.Fprintln(r.errOut, "termarena: backup: the server cannot save right now, so this backup is not in the audit log")
 		return ExitOK

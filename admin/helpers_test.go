@@ -159,7 +159,7 @@ func newEnv(t *testing.T) *env {
 	e.open()
 	t.Cleanup(func() { _ = e.st.Close() })
 	for _, name := range []string{"alice", "bob", "carol"} {
-		if _, _, err := e.st.Login(fp(name), "ssh-ed25519", name); err != nil {
+		if _, _, err := e.st.Login(context.Background(), fp(name), "ssh-ed25519", name); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -233,7 +233,7 @@ func (e *env) expect(code int, args ...string) result {
 
 func (e *env) auditLog() []store.AuditEntry {
 	e.t.Helper()
-	log, err := e.st.AuditLog(time.Time{}, 1000)
+	log, err := e.st.AuditLog(context.Background(), time.Time{}, 1000)
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -157,7 +157,7 @@ func runBans(r *runner, args []string) int {
 		return r.usageErr("%v", err)
 	}
 	all := p.Bools["all"]
-	bans, err := r.d.Store.Bans(all)
+	bans, err := r.d.Store.Bans(r.ctx, all)
 	if err != nil {
 		return r.storeFail("read the bans", err)
 	}
@@ -219,7 +219,7 @@ func runMutes(r *runner, args []string) int {
 	if err != nil {
 		return r.usageErr("%v", err)
 	}
-	mutes, err := r.d.Store.Mutes()
+	mutes, err := r.d.Store.Mutes(r.ctx)
 	if err != nil {
 		return r.storeFail("read the mutes", err)
 	}
@@ -274,7 +274,7 @@ func runAudit(r *runner, args []string) int {
 			return r.usageErr("--limit %q: want a number from 1 to %d", sanitize.Arg(v), maxAuditLimit)
 		}
 	}
-	log, err := r.d.Store.AuditLog(since, limit)
+	log, err := r.d.Store.AuditLog(r.ctx, since, limit)
 	if err != nil {
 		return r.storeFail("read the audit log", err)
 	}

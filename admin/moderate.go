@@ -89,9 +89,9 @@ func (r *runner) lookup(arg string) (target, bool, error) {
 	var p store.Player
 	var err error
 	if strings.Contains(arg, ":") {
-		p, err = r.d.Store.PlayerByFingerprint(arg)
+		p, err = r.d.Store.PlayerByFingerprint(r.ctx, arg)
 	} else {
-		p, err = r.d.Store.PlayerByName(arg)
+		p, err = r.d.Store.PlayerByName(r.ctx, arg)
 	}
 	switch {
 	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrInvalidName):
@@ -174,7 +174,7 @@ func runBan(r *runner, args []string) int {
 	if code != ExitOK {
 		return code
 	}
-	b, kicked, err := r.mod().Ban(r.actorParty(), t.party(), dur, reason, prefix)
+	b, kicked, err := r.mod().Ban(r.ctx, r.actorParty(), t.party(), dur, reason, prefix)
 	if err != nil {
 		return r.refused(err, t)
 	}
@@ -216,7 +216,7 @@ func runUnban(r *runner, args []string) int {
 	if code != ExitOK {
 		return code
 	}
-	n, err := r.d.Store.RemoveBan(t.fp, store.By{Actor: r.actor(), Reason: reasonText(p.Pos[1:], maxReasonRunes)})
+	n, err := r.d.Store.RemoveBan(r.ctx, t.fp, store.By{Actor: r.actor(), Reason: reasonText(p.Pos[1:], maxReasonRunes)})
 	if err != nil {
 		return r.storeFail("lift the ban", err)
 	}
@@ -254,7 +254,7 @@ func runMute(r *runner, args []string) int {
 	if code != ExitOK {
 		return code
 	}
-	m, err := r.mod().Mute(r.actorParty(), t.party(), dur, reason, false)
+	m, err := r.mod().Mute(r.ctx, r.actorParty(), t.party(), dur, reason, false)
 	if err != nil {
 		return r.refused(err, t)
 	}
@@ -277,7 +277,7 @@ func runUnmute(r *runner, args []string) int {
 	if code != ExitOK {
 		return code
 	}
-	lifted, err := r.mod().Unmute(r.actorParty(), t.party(), reasonText(p.Pos[1:], maxReasonRunes))
+	lifted, err := r.mod().Unmute(r.ctx, r.actorParty(), t.party(), reasonText(p.Pos[1:], maxReasonRunes))
 	if err != nil {
 		return r.refused(err, t)
 	}
@@ -301,7 +301,7 @@ func runKick(r *runner, args []string) int {
 	if code != ExitOK {
 		return code
 	}
-	n, err := r.mod().Kick(r.actorParty(), t.party(), reason)
+	n, err := r.mod().Kick(r.ctx, r.actorParty(), t.party(), reason)
 	if err != nil {
 		return r.refused(err, t)
 	}
@@ -325,7 +325,7 @@ func runWarn(r *runner, args []string) int {
 	if code != ExitOK {
 		return code
 	}
-	n, err := r.mod().Warn(r.actorParty(), t.party(), text)
+	n, err := r.mod().Warn(r.ctx, r.actorParty(), t.party(), text)
 	if errors.Is(err, ErrNotOnline) {
 		return r.fail("%s is not online; nothing was sent", t.label())
 	}
@@ -383,11 +383,11 @@ func (r *runner) setRole(who, role string) int {
 	if code != ExitOK {
 		return code
 	}
-	before, err := r.d.Store.PlayerByFingerprint(t.fp)
+	before, err := r.d.Store.PlayerByFingerprint(r.ctx, t.fp)
 	if err != nil {
 		return r.storeFail("read the player", err)
 	}
-	if _, err := r.d.Store.SetRole(t.fp, role, store.By{Actor: r.actor()}); err != nil {
+	if _, err := r.d.Store.SetRole(r.ctx, t.fp, role, store.By{Actor: r.actor()}); err != nil {
 		return r.storeFail("change the role", err)
 	}
 	r.d.Sessions.RoleChanged(t.fp, role)
@@ -408,7 +408,7 @@ func (r *runner) setRole(who, role string) int {
 // It runs after the action, so a failure here is reported: the action
 // happened but its log line is missing, which an operator must know.
 func (r *runner) audit(action string, t target, reason string) int {
-	err := r.d.Store.Audit(store.AuditEntry{Actor: r.actor(), Action: action, Target: t.label(), TargetID: t.fp, Reason: reason})
+	err := r.d.Store.Audit(r.ctx, store.AuditEntry{Actor: r.actor(), Action: action, Target: t.label(), TargetID: t.fp, Reason: reason})
 	if err != nil {
 		return r.fail("%s done, but the audit log was not written: %s", action, sanitize.Text(err.Error(), 300))
 	}

@@ -1,15 +1,16 @@
 package admin
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/netip"
 	"strings"
 	"time"
 
 	"github.com/termarena/termarena/moderation"
 	"github.com/termarena/termarena/store"
-	"github.com/termarena/termarena/store/bolt"
 )
 
 // Moderation carries out moderation actions, from chat commands (/mute,
@@ -22,12 +23,30 @@ import (
 // It lives here rather than in a package of its own because it is what the
 // admin commands are made of; the server builds one for chat.
 type Moderation struct {
-	Store    *bolt.Store
+	Store    ModStore
 	Sessions Sessions         // nil reaches nobody
 	Now      func() time.Time // nil means time.Now
 	// IsAdmin reports whether a key is in the admin keys file; nil means
 	// none is.
 	IsAdmin func(fingerprint string) bool
+}
+
+// ModStore is what moderation persists to: the actions with their audit
+// entries, and the player records ranks are read from.
+type ModStore interface {
+	store.Bans
+	store.Mutes
+	store.Audit
+	PlayerByFingerprint(ctx context.Context, fp string) (store.Player, error)
+}
+
+// Store is what the admin commands read and write: moderation, roles,
+// players by name, and backups.
+type Store interface {
+	ModStore
+	store.Roles
+	PlayerByName(ctx context.Context, name string) (store.Player, error)
+	Backup(ctx context.Context, w io.Writer) (int64, error)
 }
 
 // ErrNotOnline is returned by Kick and Warn when the player has no live
@@ -59,14 +78,14 @@ func (m Moderation) live() Sessions {
 
 // RankOf is a key's rank: admin keys are admins, stored moderators
 // moderators, anyone else (a guest, a key never seen) a player.
-func (m Moderation) RankOf(fingerprint string) (moderation.Rank, error) {
+func (m Moderation) RankOf(ctx context.Context, fingerprint string) (moderation.Rank, error) {
 	if m.IsAdmin != nil && m.IsAdmin(fingerprint) {
 		return moderation.Admin, nil
 	}
 	if isGuest(fingerprint) {
 		return moderation.Player, nil
 	}
-	p, err := m.Store.PlayerByFingerprint(fingerprint)
+	p, err := m.Store.PlayerByFingerprint(ctx, fingerprint)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return moderation.Player, nil
@@ -79,11 +98,11 @@ func (m Moderation) RankOf(fingerprint string) (moderation.Rank, error) {
 }
 
 // allow fills in the target's rank and asks the one access decision.
-func (m Moderation) allow(actor moderation.Party, target *moderation.Party, lift bool) error {
+func (m Moderation) allow(ctx context.Context, actor moderation.Party, target *moderation.Party, lift bool) error {
 	if err := moderation.MayModerate(actor); err != nil {
 		return err
 	}
-	r, err := m.RankOf(target.ID)
+	r, err := m.RankOf(ctx, target.ID)
 	if err != nil {
 		return err
 	}
@@ -95,14 +114,14 @@ func isGuest(fingerprint string) bool { return strings.HasPrefix(fingerprint, "g
 
 // Mute silences target in chat for d. A guest's mute lasts as long as
 // their session: they have no key to store it under.
-func (m Moderation) Mute(actor, target moderation.Party, d time.Duration, reason string, auto bool) (store.Mute, error) {
-	if err := m.allow(actor, &target, false); err != nil {
+func (m Moderation) Mute(ctx context.Context, actor, target moderation.Party, d time.Duration, reason string, auto bool) (store.Mute, error) {
+	if err := m.allow(ctx, actor, &target, false); err != nil {
 		return store.Mute{}, err
 	}
 	now := m.now()
 	mu := store.Mute{Fingerprint: target.ID, Name: target.Name, Reason: reason, Actor: actor.Name, Created: now, Expires: now.Add(d), Auto: auto}
 	if !isGuest(target.ID) {
-		if err := m.Store.SetMute(mu); err != nil {
+		if err := m.Store.SetMute(ctx, mu); err != nil {
 			return store.Mute{}, &StoreError{"save the mute", err}
 		}
 	}
@@ -113,14 +132,14 @@ func (m Moderation) Mute(actor, target moderation.Party, d time.Duration, reason
 // Unmute lifts target's mute and reports whether there was one to lift.
 // Live chat is cleared either way, so a session never stays muted by a
 // mute the store no longer has.
-func (m Moderation) Unmute(actor, target moderation.Party, reason string) (bool, error) {
-	if err := m.allow(actor, &target, true); err != nil {
+func (m Moderation) Unmute(ctx context.Context, actor, target moderation.Party, reason string) (bool, error) {
+	if err := m.allow(ctx, actor, &target, true); err != nil {
 		return false, err
 	}
 	lifted := false
 	if !isGuest(target.ID) {
 		var err error
-		if lifted, err = m.Store.RemoveMute(target.ID, store.By{Actor: actor.Name, Reason: reason}); err != nil {
+		if lifted, err = m.Store.RemoveMute(ctx, target.ID, store.By{Actor: actor.Name, Reason: reason}); err != nil {
 			return false, &StoreError{"lift the mute", err}
 		}
 	}
@@ -129,20 +148,20 @@ func (m Moderation) Unmute(actor, target moderation.Party, reason string) (bool,
 }
 
 // Warn shows target a warning and returns how many sessions it reached.
-func (m Moderation) Warn(actor, target moderation.Party, text string) (int, error) {
-	if err := m.allow(actor, &target, false); err != nil {
+func (m Moderation) Warn(ctx context.Context, actor, target moderation.Party, text string) (int, error) {
+	if err := m.allow(ctx, actor, &target, false); err != nil {
 		return 0, err
 	}
 	n := m.live().Tell(target.ID, text)
 	if n == 0 {
 		return 0, ErrNotOnline
 	}
-	return n, m.audit(actor, target, store.ActionWarn, text)
+	return n, m.audit(ctx, actor, target, store.ActionWarn, text)
 }
 
 // Kick ends target's live sessions and returns how many it ended.
-func (m Moderation) Kick(actor, target moderation.Party, reason string) (int, error) {
-	if err := m.allow(actor, &target, false); err != nil {
+func (m Moderation) Kick(ctx context.Context, actor, target moderation.Party, reason string) (int, error) {
+	if err := m.allow(ctx, actor, &target, false); err != nil {
 		return 0, err
 	}
 	msg := "you were kicked by " + actor.Rank.Article()
@@ -153,7 +172,7 @@ func (m Moderation) Kick(actor, target moderation.Party, reason string) (int, er
 	if n == 0 {
 		return 0, ErrNotOnline
 	}
-	return n, m.audit(actor, target, store.ActionKick, reason)
+	return n, m.audit(ctx, actor, target, store.ActionKick, reason)
 }
 
 // ErrGuestBan refuses a key ban of a guest, who has no key.
@@ -162,11 +181,11 @@ var ErrGuestBan = errors.New("guests have no key to ban: kick them, or ban their
 // Ban refuses target's key (and, with a valid cidr, an address range) at
 // login for d (0: permanently), and kicks every session the ban covers. It
 // returns the stored ban and how many sessions it ended.
-func (m Moderation) Ban(actor, target moderation.Party, d time.Duration, reason string, cidr netip.Prefix) (store.Ban, int, error) {
+func (m Moderation) Ban(ctx context.Context, actor, target moderation.Party, d time.Duration, reason string, cidr netip.Prefix) (store.Ban, int, error) {
 	if isGuest(target.ID) {
 		return store.Ban{}, 0, ErrGuestBan
 	}
-	if err := m.allow(actor, &target, false); err != nil {
+	if err := m.allow(ctx, actor, &target, false); err != nil {
 		return store.Ban{}, 0, err
 	}
 	now := m.now()
@@ -177,7 +196,7 @@ func (m Moderation) Ban(actor, target moderation.Party, d time.Duration, reason 
 	if d > 0 {
 		b.Expires = now.Add(d)
 	}
-	b, err := m.Store.AddBan(b)
+	b, err := m.Store.AddBan(ctx, b)
 	if err != nil {
 		return store.Ban{}, 0, &StoreError{"save the ban", err}
 	}
@@ -210,12 +229,12 @@ func (m Moderation) kickRange(prefix netip.Prefix, done map[string]bool, msg str
 // audit records an action that changes no stored state. It runs after the
 // action, so a failure here means the action happened but its log line is
 // missing, which an operator must know.
-func (m Moderation) audit(actor, target moderation.Party, action, reason string) error {
+func (m Moderation) audit(ctx context.Context, actor, target moderation.Party, action, reason string) error {
 	label := target.Name
 	if label == "" {
 		label = target.ID
 	}
-	err := m.Store.Audit(store.AuditEntry{Actor: actor.Name, Action: action, Target: label, TargetID: target.ID, Reason: reason})
+	err := m.Store.Audit(ctx, store.AuditEntry{Actor: actor.Name, Action: action, Target: label, TargetID: target.ID, Reason: reason})
 	if err != nil {
 		return fmt.Errorf("%s done, but the audit log was not written: %w", action, err)
 	}

@@ -118,7 +118,7 @@ func Assemble(c Config) (*App, error) {
 	a.Metrics = telemetry.New(a.Lobby)
 	// Who is online is the hub's and the ranked queues' to say.
 	a.Service = service.New(st, a.Lobby.Rooms).WithOnline(a.Lobby.Hub, a.Lobby.Matchmaker)
-	a.Server, err = server.New(c.Server, server.Deps{Store: st, Hub: a.Lobby.Hub, Rooms: a.Lobby.Rooms, Matchmaker: a.Lobby.Matchmaker,
+	a.Server, err = server.New(c.Server, server.Deps{Store: st, TempDir: filepath.Dir(st.Path()), Hub: a.Lobby.Hub, Rooms: a.Lobby.Rooms, Matchmaker: a.Lobby.Matchmaker,
 		Chat: a.Lobby.Chat, Challenges: a.Lobby.Challenges, Quick: a.Lobby.Quick, Service: a.Service, Views: c.Views, Metrics: a.Metrics, HostKey: a.HostKey.Signer, Admins: c.Admins, Logger: log})
 	if err != nil {
 		return fail(err)

@@ -41,10 +41,10 @@ type Header struct {
 	Env       map[string]string `json:"env,omitempty"`
 }
 
-// Store is what an export reads: *bolt.Store implements it.
+// Store is what an export reads: every store backend implements it.
 type Store interface {
-	Replay(matchID uint64) ([]byte, error)
-	Match(id uint64) (store.MatchRecord, error)
+	Replay(ctx context.Context, matchID uint64) ([]byte, error)
+	Match(ctx context.Context, id uint64) (store.MatchRecord, error)
 }
 
 // ErrNoReplay means no replay is stored for the match.
@@ -64,7 +64,7 @@ func (e Exporter) Export(ctx context.Context, id uint64, w io.Writer) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	data, err := e.Store.Replay(id)
+	data, err := e.Store.Replay(ctx, id)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return fmt.Errorf("asciicast: match %d: %w", id, ErrNoReplay)
@@ -74,7 +74,7 @@ func (e Exporter) Export(ctx context.Context, id uint64, w io.Writer) error {
 	var rec *store.MatchRecord
 	title := fmt.Sprintf("termarena match %d", id)
 	var stamp int64
-	if m, err := e.Store.Match(id); err == nil {
+	if m, err := e.Store.Match(ctx, id); err == nil {
 		rec = &m
 		title = fmt.Sprintf("termarena match %d · %s", id, m.Mode)
 		stamp = m.Start.Unix()

@@ -36,12 +36,12 @@ func newStore(t *testing.T) (*bolt.Store, uint64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := st.RecordMatch(store.MatchRecord{Mode: "casual-1v1", Room: "r1", Start: time.Date(2026, 11, 22, 14, 0, 0, 0, time.UTC), Duration: 10 * time.Second,
-		Players: []store.MatchPlayer{{Slot: 0, Place: 1}, {Slot: 1, Place: 2}}}, nil)
+	m, err := st.RecordMatch(context.Background(), store.MatchEnd{Match: store.MatchRecord{Mode: "casual-1v1", Room: "r1", Start: time.Date(2026, 11, 22, 14, 0, 0, 0, time.UTC), Duration: 10 * time.Second,
+		Players: []store.MatchPlayer{{Slot: 0, Place: 1}, {Slot: 1, Place: 2}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.PutReplay(m.ID, data); err != nil {
+	if err := st.PutReplay(context.Background(), m.ID, data); err != nil {
 		t.Fatal(err)
 	}
 	return st, m.ID

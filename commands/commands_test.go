@@ -336,11 +336,11 @@ func TestMatchesColumnsHoldPracticeModesAt80Columns(t *testing.T) {
 	w.login(bob, "bob")
 	w.rankedWin(alice, bob, true)
 	for _, mode := range []string{"practice-1v1", "casual-1v1"} {
-		if _, err := w.store.RecordMatch(store.MatchRecord{Mode: mode, Room: "r2", Start: w.start.Add(20 * time.Minute),
+		if _, err := w.store.RecordMatch(context.Background(), store.MatchEnd{Match: store.MatchRecord{Mode: mode, Room: "r2", Start: w.start.Add(20 * time.Minute),
 			Duration: 40 * time.Second, Players: []store.MatchPlayer{
 				{Fingerprint: alice, Slot: 0, Place: 2, Score: 7},
 				{Name: "bot-L5", Slot: 1, Place: 1, Score: 11},
-			}}, nil); err != nil {
+			}}}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -50,7 +50,7 @@ func newWorld(t *testing.T) *world {
 
 func (w *world) login(fp, name string) {
 	w.t.Helper()
-	if _, _, err := w.store.Login(fp, "ssh-ed25519", name); err != nil {
+	if _, _, err := w.store.Login(context.Background(), fp, "ssh-ed25519", name); err != nil {
 		w.t.Fatal(err)
 	}
 }
@@ -66,11 +66,11 @@ func (w *world) rankedWin(winner, loser string, replay bool) uint64 {
 // rankedWinDev is rankedWin leaving both players at ± dev.
 func (w *world) rankedWinDev(winner, loser string, replay bool, dev float64) uint64 {
 	w.t.Helper()
-	m, err := w.store.RecordMatch(store.MatchRecord{Mode: "pong-1v1", Ranked: true, Room: "r1", Start: w.start.Add(13 * time.Minute),
+	m, err := w.store.RecordMatch(context.Background(), store.MatchEnd{Match: store.MatchRecord{Mode: "pong-1v1", Ranked: true, Room: "r1", Start: w.start.Add(13 * time.Minute),
 		Duration: 32500 * time.Millisecond, Players: []store.MatchPlayer{
 			{Fingerprint: winner, Slot: 0, Place: 1, Score: 5},
 			{Fingerprint: loser, Slot: 1, Place: 2, Score: 3},
-		}}, func(cur []store.Rating) ([]store.Rating, error) {
+		}}, Rate: func(cur []store.Rating) ([]store.Rating, error) {
 		cur[0].Deviation, cur[1].Deviation = dev, dev
 		cur[0].Rating += 20
 		cur[0].Games++
@@ -79,12 +79,12 @@ func (w *world) rankedWinDev(winner, loser string, replay bool, dev float64) uin
 		cur[1].Games++
 		cur[1].Losses++
 		return cur, nil
-	})
+	}})
 	if err != nil {
 		w.t.Fatal(err)
 	}
 	if replay {
-		if err := w.store.PutReplay(m.ID, []byte("replay bytes")); err != nil {
+		if err := w.store.PutReplay(context.Background(), m.ID, []byte("replay bytes")); err != nil {
 			w.t.Fatal(err)
 		}
 	}

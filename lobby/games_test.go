@@ -119,7 +119,7 @@ func TestLightCycleMatchThroughTheLobby(t *testing.T) {
 	ctx := context.Background()
 	players := []game.Player{{ID: "SHA256:aaa", Name: "ann"}, {ID: "SHA256:bbb", Name: "ben"}, {ID: "SHA256:ccc", Name: "cy"}}
 	for _, p := range players {
-		if _, _, err := st.Login(string(p.ID), "ssh-ed25519", p.Name); err != nil {
+		if _, _, err := st.Login(context.Background(), string(p.ID), "ssh-ed25519", p.Name); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := r.Join(ctx, p, -1); err != nil {
@@ -141,11 +141,11 @@ func TestLightCycleMatchThroughTheLobby(t *testing.T) {
 		return fr.Phase == game.Finished
 	})
 	waitFor(t, "the result to be saved", func() bool { o := r.Outcome(); return o != nil && o.MatchID != 0 })
-	ms, err := st.Matches("SHA256:aaa", 10)
+	ms, err := st.Matches(context.Background(), "SHA256:aaa", 10)
 	if err != nil || len(ms) != 1 || ms[0].Mode != "casual-tron" || len(ms[0].Players) != 3 {
 		t.Fatalf("history: %+v %v", ms, err)
 	}
-	data, err := st.Replay(ms[0].ID)
+	data, err := st.Replay(context.Background(), ms[0].ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -115,7 +115,7 @@ func faultyServices(t *testing.T, k faultyKind) (*Services, *bolt.Store, *logBuf
 		t.Fatal(err)
 	}
 	for _, p := range []struct{ fp, name string }{{"SHA256:aaa", "ann"}, {"SHA256:bbb", "ben"}, {"SHA256:ccc", "cat"}, {"SHA256:ddd", "dan"}} {
-		if _, _, err := st.Login(p.fp, "ssh-ed25519", p.name); err != nil {
+		if _, _, err := st.Login(context.Background(), p.fp, "ssh-ed25519", p.name); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -196,14 +196,14 @@ func TestPanickingRoomAbortsItsMatchAlone(t *testing.T) {
 				t.Fatalf("the faulty room's last frame: phase %v, failed %v", fr.Phase, fr.Failed)
 			}
 
-			waitFor(t, "the aborted match to be recorded", func() bool { ms, _ := st.Matches(string(ann.ID), 10); return len(ms) == 1 })
-			ms, _ := st.Matches(string(ann.ID), 10)
+			waitFor(t, "the aborted match to be recorded", func() bool { ms, _ := st.Matches(context.Background(), string(ann.ID), 10); return len(ms) == 1 })
+			ms, _ := st.Matches(context.Background(), string(ann.ID), 10)
 			if m := ms[0]; !m.Aborted || !m.Ranked || m.Mode != "faulty-1v1" || len(m.Players) != 2 || m.Players[0].Left || m.Players[1].Left || !m.Replay {
 				t.Fatalf("recorded %+v", m)
 			}
 			// The replay is cut where the recorder last verified the
 			// game (tick 60, a hash a second), before the bug struck.
-			data, err := st.Replay(ms[0].ID)
+			data, err := st.Replay(context.Background(), ms[0].ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -219,7 +219,7 @@ func TestPanickingRoomAbortsItsMatchAlone(t *testing.T) {
 				t.Fatalf("the failed match's replay does not play to its cut: %v", err)
 			}
 			for _, p := range []game.Player{ann, ben} {
-				if rt, found, _ := st.Rating("faulty-1v1", string(p.ID)); found || rt.Games != 0 {
+				if rt, found, _ := st.Rating(context.Background(), "faulty-1v1", string(p.ID)); found || rt.Games != 0 {
 					t.Fatalf("the aborted match rated %s: %+v", p.Name, rt)
 				}
 				tk, err := svc.Matchmaker.Join("faulty-1v1", string(p.ID), p.Name, 1500)
@@ -298,10 +298,10 @@ func TestResultsWriterSkipsAJobThatPanics(t *testing.T) {
 		waitFor(t, c.game+" to play", func() bool { fr, _ := r.Latest(); return fr.Phase == game.Playing })
 	}
 	svc.Stop() // both matches are cut short: two aborted jobs
-	if ms, _ := st.Matches(string(ann.ID), 10); len(ms) != 0 {
+	if ms, _ := st.Matches(context.Background(), string(ann.ID), 10); len(ms) != 0 {
 		t.Fatalf("the job that panicked was recorded: %+v", ms)
 	}
-	if ms, _ := st.Matches(string(cat.ID), 10); len(ms) != 1 || !ms[0].Aborted {
+	if ms, _ := st.Matches(context.Background(), string(cat.ID), 10); len(ms) != 1 || !ms[0].Aborted {
 		t.Fatalf("the other match: %+v", ms)
 	}
 	if svc.Panics()[WorkerResults] != 1 || !strings.Contains(logs.String(), "test bug in Standing") {
@@ -320,12 +320,12 @@ func TestPruningADamagedStoreLogsTheBucket(t *testing.T) {
 	}
 	big := bytes.Repeat([]byte("replay "), 300) // the bucket gets pages of its own
 	for range 20 {
-		m, err := st.RecordMatch(store.MatchRecord{Mode: "casual-1v1", Start: time.Now().Add(-48 * time.Hour), Duration: time.Minute,
-			Players: []store.MatchPlayer{{Name: "a", Slot: 0, Place: 1}, {Name: "b", Slot: 1, Place: 2}}}, nil)
+		m, err := st.RecordMatch(context.Background(), store.MatchEnd{Match: store.MatchRecord{Mode: "casual-1v1", Start: time.Now().Add(-48 * time.Hour), Duration: time.Minute,
+			Players: []store.MatchPlayer{{Name: "a", Slot: 0, Place: 1}, {Name: "b", Slot: 1, Place: 2}}}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := st.PutReplay(m.ID, big); err != nil {
+		if err := st.PutReplay(context.Background(), m.ID, big); err != nil {
 			t.Fatal(err)
 		}
 	}

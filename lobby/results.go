@@ -14,7 +14,6 @@ import (
 	"github.com/termarena/termarena/rating"
 	"github.com/termarena/termarena/spectator"
 	"github.com/termarena/termarena/store"
-	"github.com/termarena/termarena/store/bolt"
 )
 
 // Results records every match a room plays: unrated history for casual
@@ -22,7 +21,7 @@ import (
 // store transaction. Room hooks only hand work over; one goroutine (Run)
 // does the writing, so a slow disk never stalls a room.
 type Results struct {
-	st        *bolt.Store
+	st        ResultStore
 	log       *slog.Logger
 	cooldowns *Cooldowns // ranked leavers' strikes, which the queue checks
 
@@ -57,9 +56,17 @@ type resultJob struct {
 	leaves store.Leaves
 }
 
+// ResultStore is what the results writer writes: a match end, with its
+// ratings, replay and strikes, in one transaction, and a leave counted
+// while its match goes on.
+type ResultStore interface {
+	RecordMatch(ctx context.Context, end store.MatchEnd) (store.MatchRecord, error)
+	PutLeaves(ctx context.Context, fp string, l store.Leaves) error
+}
+
 // NewResults returns a results writer that counts ranked leaves in
 // cooldowns (nil: a set of its own) and stores them.
-func NewResults(st *bolt.Store, cooldowns *Cooldowns, log *slog.Logger) *Results {
+func NewResults(st ResultStore, cooldowns *Cooldowns, log *slog.Logger) *Results {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -71,7 +78,7 @@ func NewResults(st *bolt.Store, cooldowns *Cooldowns, log *slog.Logger) *Results
 }
 
 // Hooks implements MatchObserver. The hooks run on the room goroutine: they
-// copy what they need and return.
+// copy what they need and return. A match's end comes to MatchEnded.
 func (rs *Results) Hooks(r *Room) game.Hooks {
 	return game.Hooks{
 		MatchStarted: func(_ string, seed uint64, seats []game.Seat) {
@@ -97,24 +104,25 @@ func (rs *Results) Hooks(r *Room) game.Hooks {
 			rs.mu.Unlock()
 			rs.wake()
 		},
-		MatchEnded: func(_ string, res game.Result, seats []game.Seat, ticks uint64) {
-			rs.mu.Lock()
-			st := rs.playing[r]
-			delete(rs.playing, r)
-			if res.WarmUp { // nothing was at stake: not a match
-				r.replay = nil
-				rs.mu.Unlock()
-				return
-			}
-			res.Placements = append([]int(nil), res.Placements...)
-			res.Places = append([]int(nil), res.Places...)
-			res.Scores = append([]int(nil), res.Scores...)
-			rs.jobs = append(rs.jobs, resultJob{room: r, replay: r.replay, started: st, res: res, seats: append([]game.Seat(nil), seats...), ticks: ticks})
-			r.replay = nil
-			rs.mu.Unlock()
-			rs.wake()
-		},
 	}
+}
+
+// MatchEnded implements MatchObserver: it queues the match r finished, with
+// its replay, for the writer. It runs on the room goroutine.
+func (rs *Results) MatchEnded(r *Room, res game.Result, seats []game.Seat, ticks uint64, replay *spectator.Replay) {
+	rs.mu.Lock()
+	st := rs.playing[r]
+	delete(rs.playing, r)
+	if res.WarmUp { // nothing was at stake: not a match
+		rs.mu.Unlock()
+		return
+	}
+	res.Placements = append([]int(nil), res.Placements...)
+	res.Places = append([]int(nil), res.Places...)
+	res.Scores = append([]int(nil), res.Scores...)
+	rs.jobs = append(rs.jobs, resultJob{room: r, replay: replay, started: st, res: res, seats: append([]game.Seat(nil), seats...), ticks: ticks})
+	rs.mu.Unlock()
+	rs.wake()
 }
 
 func (rs *Results) wake() {
@@ -124,15 +132,8 @@ func (rs *Results) wake() {
 	}
 }
 
-// strike counts a ranked leave now and stores it; it runs on the writer.
-func (rs *Results) strike(id string) time.Time {
-	until := rs.cooldowns.RecordLeave(id, time.Now())
-	rs.storeLeaves(id, rs.cooldowns.Leaves(id))
-	return until
-}
-
 func (rs *Results) storeLeaves(id string, l store.Leaves) {
-	if err := rs.st.PutLeaves(id, l); err != nil {
+	if err := rs.st.PutLeaves(context.Background(), id, l); err != nil {
 		// The strike still holds until the server restarts.
 		rs.log.Error("store leave strike", "player", id, "err", err)
 	}
@@ -153,7 +154,6 @@ func (rs *Results) MatchFailed(r *Room, p *game.RoomPanic) {
 		if p.Seats != nil {
 			seats = append([]game.Seat(nil), p.Seats...)
 		}
-		r.replay = nil
 		rs.jobs = append(rs.jobs, resultJob{room: r, started: st, seats: seats, ticks: p.Tick, aborted: true,
 			replay: rs.cutFailed(r, seats)})
 	}
@@ -425,24 +425,47 @@ func (rs *Results) write(j resultJob) error {
 	if !rec.Aborted {
 		placeLeavers(rec.Players)
 	}
+	end := store.MatchEnd{Match: rec}
 	if j.replay != nil {
 		// Saved with the match, in one transaction: a match is never
 		// recorded without the replay it came with unless we say so.
 		if data, err := spectator.Encode(j.replay); err != nil {
 			rs.log.Error("encode replay", "room", r.ID(), "err", err)
 		} else {
-			rec.ReplayData = data
+			end.Replay = data
 		}
 	}
-	end := rec.Start.Add(rec.Duration)
-	rateFn := func(cur []store.Rating) ([]store.Rating, error) { return rate(r, rec.Players, cur, end) }
-	saved, err := rs.st.RecordMatch(rec, rateFn)
+	rated := rec.Ranked && !rec.Aborted
+	// cooldown is when each leaver of a rated match may queue again: struck
+	// when they left, or now for one still in grace when it ended. Their
+	// strikes are stored with the match.
+	cooldown := map[string]time.Time{}
+	if rated {
+		now := time.Now()
+		end.Leaves = map[string]store.Leaves{}
+		for _, p := range rec.Players {
+			if !p.Left {
+				continue
+			}
+			until, ok := j.started.struck[game.PlayerID(p.Fingerprint)]
+			if !ok {
+				until = rs.cooldowns.RecordLeave(p.Fingerprint, now)
+			}
+			cooldown[p.Fingerprint] = until
+			end.Leaves[p.Fingerprint] = rs.cooldowns.Leaves(p.Fingerprint)
+		}
+		matchEnd := rec.Start.Add(rec.Duration)
+		players := rec.Players
+		end.Rate = func(cur []store.Rating) ([]store.Rating, error) { return rate(r.Mode, players, cur, matchEnd) }
+	}
+	ctx := context.Background()
+	saved, err := rs.st.RecordMatch(ctx, end)
 	unsaved := ""
-	if errors.Is(err, store.ErrCannotSave) && rec.ReplayData != nil {
+	if errors.Is(err, store.ErrCannotSave) && end.Replay != nil {
 		// The replay is most of the bytes: the result alone may still fit.
 		rs.log.Error("replay not saved: the database cannot be written; saving the result alone", "room", r.ID(), "err", err)
-		rec.ReplayData = nil
-		saved, err = rs.st.RecordMatch(rec, rateFn)
+		end.Replay = nil
+		saved, err = rs.st.RecordMatch(ctx, end)
 		unsaved = "replay not saved: the server cannot save right now"
 	}
 	if err != nil {
@@ -455,25 +478,13 @@ func (rs *Results) write(j resultJob) error {
 		return fmt.Errorf("lobby: %s match in %s not saved: %w", rec.Mode, r.ID(), err)
 	}
 	out := &Outcome{Seed: j.started.seed, MatchID: saved.ID, Unsaved: unsaved}
-	if rec.Ranked && !rec.Aborted {
+	if rated {
+		// Everything shown comes from what RecordMatch returned: the
+		// ratings and game counts it wrote, no second read.
 		out.Changes = make([]RatingChange, len(j.seats))
 		for i, p := range saved.Players {
-			games := 0
-			if rt, _, err := rs.st.Rating(rec.Mode, p.Fingerprint); err == nil {
-				games = rt.Games
-			}
-			c := RatingChange{Before: p.RatingBefore, After: p.RatingAfter, Games: games, Left: p.Left,
-				DeviationBefore: p.DeviationBefore, DeviationAfter: p.DeviationAfter}
-			if p.Left {
-				// Struck when they left; one still in grace when the
-				// match ended is struck now.
-				until, ok := j.started.struck[game.PlayerID(p.Fingerprint)]
-				if !ok {
-					until = rs.strike(p.Fingerprint)
-				}
-				c.Cooldown = until
-			}
-			out.Changes[slots[i]] = c
+			out.Changes[slots[i]] = RatingChange{Before: p.RatingBefore, After: p.RatingAfter, Games: p.GamesAfter, Left: p.Left,
+				DeviationBefore: p.DeviationBefore, DeviationAfter: p.DeviationAfter, Cooldown: cooldown[p.Fingerprint]}
 		}
 	}
 	r.SetOutcome(out)
@@ -514,7 +525,10 @@ func placeLeavers(ps []store.MatchPlayer) {
 // first grows for the days since their last rated game. Leaving a ranked
 // match loses it: a leaver never gains rating, whatever the rest of their
 // team did, and the teammates who stayed keep their result.
-func rate(r *Room, players []store.MatchPlayer, cur []store.Rating, end time.Time) ([]store.Rating, error) {
+//
+// It reads nothing but its arguments, so a store may call it inside its
+// transaction, more than once if it retries.
+func rate(mode game.Mode, players []store.MatchPlayer, cur []store.Rating, end time.Time) ([]store.Rating, error) {
 	rp := make([]rating.Player, len(cur))
 	periods := make([]float64, len(cur))
 	for i, c := range cur {
@@ -528,7 +542,7 @@ func rate(r *Room, players []store.MatchPlayer, cur []store.Rating, end time.Tim
 		places[i] = p.Place
 	}
 	var next []rating.Player
-	if len(r.Mode.Teams) > 0 {
+	if len(mode.Teams) > 0 {
 		var err error
 		if next, err = rateTeams(players, rp, periods); err != nil {
 			return nil, err

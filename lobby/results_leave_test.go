@@ -24,7 +24,7 @@ func servicesWith(t *testing.T, n int, rc game.RoomConfig, pc func(pong.Mode) po
 		t.Fatal(err)
 	}
 	for i := range n {
-		if _, _, err := st.Login(fmt.Sprintf("SHA256:p%d", i), "ssh-ed25519", fmt.Sprintf("p%d", i)); err != nil {
+		if _, _, err := st.Login(context.Background(), fmt.Sprintf("SHA256:p%d", i), "ssh-ed25519", fmt.Sprintf("p%d", i)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -59,7 +59,7 @@ func seatRanked(t *testing.T, svc *Services, mode RankedMode, n int) *Room {
 
 func rankedRating(t *testing.T, st *bolt.Store, mode RankedMode, i int) store.Rating {
 	t.Helper()
-	r, _, err := st.Rating(string(mode), fmt.Sprintf("SHA256:p%d", i))
+	r, _, err := st.Rating(context.Background(), string(mode), fmt.Sprintf("SHA256:p%d", i))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestRanked2v2LeaverLosesThoughTheTeamWon(t *testing.T) {
 	}
 	fr, _ := r.Latest()
 	o := r.AwaitOutcome(ctx, fr.Seed)
-	ms, err := st.Matches("SHA256:p0", 1)
+	ms, err := st.Matches(context.Background(), "SHA256:p0", 1)
 	if err != nil || len(ms) != 1 {
 		t.Fatalf("matches: %+v %v", ms, err)
 	}
@@ -145,7 +145,7 @@ func TestRankedCountdownLeaveIsAForfeit(t *testing.T) {
 			t.Fatalf("outcome %+v", o)
 		}
 		// The replay of a match forfeited before play still plays back.
-		data, err := st.Replay(o.MatchID)
+		data, err := st.Replay(context.Background(), o.MatchID)
 		if err != nil {
 			t.Fatalf("replay of the forfeited match: %v", err)
 		}
@@ -191,7 +191,7 @@ func TestAbortedMatchKeepsItsScore(t *testing.T) {
 	svc.Stop()
 	fr, _ := r.Latest()
 	want := fr.State.(*pong.Snapshot).Scores
-	ms, err := st.Matches("SHA256:p0", 1)
+	ms, err := st.Matches(context.Background(), "SHA256:p0", 1)
 	if err != nil || len(ms) != 1 || !ms[0].Aborted {
 		t.Fatalf("matches: %+v %v", ms, err)
 	}
@@ -225,7 +225,7 @@ func TestRankedLeaveStrikesAtOnceAndIsStored(t *testing.T) {
 		t.Fatalf("the leaver queued while the match they left plays on: %v", err)
 	}
 	waitFor(t, "the strike to be stored", func() bool {
-		all, err := st.LoadLeaves(nil)
+		all, err := st.LoadLeaves(context.Background(), nil)
 		return err == nil && all["SHA256:p0"].Strikes == 2 && all["SHA256:p0"].Until.Equal(until)
 	})
 	svc.Stop()
@@ -249,7 +249,7 @@ func TestAbortedMatchMarksWhoLeftBeforeTheStop(t *testing.T) {
 		t.Fatal(err)
 	}
 	svc.Stop()
-	ms, err := st.Matches("SHA256:p1", 1)
+	ms, err := st.Matches(context.Background(), "SHA256:p1", 1)
 	if err != nil || len(ms) != 1 || !ms[0].Aborted {
 		t.Fatalf("matches: %+v %v", ms, err)
 	}

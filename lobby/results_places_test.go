@@ -31,7 +31,7 @@ func TestFreeForAllCountsFirstAsWinLastAsLoss(t *testing.T) {
 			players[i] = store.MatchPlayer{Place: p, Left: tc.left != nil && tc.left[i]}
 			cur[i] = store.NewRating("ffa", "")
 		}
-		out, err := rate(ffa, players, cur, time.Time{})
+		out, err := rate(ffa.Mode, players, cur, time.Time{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -57,11 +57,11 @@ func TestRateGrowsDeviationWithInactivity(t *testing.T) {
 		}
 		return cur
 	}
-	recent, err := rate(duel, players, rated(24*time.Hour), end)
+	recent, err := rate(duel.Mode, players, rated(24*time.Hour), end)
 	if err != nil {
 		t.Fatal(err)
 	}
-	away, err := rate(duel, players, rated(180*24*time.Hour), end)
+	away, err := rate(duel.Mode, players, rated(180*24*time.Hour), end)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestRateGrowsDeviationWithInactivity(t *testing.T) {
 		t.Errorf("back after 180 days: %+.1f ± %.1f; played yesterday: %+.1f ± %.1f; want the first to move more and stay less certain",
 			away[0].Rating-1500, away[0].Deviation, recent[0].Rating-1500, recent[0].Deviation)
 	}
-	fresh, _ := rate(duel, players, []store.Rating{store.NewRating("1v1", ""), store.NewRating("1v1", "")}, end)
+	fresh, _ := rate(duel.Mode, players, []store.Rating{store.NewRating("1v1", ""), store.NewRating("1v1", "")}, end)
 	if fresh[0].Deviation > 400 || fresh[0].Rating < 1700 {
 		t.Errorf("two newcomers, one win: %.1f ± %.1f; want about 1741 ± 397", fresh[0].Rating, fresh[0].Deviation)
 	}

@@ -31,7 +31,7 @@ func testServicesPlaying(t *testing.T, pc func(pong.Mode) pong.Config) (*Service
 		t.Fatal(err)
 	}
 	for _, p := range []struct{ fp, name string }{{"SHA256:aaa", "ann"}, {"SHA256:bbb", "ben"}} {
-		if _, _, err := st.Login(p.fp, "ssh-ed25519", p.name); err != nil {
+		if _, _, err := st.Login(context.Background(), p.fp, "ssh-ed25519", p.name); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -92,8 +92,8 @@ func TestRankedLeaverLosesAndRepeatLeaversCoolDown(t *testing.T) {
 			t.Fatal(err)
 		}
 		waitFor(t, "the result to be saved", func() bool { o := r.Outcome(); return o != nil && o.MatchID != 0 })
-		a, _, _ := st.Rating(string(RankedPong1v1), "SHA256:aaa")
-		b, _, _ := st.Rating(string(RankedPong1v1), "SHA256:bbb")
+		a, _, _ := st.Rating(context.Background(), string(RankedPong1v1), "SHA256:aaa")
+		b, _, _ := st.Rating(context.Background(), string(RankedPong1v1), "SHA256:bbb")
 		if a.Games != round || a.Losses != round || b.Wins != round || a.Rating >= b.Rating {
 			t.Fatalf("round %d: leaver %+v, stayer %+v", round, a, b)
 		}
@@ -115,7 +115,7 @@ func TestMatchInProgressAtShutdownIsAborted(t *testing.T) {
 	r := matchUp(t, svc)
 	waitFor(t, "two seconds of play", func() bool { fr, _ := r.Latest(); return fr.Tick > 120 })
 	svc.Stop()
-	ms, err := st.Matches("SHA256:aaa", 10)
+	ms, err := st.Matches(context.Background(), "SHA256:aaa", 10)
 	if err != nil || len(ms) != 1 || !ms[0].Aborted || !ms[0].Ranked {
 		t.Fatalf("matches after shutdown: %+v %v", ms, err)
 	}
@@ -123,7 +123,7 @@ func TestMatchInProgressAtShutdownIsAborted(t *testing.T) {
 	if !ms[0].Replay {
 		t.Fatal("the aborted match kept no replay")
 	}
-	data, err := st.Replay(ms[0].ID)
+	data, err := st.Replay(context.Background(), ms[0].ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestMatchInProgressAtShutdownIsAborted(t *testing.T) {
 		}
 	}
 	for _, fp := range []string{"SHA256:aaa", "SHA256:bbb"} {
-		if r, found, _ := st.Rating(string(RankedPong1v1), fp); found || r.Games != 0 {
+		if r, found, _ := st.Rating(context.Background(), string(RankedPong1v1), fp); found || r.Games != 0 {
 			t.Fatalf("an aborted match changed %s's rating: %+v", fp, r)
 		}
 	}
@@ -167,11 +167,11 @@ func TestCasualMatchIsHistoryNotRating(t *testing.T) {
 	}
 	waitFor(t, "the casual match to end", func() bool { fr, _ := r.Latest(); return fr.Phase == game.Finished })
 	waitFor(t, "the result to be saved", func() bool { o := r.Outcome(); return o != nil && o.MatchID != 0 })
-	ms, err := st.Matches("SHA256:aaa", 10)
+	ms, err := st.Matches(context.Background(), "SHA256:aaa", 10)
 	if err != nil || len(ms) != 1 || ms[0].Ranked || ms[0].Mode != "casual-1v1" || len(ms[0].Players) != 2 {
 		t.Fatalf("casual history: %+v %v", ms, err)
 	}
-	if _, found, _ := st.Rating("casual-1v1", "SHA256:aaa"); found {
+	if _, found, _ := st.Rating(context.Background(), "casual-1v1", "SHA256:aaa"); found {
 		t.Fatal("a casual match created a rating")
 	}
 	if o := r.Outcome(); len(o.Changes) != 0 {
@@ -262,17 +262,17 @@ func TestTwoVTwoWarmUpIsNotRecorded(t *testing.T) {
 	}
 	waitFor(t, "the real match's result to be saved", func() bool { o := r2.Outcome(); return o != nil && o.MatchID != 0 })
 	for _, fp := range []string{"SHA256:aaa", "SHA256:bbb"} {
-		ms, err := st.Matches(fp, 10)
+		ms, err := st.Matches(context.Background(), fp, 10)
 		if err != nil || len(ms) != 1 || ms[0].Room != r2.ID() {
 			t.Fatalf("%s's history: %+v %v; want only the match in %s", fp, ms, err, r2.ID())
 		}
 	}
-	recent, err := st.RecentMatches(10, func(m store.MatchRecord) bool { return m.Replay })
+	recent, err := st.RecentMatches(context.Background(), 10, func(m store.MatchRecord) bool { return m.Replay })
 	if err != nil || len(recent) != 1 || recent[0].Room != r2.ID() {
 		t.Fatalf("replays: %+v %v; want only the match in %s", recent, err, r2.ID())
 	}
 	svc.Stop()
-	if all, err := st.RecentMatches(10, nil); err != nil || len(all) != 1 {
+	if all, err := st.RecentMatches(context.Background(), 10, nil); err != nil || len(all) != 1 {
 		t.Fatalf("after the server stopped during a warm-up: %+v %v; want only the match in %s", all, err, r2.ID())
 	}
 }
@@ -287,7 +287,7 @@ func TestResultThatCannotBeSavedIsSaidSo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := st.Login("SHA256:aaa", "ssh-ed25519", "ann"); err != nil {
+	if _, _, err := st.Login(context.Background(), "SHA256:aaa", "ssh-ed25519", "ann"); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()
@@ -325,7 +325,7 @@ func TestResultThatCannotBeSavedIsSaidSo(t *testing.T) {
 	if o := r.Outcome(); o.MatchID != 0 || o.Unsaved != "result not saved: the server cannot save right now" {
 		t.Errorf("outcome %+v", o)
 	}
-	if ms, err := st.Matches("SHA256:aaa", 10); err != nil || len(ms) != 0 {
+	if ms, err := st.Matches(context.Background(), "SHA256:aaa", 10); err != nil || len(ms) != 0 {
 		t.Errorf("matches %+v, %v; want none", ms, err)
 	}
 }

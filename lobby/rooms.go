@@ -57,7 +57,13 @@ type RoomsConfig struct {
 // MatchObserver watches the matches played in rooms. Its hooks run on the
 // room's goroutine and must not block.
 type MatchObserver interface {
+	// Hooks are r's hooks but MatchEnded, which is never called: the
+	// observer's own MatchEnded is, instead.
 	Hooks(r *Room) game.Hooks
+	// MatchEnded is a match r finished, with the hook's arguments and its
+	// replay (nil when none was recorded), on the room goroutine. The
+	// replay is the observer's.
+	MatchEnded(r *Room, res game.Result, seats []game.Seat, ticks uint64, replay *spectator.Replay)
 	// MatchFailed is called once a room has ended on a panic (p), from the
 	// goroutine that ran it, so that a match it interrupted is recorded as
 	// aborted. It may block briefly; the room is already gone.
@@ -87,9 +93,6 @@ type Room struct {
 	// someone waits for one).
 	outMu   sync.Mutex
 	outNext chan struct{}
-	// replay is the last finished match's recording, handed from the
-	// recorder to the results writer; both run on the room goroutine.
-	replay *spectator.Replay
 	// recorder records the room's matches; after the room has stopped
 	// mid-match it cuts the match into an aborted replay (cutReplay).
 	recorder *spectator.Recorder
@@ -399,7 +402,7 @@ func (rs *Rooms) create(k game.Kind, mode game.Mode, ranked RankedMode, private 
 	// factory as well as its hooks: only the games it makes see the seat
 	// changes (late joins, forfeits) that re-simulation has to repeat.
 	rec, err := spectator.NewRecorder(spectator.RecorderConfig{Game: k, Config: setup.Config, HeldInputs: mode.HeldInputs,
-		TickRate: rc.TickRate, OnReplay: func(rp *spectator.Replay) { r.replay = rp }})
+		TickRate: rc.TickRate})
 	if err != nil {
 		rs.mu.Unlock()
 		return nil, fmt.Errorf("lobby: recorder: %w", err)
@@ -410,8 +413,14 @@ func (rs *Rooms) create(k game.Kind, mode game.Mode, ranked RankedMode, private 
 		return nil, err
 	}
 	hooks := rec.Hooks()
-	if rs.cfg.Observer != nil {
-		hooks = chainHooks(hooks, rs.cfg.Observer.Hooks(r))
+	if obs := rs.cfg.Observer; obs != nil {
+		hooks = chainHooks(hooks, obs.Hooks(r))
+		// The replay goes from the recorder to the observer as a value,
+		// in one call: nothing is left on the room for a later hook to
+		// find (or miss).
+		hooks.MatchEnded = func(room string, res game.Result, seats []game.Seat, ticks uint64) {
+			obs.MatchEnded(r, res, seats, ticks, rec.End(room, res, seats, ticks))
+		}
 	}
 	r.SetHooks(hooks)
 	if private {
@@ -502,8 +511,7 @@ func addTickStats(sum *game.TickStats, s game.TickStats) {
 	}
 }
 
-// chainHooks runs a's hooks, then b's: the recorder's MatchEnded hands over
-// the replay before the results writer's MatchEnded picks it up.
+// chainHooks runs a's hooks, then b's.
 func chainHooks(a, b game.Hooks) game.Hooks {
 	return game.Hooks{
 		MatchStarted: func(room string, seed uint64, seats []game.Seat) {

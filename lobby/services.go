@@ -13,7 +13,6 @@ import (
 	"github.com/termarena/termarena/chat"
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/store"
-	"github.com/termarena/termarena/store/bolt"
 )
 
 // Config is the operator's tuning of the lobby services.
@@ -44,9 +43,21 @@ type Services struct {
 	prunePanics panicCount
 }
 
+// Store is what the lobby's services keep: match ends and strikes (the
+// results writer), and the strikes read back at start.
+type Store interface {
+	ResultStore
+	LoadLeaves(ctx context.Context, stale func(store.Leaves) bool) (map[string]store.Leaves, error)
+}
+
+// ReplayPruner deletes replays past their retention.
+type ReplayPruner interface {
+	PruneReplays(ctx context.Context, keepPerPlayer int, keepFor time.Duration, now time.Time) (int, error)
+}
+
 // Start wires and starts the services. Rooms and queues run until Stop.
 // It fails on a catalogue of games the lobby cannot serve.
-func Start(st *bolt.Store, c Config, log *slog.Logger) (*Services, error) {
+func Start(st Store, c Config, log *slog.Logger) (*Services, error) {
 	if err := c.Rooms.Games.Validate(); err != nil {
 		return nil, fmt.Errorf("lobby: %w", err)
 	}
@@ -58,7 +69,7 @@ func Start(st *bolt.Store, c Config, log *slog.Logger) (*Services, error) {
 	// Strikes outlive the process: a restart forgives no leaver.
 	cooldowns := &Cooldowns{}
 	now := time.Now()
-	leaves, err := st.LoadLeaves(func(l store.Leaves) bool { return Spent(l, now) })
+	leaves, err := st.LoadLeaves(context.Background(), func(l store.Leaves) bool { return Spent(l, now) })
 	if err != nil {
 		return nil, fmt.Errorf("lobby: %w", err)
 	}
@@ -103,7 +114,7 @@ type Retention struct {
 // PruneReplays deletes replays past retention every r.Every until Stop.
 // The store deletes in small batches, so pruning never holds the writer
 // for long and rooms keep saving results meanwhile.
-func (s *Services) PruneReplays(st *bolt.Store, r Retention, log *slog.Logger) {
+func (s *Services) PruneReplays(st ReplayPruner, r Retention, log *slog.Logger) {
 	if r.Every <= 0 {
 		r.Every = time.Hour
 	}
@@ -119,6 +130,8 @@ func (s *Services) PruneReplays(st *bolt.Store, r Retention, log *slog.Logger) {
 			n, err := s.pruneOnce(st, r, log)
 			var damaged *store.BucketDamageError
 			switch {
+			case errors.Is(err, context.Canceled):
+				return // stopping
 			case errors.As(err, &damaged):
 				log.Error("prune replays: the database is damaged; restore a backup", "bucket", damaged.Bucket, "err", err)
 			case err != nil:
@@ -138,14 +151,14 @@ func (s *Services) PruneReplays(st *bolt.Store, r Retention, log *slog.Logger) {
 // pruneOnce runs one pruning pass. The store turns a damaged page into an
 // error naming its bucket; any other panic in it is logged and counted
 // here, and pruning tries again at the next interval: the server plays on.
-func (s *Services) pruneOnce(st *bolt.Store, r Retention, log *slog.Logger) (n int, err error) {
+func (s *Services) pruneOnce(st ReplayPruner, r Retention, log *slog.Logger) (n int, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			s.prunePanics.recovered(log, WorkerPrune, "pruning replays panicked; the store may be damaged", v, debug.Stack())
 			n, err = 0, nil
 		}
 	}()
-	return st.PruneReplays(r.KeepPerPlayer, r.KeepFor, time.Now())
+	return st.PruneReplays(s.pruneCtx, r.KeepPerPlayer, r.KeepFor, time.Now())
 }
 
 // Panics counts the panics recovered on the goroutines the lobby shares

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -82,7 +83,7 @@ func TestAdminBanOverSSH(t *testing.T) {
 		return nil
 	})
 	db.Close()
-	if n, _ := h.Store.CountPlayers(); players != n || n < 2 {
+	if n, _ := h.Store.CountPlayers(context.Background()); players != n || n < 2 {
 		t.Fatalf("backup has %d players, server %d", players, n)
 	}
 

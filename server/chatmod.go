@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/netip"
@@ -39,9 +40,11 @@ func (srv *Server) isAdmin(fp string) bool { return srv.admins[fp] }
 // the moderation service, and returns the line shown to whoever acted.
 func (srv *Server) chatAct(a chat.ModAction) string {
 	mod := srv.moderation()
+	// Chat hands over no context: the writes are a few small transactions.
+	ctx := context.Background()
 	actor := moderation.Party{ID: a.ActorID, Name: a.Actor, Rank: moderation.System}
 	if !a.Auto {
-		r, err := mod.RankOf(a.ActorID)
+		r, err := mod.RankOf(ctx, a.ActorID)
 		if err != nil {
 			srv.log.Error("chat moderation", "action", a.Kind.String(), "err", err)
 			return fmt.Sprintf("could not %s %s; please try again", a.Kind, a.Target)
@@ -51,7 +54,7 @@ func (srv *Server) chatAct(a chat.ModAction) string {
 	target := moderation.Party{ID: a.TargetID, Name: a.Target}
 	if target.ID == "" {
 		// Offline: the target is a stored player.
-		p, err := srv.deps.Store.PlayerByName(a.Target)
+		p, err := srv.deps.Store.PlayerByName(ctx, a.Target)
 		if err != nil {
 			return fmt.Sprintf("no player named %s", a.Target)
 		}
@@ -65,20 +68,20 @@ func (srv *Server) chatAct(a chat.ModAction) string {
 	var line string
 	switch a.Kind {
 	case chat.Mute:
-		_, err = mod.Mute(actor, target, a.Duration, a.Reason, a.Auto)
+		_, err = mod.Mute(ctx, actor, target, a.Duration, a.Reason, a.Auto)
 		line = fmt.Sprintf("%s is muted for %s", name, moderation.FormatDuration(a.Duration))
 	case chat.Unmute:
-		_, err = mod.Unmute(actor, target, a.Reason)
+		_, err = mod.Unmute(ctx, actor, target, a.Reason)
 		line = fmt.Sprintf("%s is no longer muted", name)
 	case chat.Warn:
-		_, err = mod.Warn(actor, target, a.Reason)
+		_, err = mod.Warn(ctx, actor, target, a.Reason)
 		line = fmt.Sprintf("%s was warned", name)
 	case chat.Kick:
 		var n int
-		n, err = mod.Kick(actor, target, a.Reason)
+		n, err = mod.Kick(ctx, actor, target, a.Reason)
 		line = fmt.Sprintf("%s was kicked (%s)", name, sessionsWord(n))
 	case chat.Ban:
-		_, _, err = mod.Ban(actor, target, a.Duration, a.Reason, netip.Prefix{})
+		_, _, err = mod.Ban(ctx, actor, target, a.Duration, a.Reason, netip.Prefix{})
 		line = fmt.Sprintf("%s is banned", name)
 	default:
 		return "unknown moderation action"

@@ -1,8 +1,6 @@
 package server
 
 import (
-	"path/filepath"
-
 	"github.com/termarena/termarena/admin"
 	"github.com/termarena/termarena/telemetry"
 )
@@ -23,9 +21,8 @@ func adminCommand() command {
 				Stats:    stats,
 				Store:    srv.deps.Store,
 				Sessions: liveSessions{srv},
-				// Backups spool next to the data file: same disk, known room.
-				TempDir: filepath.Dir(srv.deps.Store.Path()),
-				IsAdmin: srv.isAdmin,
+				TempDir:  srv.deps.TempDir,
+				IsAdmin:  srv.isAdmin,
 			}, admin.Caller{ID: id.ID, Name: id.Name, Admin: id.Admin}, args, s.Out(), s.ErrOut())
 		},
 	}

@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -23,7 +24,7 @@ func TestDamagedPlayerPagesAreSaidSo(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range 2000 {
 		wg.Go(func() {
-			if _, _, err := h.Store.Login(fmt.Sprintf("SHA256:k%04d", i), "ssh-ed25519", fmt.Sprintf("p%04d", i)); err != nil {
+			if _, _, err := h.Store.Login(context.Background(), fmt.Sprintf("SHA256:k%04d", i), "ssh-ed25519", fmt.Sprintf("p%04d", i)); err != nil {
 				t.Error(err)
 			}
 		})

@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -111,7 +112,7 @@ func TestGuestLoginWithoutPrompt(t *testing.T) {
 	if !who.Guest || !strings.HasPrefix(who.Name, "guest-") || who.Fingerprint != "" {
 		t.Fatalf("guest whoami = %+v", who)
 	}
-	if n, _ := h.Store.CountPlayers(); n != 0 {
+	if n, _ := h.Store.CountPlayers(context.Background()); n != 0 {
 		t.Fatalf("a guest was stored: %d players", n)
 	}
 }

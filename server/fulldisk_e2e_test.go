@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -54,7 +55,7 @@ func TestFullDiskStillLetsPlayersAndAdminsIn(t *testing.T) {
 	f.Close()
 	// New players take the last free pages until the file must grow.
 	for i := 0; ; i++ {
-		_, _, err := h.Store.Login(fmt.Sprintf("SHA256:filler%d", i), "ssh-ed25519", "")
+		_, _, err := h.Store.Login(context.Background(), fmt.Sprintf("SHA256:filler%d", i), "ssh-ed25519", "")
 		if errors.Is(err, store.ErrCannotSave) {
 			break
 		}

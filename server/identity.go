@@ -46,7 +46,7 @@ func (srv *Server) identify(sctx ssh.Context, user string) (Identity, error) {
 	}
 	fp := gossh.FingerprintSHA256(key)
 	asked := sanitize.Text(user, 32)
-	p, created, err := srv.deps.Store.Login(fp, key.Type(), asked)
+	p, created, err := srv.deps.Store.Login(sctx, fp, key.Type(), asked)
 	if errors.Is(err, store.ErrCannotSave) {
 		// A known player logs in whatever the disk (Login reads their
 		// record); a new key cannot be registered without a write. It
@@ -68,7 +68,7 @@ func (srv *Server) identify(sctx ssh.Context, user string) (Identity, error) {
 	}
 	if srv.deps.Chat != nil {
 		// A mute outlives sessions and restarts: live chat learns of it here.
-		if m, ok, err := srv.deps.Store.ActiveMute(fp); err == nil && ok {
+		if m, ok, err := srv.deps.Store.ActiveMute(sctx, fp); err == nil && ok {
 			srv.deps.Chat.SetMuted(fp, m.Expires, m.Reason)
 		}
 	}

@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -392,7 +393,7 @@ func TestLaggyLinkInputsCarryTheLag(t *testing.T) {
 			}
 			var rep *spectator.Replay
 			waitUntil(t, "the replay", wait, func() bool {
-				b, err := h.Store.Replay(1)
+				b, err := h.Store.Replay(context.Background(), 1)
 				if err != nil {
 					return false
 				}

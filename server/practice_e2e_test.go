@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -79,7 +80,7 @@ func TestPracticeAgainstABotIsRecordedUnrated(t *testing.T) {
 	deadline := time.Now().Add(wait)
 	for len(ms) == 0 && time.Now().Before(deadline) {
 		var err error
-		if ms, err = h.Store.RecentMatches(10, nil); err != nil {
+		if ms, err = h.Store.RecentMatches(context.Background(), 10, nil); err != nil {
 			t.Fatal(err)
 		}
 		time.Sleep(20 * time.Millisecond)
@@ -100,11 +101,11 @@ func TestPracticeAgainstABotIsRecordedUnrated(t *testing.T) {
 		}
 	}
 	for _, mode := range []string{"pong-1v1", "practice-1v1", "casual-1v1"} {
-		if lb, err := h.Store.Leaderboard(mode, 10); err != nil || len(lb) != 0 {
+		if lb, err := h.Store.Leaderboard(context.Background(), mode, 0, 10); err != nil || len(lb) != 0 {
 			t.Errorf("leaderboard %s after practice: %v, %v", mode, lb, err)
 		}
 	}
-	if rs, err := h.Store.Ratings(m.Players[0].Fingerprint); err != nil || len(rs) != 0 {
+	if rs, err := h.Store.Ratings(context.Background(), m.Players[0].Fingerprint); err != nil || len(rs) != 0 {
 		t.Errorf("ann has ratings after practice alone: %+v, %v", rs, err)
 	}
 	ann.Type("q")

@@ -145,7 +145,7 @@ func (srv *Server) refuseBanned(s *Session) (int, bool) {
 	if ta, ok := s.RemoteAddr().(*net.TCPAddr); ok {
 		ip = ta.IP
 	}
-	b, banned, err := srv.deps.Store.ActiveBan(fp, ip)
+	b, banned, err := srv.deps.Store.ActiveBan(s.Context(), fp, ip)
 	if err != nil {
 		srv.log.Error("ban check", "err", err)
 		fmt.Fprintln(s.ErrOut(), "termarena: could not check your account; please try again")

@@ -25,7 +25,7 @@ import (
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/pace"
 	"github.com/termarena/termarena/service"
-	"github.com/termarena/termarena/store/bolt"
+	"github.com/termarena/termarena/store"
 	"github.com/termarena/termarena/telemetry"
 	"github.com/termarena/termarena/tui"
 )
@@ -64,9 +64,14 @@ func DefaultConfig() Config {
 
 // Deps are the server's collaborators.
 type Deps struct {
-	Store *bolt.Store
-	Hub   *lobby.Hub
-	Rooms *lobby.Rooms
+	// Store is the whole backend: the server hands each part its slice.
+	Store store.Store
+	// TempDir is where `admin backup` spools its snapshot before
+	// streaming it (the data dir: same disk, known room); "" means
+	// os.TempDir().
+	TempDir string
+	Hub     *lobby.Hub
+	Rooms   *lobby.Rooms
 	// Matchmaker runs the ranked queues; nil disables ranked play.
 	Matchmaker *lobby.Matchmaker
 	// Service answers the queries of the plain commands and the lobby;

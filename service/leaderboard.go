@@ -91,7 +91,7 @@ func (s *Service) ranked(ctx context.Context, mode string) ([]LeaderboardLine, e
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	rows, err := s.store.Standings(mode)
+	rows, err := s.store.Standings(ctx, mode)
 	if err != nil {
 		return nil, fmt.Errorf("service: leaderboard %s: %w", mode, err)
 	}
@@ -122,8 +122,8 @@ func (s *Service) deviation(r store.Rating) float64 {
 
 // rank is the 1-based rank of fp among mode's established players, 0 for
 // none (a provisional rating).
-func (s *Service) rank(mode, fp string) (rank, of int, err error) {
-	rows, err := s.store.Standings(mode)
+func (s *Service) rank(ctx context.Context, mode, fp string) (rank, of int, err error) {
+	rows, err := s.store.Standings(ctx, mode)
 	if err != nil {
 		return 0, 0, err
 	}

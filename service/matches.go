@@ -99,7 +99,7 @@ func (s *Service) Match(ctx context.Context, id uint64) (Match, error) {
 	if err := ctx.Err(); err != nil {
 		return Match{}, err
 	}
-	m, err := s.store.Match(id)
+	m, err := s.store.Match(ctx, id)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return Match{}, fmt.Errorf("service: match %d: %w", id, ErrNoMatch)
@@ -115,7 +115,7 @@ func (s *Service) Matches(ctx context.Context, fp string, limit int) ([]Match, e
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	ms, err := s.store.Matches(fp, limit)
+	ms, err := s.store.Matches(ctx, fp, limit)
 	if err != nil {
 		return nil, fmt.Errorf("service: matches of %s: %w", fp, err)
 	}
@@ -130,7 +130,7 @@ func (s *Service) Replays(ctx context.Context, fp string, limit int) ([]Match, e
 		return nil, err
 	}
 	if fp == "" {
-		ms, err := s.store.RecentMatches(limit, func(m store.MatchRecord) bool { return m.Replay })
+		ms, err := s.store.RecentMatches(ctx, limit, func(m store.MatchRecord) bool { return m.Replay })
 		if err != nil {
 			return nil, fmt.Errorf("service: replays: %w", err)
 		}
@@ -138,7 +138,7 @@ func (s *Service) Replays(ctx context.Context, fp string, limit int) ([]Match, e
 	}
 	// Pruned matches keep their record but lose the replay: read more
 	// than the limit so the listing still fills up.
-	ms, err := s.store.Matches(fp, min(limit*4, 1000))
+	ms, err := s.store.Matches(ctx, fp, min(limit*4, 1000))
 	if err != nil {
 		return nil, fmt.Errorf("service: replays of %s: %w", fp, err)
 	}
@@ -157,7 +157,7 @@ func (s *Service) HasReplay(ctx context.Context, id uint64) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	_, err := s.store.Replay(id)
+	_, err := s.store.Replay(ctx, id)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return fmt.Errorf("service: match %d: %w", id, ErrNoReplay)

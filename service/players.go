@@ -18,7 +18,7 @@ func (s *Service) Rename(ctx context.Context, fp, name string, every time.Durati
 	if err := ctx.Err(); err != nil {
 		return store.Player{}, err
 	}
-	p, err := s.store.Rename(fp, name, every)
+	p, err := s.store.Rename(ctx, fp, name, every)
 	var soon *store.RenameTooSoonError
 	if err != nil && !errors.Is(err, store.ErrInvalidName) && !errors.Is(err, store.ErrNameTaken) && !errors.As(err, &soon) {
 		return store.Player{}, fmt.Errorf("service: rename %s: %w", fp, err)

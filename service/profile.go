@@ -52,22 +52,22 @@ func (s *Service) Profile(ctx context.Context, fp string) (Profile, error) {
 	if err := ctx.Err(); err != nil {
 		return Profile{}, err
 	}
-	pr, err := s.store.Profile(fp)
+	pr, err := s.store.Profile(ctx, fp)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return Profile{}, fmt.Errorf("service: profile of %s: %w", fp, ErrNoPlayer)
 	case err != nil:
 		return Profile{}, fmt.Errorf("service: profile of %s: %w", fp, err)
 	}
-	return s.toProfile(pr)
+	return s.toProfile(ctx, pr)
 }
 
-func (s *Service) toProfile(pr store.Profile) (Profile, error) {
+func (s *Service) toProfile(ctx context.Context, pr store.Profile) (Profile, error) {
 	out := Profile{Name: pr.Player.Name, FirstSeen: stamp(pr.Player.FirstSeen), Player: pr.Player,
 		Ratings: make([]ModeRating, 0, len(pr.Ratings)), Matches: toMatches(pr.Matches)}
 	for _, r := range pr.Ratings {
 		dev := s.deviation(r)
-		rank, of, err := s.rank(r.Mode, r.Fingerprint)
+		rank, of, err := s.rank(ctx, r.Mode, r.Fingerprint)
 		if err != nil {
 			return Profile{}, fmt.Errorf("service: profile of %s: rank in %s: %w", pr.Player.Fingerprint, r.Mode, err)
 		}
@@ -88,12 +88,12 @@ func (s *Service) ProfileNamed(ctx context.Context, name string) (Profile, error
 	if err := ctx.Err(); err != nil {
 		return Profile{}, err
 	}
-	pr, err := s.store.ProfileByName(name)
+	pr, err := s.store.ProfileByName(ctx, name)
 	switch {
 	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrInvalidName):
 		return Profile{}, fmt.Errorf("service: profile of %q: %w", sanitize.Arg(name), ErrNoPlayer)
 	case err != nil:
 		return Profile{}, fmt.Errorf("service: profile of %q: %w", sanitize.Arg(name), err)
 	}
-	return s.toProfile(pr)
+	return s.toProfile(ctx, pr)
 }

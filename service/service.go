@@ -23,18 +23,18 @@ import (
 )
 
 // Store is what the service reads (and, for a rename, writes):
-// *bolt.Store implements it.
+// every store backend implements it.
 type Store interface {
-	Standings(mode string) ([]store.Rating, error)
-	PlayerByFingerprint(fp string) (store.Player, error)
-	PlayerByName(name string) (store.Player, error)
-	Profile(fp string) (store.Profile, error)
-	ProfileByName(name string) (store.Profile, error)
-	Match(id uint64) (store.MatchRecord, error)
-	Matches(fp string, limit int) ([]store.MatchRecord, error)
-	RecentMatches(limit int, keep func(store.MatchRecord) bool) ([]store.MatchRecord, error)
-	Replay(matchID uint64) ([]byte, error)
-	Rename(fp, newName string, every time.Duration) (store.Player, error)
+	Standings(ctx context.Context, mode string) ([]store.Rating, error)
+	PlayerByFingerprint(ctx context.Context, fp string) (store.Player, error)
+	PlayerByName(ctx context.Context, name string) (store.Player, error)
+	Profile(ctx context.Context, fp string) (store.Profile, error)
+	ProfileByName(ctx context.Context, name string) (store.Profile, error)
+	Match(ctx context.Context, id uint64) (store.MatchRecord, error)
+	Matches(ctx context.Context, fp string, limit int) ([]store.MatchRecord, error)
+	RecentMatches(ctx context.Context, limit int, keep func(store.MatchRecord) bool) ([]store.MatchRecord, error)
+	Replay(ctx context.Context, matchID uint64) ([]byte, error)
+	Rename(ctx context.Context, fp, newName string, every time.Duration) (store.Player, error)
 }
 
 // Rooms is the room directory the room queries read: *lobby.Rooms
@@ -108,7 +108,7 @@ func (s *Service) PlayerNamed(ctx context.Context, name string) (store.Player, e
 	if err := ctx.Err(); err != nil {
 		return store.Player{}, err
 	}
-	p, err := s.store.PlayerByName(name)
+	p, err := s.store.PlayerByName(ctx, name)
 	switch {
 	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrInvalidName):
 		return store.Player{}, fmt.Errorf("service: player %q: %w", sanitize.Arg(name), ErrNoPlayer)
@@ -124,7 +124,7 @@ func (s *Service) PlayerByKey(ctx context.Context, fp string) (store.Player, err
 	if err := ctx.Err(); err != nil {
 		return store.Player{}, err
 	}
-	p, err := s.store.PlayerByFingerprint(fp)
+	p, err := s.store.PlayerByFingerprint(ctx, fp)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return store.Player{}, fmt.Errorf("service: player %s: %w", fp, ErrNoPlayer)

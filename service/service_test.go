@@ -32,7 +32,7 @@ func newService(t *testing.T) (*service.Service, *bolt.Store) {
 func TestMissingThingsAreMatchableErrors(t *testing.T) {
 	svc, st := newService(t)
 	ctx := context.Background()
-	if _, _, err := st.Login("SHA256:ann", "ssh-ed25519", "ann"); err != nil {
+	if _, _, err := st.Login(context.Background(), "SHA256:ann", "ssh-ed25519", "ann"); err != nil {
 		t.Fatal(err)
 	}
 	for name, err := range map[string]error{
@@ -77,12 +77,12 @@ func TestMatchByIDIsTheListedMatch(t *testing.T) {
 	svc, st := newService(t)
 	ctx := context.Background()
 	for _, p := range []string{"ann", "ben"} {
-		if _, _, err := st.Login("SHA256:"+p, "ssh-ed25519", p); err != nil {
+		if _, _, err := st.Login(context.Background(), "SHA256:"+p, "ssh-ed25519", p); err != nil {
 			t.Fatal(err)
 		}
 	}
-	m, err := st.RecordMatch(store.MatchRecord{Mode: "casual-1v1", Room: "r1", Start: time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC), Duration: time.Minute,
-		Players: []store.MatchPlayer{{Fingerprint: "SHA256:ann", Place: 1, Score: 5}, {Fingerprint: "SHA256:ben", Slot: 1, Place: 2, Score: 4, Left: true}}}, nil)
+	m, err := st.RecordMatch(context.Background(), store.MatchEnd{Match: store.MatchRecord{Mode: "casual-1v1", Room: "r1", Start: time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC), Duration: time.Minute,
+		Players: []store.MatchPlayer{{Fingerprint: "SHA256:ann", Place: 1, Score: 5}, {Fingerprint: "SHA256:ben", Slot: 1, Place: 2, Score: 4, Left: true}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,17 +111,16 @@ func TestDeviationGrowsWhileAway(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = st.Close() })
 	for _, n := range []string{"alice", "bob"} {
-		if _, _, err := st.Login("SHA256:"+n, "ssh-ed25519", n); err != nil {
+		if _, _, err := st.Login(context.Background(), "SHA256:"+n, "ssh-ed25519", n); err != nil {
 			t.Fatal(err)
 		}
 	}
-	_, err = st.RecordMatch(store.MatchRecord{Mode: "pong-1v1", Ranked: true, Start: last, Players: []store.MatchPlayer{
-		{Fingerprint: "SHA256:alice", Place: 1}, {Fingerprint: "SHA256:bob", Slot: 1, Place: 2}}},
-		func(cur []store.Rating) ([]store.Rating, error) {
-			cur[0].Rating, cur[0].Deviation, cur[0].Volatility, cur[0].Games = 1700, 100, 0.06, 20
-			cur[1].Rating, cur[1].Deviation, cur[1].Volatility, cur[1].Games = 1600, 60, 0.06, 50
-			return cur, nil
-		})
+	_, err = st.RecordMatch(context.Background(), store.MatchEnd{Match: store.MatchRecord{Mode: "pong-1v1", Ranked: true, Start: last, Players: []store.MatchPlayer{
+		{Fingerprint: "SHA256:alice", Place: 1}, {Fingerprint: "SHA256:bob", Slot: 1, Place: 2}}}, Rate: func(cur []store.Rating) ([]store.Rating, error) {
+		cur[0].Rating, cur[0].Deviation, cur[0].Volatility, cur[0].Games = 1700, 100, 0.06, 20
+		cur[1].Rating, cur[1].Deviation, cur[1].Volatility, cur[1].Games = 1600, 60, 0.06, 50
+		return cur, nil
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}

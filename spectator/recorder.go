@@ -234,14 +234,25 @@ func (l *matchLog) held(tick uint64, applied []game.Input, canon game.ActionCano
 // MatchEnded implements the game.Hooks function of the same name: it
 // finishes the replay and hands it to OnReplay.
 func (r *Recorder) MatchEnded(room string, res game.Result, seats []game.Seat, ticks uint64) {
+	if rep := r.End(room, res, seats, ticks); rep != nil && r.cfg.OnReplay != nil {
+		r.cfg.OnReplay(rep)
+	}
+}
+
+// End finishes the match that ended (MatchEnded's arguments) and returns
+// its replay, nil when there is none to keep (a warm-up, a match too long
+// or not recorded from its start), instead of handing it to OnReplay: for
+// a caller whose own MatchEnded hook carries the replay on with the
+// result. Like every method, it runs on the room's goroutine.
+func (r *Recorder) End(room string, res game.Result, seats []game.Seat, ticks uint64) *Replay {
 	g := r.cur
 	if g == nil || g.log == nil || !g.log.started {
-		return
+		return nil
 	}
 	l := g.log
 	g.log = nil // whatever happens next, this match is done
 	if ticks != g.steps || ticks == 0 || res.WarmUp {
-		return
+		return nil
 	}
 	rep := &Replay{
 		Version:    FormatVersion,
@@ -270,9 +281,7 @@ func (r *Recorder) MatchEnded(room string, res game.Result, seats []game.Seat, t
 			rep.Seats[i] = s.Player
 		}
 	}
-	if r.cfg.OnReplay != nil {
-		r.cfg.OnReplay(rep)
-	}
+	return rep
 }
 
 // Cut hands over the match in progress, which the room will not finish

@@ -224,12 +224,7 @@ type MatchRecord struct {
 	Start    time.Time
 	Duration time.Duration
 	Players  []MatchPlayer
-	Replay   bool // a replay is stored under the same id
-	// ReplayData, when not empty, is stored as the match's replay in the
-	// transaction that records the match, so a match is never saved
-	// without the replay it came with (a full disk fails both, and the
-	// caller knows). Not kept in the record: read it with Replay.
-	ReplayData []byte
+	Replay   bool // a replay is stored under the same id (MatchEnd.Replay)
 }
 
 // Leaves is a player's record of leaving ranked matches: the unforgiven

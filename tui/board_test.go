@@ -30,17 +30,16 @@ func feed(t *testing.T, m *Lobby, cmd tea.Cmd) {
 func TestLeaderboardAndProfileScreensReadTheService(t *testing.T) {
 	st := testStore(t)
 	for _, p := range [][2]string{{"SHA256:ann", "ann"}, {"SHA256:ben", "ben"}} {
-		if _, _, err := st.Login(p[0], "ssh-ed25519", p[1]); err != nil {
+		if _, _, err := st.Login(context.Background(), p[0], "ssh-ed25519", p[1]); err != nil {
 			t.Fatal(err)
 		}
 	}
-	_, err := st.RecordMatch(store.MatchRecord{Mode: "pong-1v1", Ranked: true, Room: "r1", Start: time.Now(), Duration: time.Minute,
-		Players: []store.MatchPlayer{{Fingerprint: "SHA256:ben", Place: 1, Score: 5}, {Fingerprint: "SHA256:ann", Slot: 1, Place: 2, Score: 2}}},
-		func(cur []store.Rating) ([]store.Rating, error) {
-			cur[0].Rating, cur[0].Games, cur[0].Wins, cur[0].Deviation = cur[0].Rating+20, 1, 1, 80
-			cur[1].Rating, cur[1].Games, cur[1].Losses, cur[1].Deviation = cur[1].Rating-20, 1, 1, 90
-			return cur, nil
-		})
+	_, err := st.RecordMatch(context.Background(), store.MatchEnd{Match: store.MatchRecord{Mode: "pong-1v1", Ranked: true, Room: "r1", Start: time.Now(), Duration: time.Minute,
+		Players: []store.MatchPlayer{{Fingerprint: "SHA256:ben", Place: 1, Score: 5}, {Fingerprint: "SHA256:ann", Slot: 1, Place: 2, Score: 2}}}, Rate: func(cur []store.Rating) ([]store.Rating, error) {
+		cur[0].Rating, cur[0].Games, cur[0].Wins, cur[0].Deviation = cur[0].Rating+20, 1, 1, 80
+		cur[1].Rating, cur[1].Games, cur[1].Losses, cur[1].Deviation = cur[1].Rating-20, 1, 1, 90
+		return cur, nil
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}

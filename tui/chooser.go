@@ -49,7 +49,7 @@ type liveMsg struct {
 func (c *chooserPage) open() tea.Cmd {
 	rooms, ch := c.rooms.Live()
 	rooms = liveFirst(rooms)
-	c.live, c.labels = rooms, readLabels(c.rr, rooms)
+	c.live, c.labels = rooms, readLabels(c.ctx, c.rr, rooms)
 	c.sel = min(c.sel, max(len(rooms)-1, 0))
 	return c.follow(ch)
 }
@@ -58,11 +58,11 @@ func (c *chooserPage) open() tea.Cmd {
 // change of the list, never while drawing it: a ranked room's players are
 // fixed when it is created, so its labels cannot go stale in the list.
 func (c *chooserPage) follow(ch <-chan struct{}) tea.Cmd {
-	rs, rr := c.rooms, c.rr
+	rs, rr, ctx := c.rooms, c.rr, c.ctx
 	return afterChange(c.ctx, ch, func() tea.Msg {
 		rooms, next := rs.Live()
 		rooms = liveFirst(rooms)
-		return liveMsg{rooms, readLabels(rr, rooms), next}
+		return liveMsg{rooms, readLabels(ctx, rr, rooms), next}
 	})
 }
 
@@ -127,11 +127,11 @@ func (c *chooserPage) resort() {
 }
 
 // readLabels reads the ratings of every ranked room's players.
-func readLabels(rr ratingReader, rooms []*lobby.Room) map[*lobby.Room]seatLabels {
+func readLabels(ctx context.Context, rr ratingReader, rooms []*lobby.Room) map[*lobby.Room]seatLabels {
 	out := make(map[*lobby.Room]seatLabels, len(rooms))
 	for _, r := range rooms {
 		if r.Ranked != "" {
-			out[r] = ratingLabels(rr, r)
+			out[r] = ratingLabels(ctx, rr, r)
 		}
 	}
 	return out

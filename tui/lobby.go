@@ -21,7 +21,6 @@ import (
 	"github.com/termarena/termarena/pace"
 	"github.com/termarena/termarena/service"
 	"github.com/termarena/termarena/store"
-	"github.com/termarena/termarena/store/bolt"
 )
 
 // Online is the live player count the lobby shows; the channel is closed
@@ -74,7 +73,7 @@ type LobbyDeps struct {
 	// Ranked play: the matchmaker, the store for ratings and profiles, and
 	// a mode to queue for at once (`ssh -t host play [mode]`).
 	Matchmaker *lobby.Matchmaker
-	Store      *bolt.Store
+	Store      Store
 	Play       lobby.RankedMode
 	// Challenges, when set, lets players challenge each other (y/n answer,
 	// C challenges, /challenge in chat: challenges.go). Quick runs the
@@ -209,6 +208,14 @@ type (
 	viewStoppedMsg struct{}
 )
 
+// Store is what the lobby reads from the store: a player's rating (the
+// queue, ranked rooms' seats), a replay with its record, and what the
+// service answers the leaderboard and profile screens from.
+type Store interface {
+	service.Store
+	ratingReader
+}
+
 // NewLobby returns the lobby model.
 func NewLobby(d LobbyDeps) *Lobby {
 	n, _ := d.Online.Online()
@@ -289,11 +296,11 @@ func (m *Lobby) Init() tea.Cmd {
 		ref := m.d.Spectate
 		cmds = append(cmds, func() tea.Msg { return spectateMsg{ref} })
 	} else if m.d.Replay != 0 {
-		id, st := m.d.Replay, m.d.Store
+		id, st, ctx := m.d.Replay, m.d.Store, m.d.Ctx
 		cmds = append(cmds, func() tea.Msg {
-			data, err := st.Replay(id)
+			data, err := st.Replay(ctx, id)
 			msg := replayDataMsg{id: id, data: data, err: err}
-			if rec, err := st.Match(id); err == nil {
+			if rec, err := st.Match(ctx, id); err == nil {
 				msg.rec = &rec // for a ranked match's rating changes
 			}
 			return msg
@@ -884,7 +891,7 @@ func (m *Lobby) join(j joinMsg) tea.Cmd {
 	if t := r.Mode.Team(slot); t >= 0 {
 		team = chat.TeamChannel(r.ID(), t)
 	}
-	labels := ratingLabels(m.ratings, r)
+	labels := ratingLabels(m.d.Ctx, m.ratings, r)
 	view := NewRoomView(RoomViewConfig{
 		Labels: func(slot int) string { return labels[slot] },
 		Room:   r, Me: m.d.Player.ID, Slot: slot, Title: title, Out: m.d.Out,

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -16,7 +17,7 @@ import (
 func TestProfileListsATeammateAsOne(t *testing.T) {
 	st := testStore(t)
 	for _, n := range []string{"alice", "bob", "carol", "dave"} {
-		if _, _, err := st.Login("SHA256:"+n, "ssh-ed25519", n); err != nil {
+		if _, _, err := st.Login(context.Background(), "SHA256:"+n, "ssh-ed25519", n); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -26,7 +27,7 @@ func TestProfileListsATeammateAsOne(t *testing.T) {
 		for i := range ps {
 			ps[i].Slot = i
 		}
-		if _, err := st.RecordMatch(store.MatchRecord{Mode: mode, Start: start, Duration: time.Minute, Players: ps}, nil); err != nil {
+		if _, err := st.RecordMatch(context.Background(), store.MatchEnd{Match: store.MatchRecord{Mode: mode, Start: start, Duration: time.Minute, Players: ps}}); err != nil {
 			t.Fatal(err)
 		}
 		start = start.Add(time.Hour)

@@ -43,7 +43,7 @@ func (m *Lobby) queueFor(mode lobby.RankedMode) tea.Cmd {
 			return nil
 		}
 	}
-	r, _, err := m.d.Store.Rating(string(mode), string(m.d.Player.ID))
+	r, _, err := m.d.Store.Rating(m.d.Ctx, string(mode), string(m.d.Player.ID))
 	if err != nil {
 		m.notice = "Could not read your rating; please try again."
 		return nil

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"time"
 
 	"github.com/termarena/termarena/lobby"
@@ -38,7 +39,9 @@ func TestReplayOutcomeMarksProvisionalAsRecorded(t *testing.T) {
 
 type agedRatings map[string]store.Rating
 
-func (a agedRatings) Rating(_, fp string) (store.Rating, bool, error) { return a[fp], true, nil }
+func (a agedRatings) Rating(_ context.Context, _, fp string) (store.Rating, bool, error) {
+	return a[fp], true, nil
+}
 
 // A watcher's header shows each seat's rating as the profile does: one
 // established (± 100) at their last game 200 days ago has grown past 110
@@ -50,7 +53,7 @@ func TestWatchLabelsGrowTheDeviationWhileAway(t *testing.T) {
 		"SHA256:active": {Rating: 1650, Deviation: 100, Volatility: 0.06, Updated: now.AddDate(0, 0, -1)},
 	}
 	room := &lobby.Room{Ranked: lobby.RankedMode("pong-1v1"), Seats: map[game.PlayerID]int{"SHA256:away": 0, "SHA256:active": 1}}
-	got := ratingLabels(rr, room)
+	got := ratingLabels(context.Background(), rr, room)
 	if got[0] != "1700?" || got[1] != "1650" {
 		t.Errorf("labels %q, %q; want 1700? (away 200 days), 1650", got[0], got[1])
 	}

@@ -194,7 +194,7 @@ func TestWatchChooserDoesNotReadTheStoreToDraw(t *testing.T) {
 // per render.
 type countingRatings struct{ n int }
 
-func (c *countingRatings) Rating(string, string) (store.Rating, bool, error) {
+func (c *countingRatings) Rating(context.Context, string, string) (store.Rating, bool, error) {
 	c.n++
 	return store.Rating{Rating: 1500}, false, nil
 }

@@ -51,7 +51,7 @@ func (w watchFeed) Submit(game.PlayerID, game.Input) bool { return false }
 
 // ratingReader is the store's rating lookup, all the chooser reads.
 type ratingReader interface {
-	Rating(mode, fp string) (store.Rating, bool, error)
+	Rating(ctx context.Context, mode, fp string) (store.Rating, bool, error)
 }
 
 // watchEndedMsg: the watched room ended, or its feed did; roomFailed and
@@ -105,7 +105,7 @@ func (m *Lobby) spectate(r *lobby.Room) tea.Cmd {
 	ctx, cancel := context.WithCancel(m.d.Ctx)
 	w := &watching{room: r, cancel: cancel, done: make(chan struct{}), stop: stop, helpAt: -1}
 	w.follow.Store(-1)
-	labels := ratingLabels(m.ratings, r)
+	labels := ratingLabels(ctx, m.ratings, r)
 	title := fmt.Sprintf("watching %s · %s", r.ID(), r.Info().Label)
 	if d := r.SpectateDelay(); d > 0 {
 		title += fmt.Sprintf(" · %ds behind", int(d.Seconds()))
@@ -186,7 +186,7 @@ const maxSeats = 8
 // seatLabels are each seat's header text (its rating).
 type seatLabels [maxSeats]string
 
-func ratingLabels(rr ratingReader, r *lobby.Room) seatLabels {
+func ratingLabels(ctx context.Context, rr ratingReader, r *lobby.Room) seatLabels {
 	var out seatLabels
 	if r.Ranked == "" || rr == nil {
 		return out
@@ -195,7 +195,7 @@ func ratingLabels(rr ratingReader, r *lobby.Room) seatLabels {
 		if slot < 0 || slot >= maxSeats {
 			continue
 		}
-		if rt, _, err := rr.Rating(string(r.Ranked), string(id)); err == nil {
+		if rt, _, err := rr.Rating(ctx, string(r.Ranked), string(id)); err == nil {
 			// The deviation as of now, grown for the time away, as the
 			// profile shows it: one back after months wears the "?".
 			dev := rt.Deviation

@@ -11,7 +11,6 @@ import (
 	"github.com/termarena/termarena/gameview"
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/spectator"
-	"github.com/termarena/termarena/store"
 )
 
 // WatchPainterConfig is a room screen painted for viewers without a
@@ -24,9 +23,7 @@ type WatchPainterConfig struct {
 	Views Views
 	// Ratings, when set, label a ranked match's seats with the players'
 	// ratings, as a watcher's header does.
-	Ratings interface {
-		Rating(mode, fp string) (store.Rating, bool, error)
-	}
+	Ratings            ratingReader
 	Width, Height, FPS int
 	Profile            colorprofile.Profile
 	Out                FrameWriter
@@ -45,7 +42,8 @@ type WatchPainter struct {
 // NewWatchPainter prepares a painter; Run paints.
 func NewWatchPainter(c WatchPainterConfig) *WatchPainter {
 	r := c.Room
-	labels := ratingLabels(c.Ratings, r)
+	// Read once, when a browser opens the room: a quick local read.
+	labels := ratingLabels(context.Background(), c.Ratings, r)
 	title := fmt.Sprintf("watching %s · %s", r.ID(), r.Info().Label)
 	if d := r.SpectateDelay(); d > 0 {
 		title += fmt.Sprintf(" · %ds behind", int(d.Seconds()))

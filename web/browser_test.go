@@ -65,7 +65,7 @@ func TestInARealBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := w.rankedWin(alice, bob, 20, false)
-	if err := w.store.PutReplay(id, data); err != nil {
+	if err := w.store.PutReplay(context.Background(), id, data); err != nil {
 		t.Fatal(err)
 	}
 	w.web, err = web.New(web.Deps{Queries: w.svc, Rooms: w.rooms, Views: games.Views(), Ratings: w.store,

@@ -34,9 +34,9 @@ type LiveRooms interface {
 	Games() game.Catalog
 }
 
-// Ratings label a ranked match's seats: *bolt.Store implements it.
+// Ratings label a ranked match's seats: a store.Ratings implements it.
 type Ratings interface {
-	Rating(mode, fp string) (store.Rating, bool, error)
+	Rating(ctx context.Context, mode, fp string) (store.Rating, bool, error)
 }
 
 // The live board's terminal: what most terminals open at, in 256

@@ -38,7 +38,7 @@ func (s *Server) best(ctx context.Context, gameName string, skip ...*lobby.Room)
 		if slices.ContainsFunc(skip, func(r *lobby.Room) bool { return r.ID() == ri.ID }) {
 			continue
 		}
-		avg := s.averageRating(ri)
+		avg := s.averageRating(ctx, ri)
 		if pick == nil || (ri.Ranked && !pick.Ranked) || (ri.Ranked == pick.Ranked && avg > pickAvg) {
 			pick, pickAvg = ri, avg
 		}
@@ -55,13 +55,13 @@ func (s *Server) best(ctx context.Context, gameName string, skip ...*lobby.Room)
 
 // averageRating is the mean rating of a ranked room's players in its
 // queue (0 for a casual room).
-func (s *Server) averageRating(ri *lobby.RoomInfo) float64 {
+func (s *Server) averageRating(ctx context.Context, ri *lobby.RoomInfo) float64 {
 	if !ri.Ranked || s.d.Ratings == nil || len(ri.Players) == 0 {
 		return 0
 	}
 	sum := 0.0
 	for _, p := range ri.Players {
-		rt, _, err := s.d.Ratings.Rating(string(ri.Queue), string(p.ID))
+		rt, _, err := s.d.Ratings.Rating(ctx, string(ri.Queue), string(p.ID))
 		if err == nil {
 			sum += rt.Rating
 		}

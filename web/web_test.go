@@ -64,7 +64,7 @@ func newWorld(t *testing.T) *world {
 
 func (w *world) login(fp, name string) {
 	w.t.Helper()
-	if _, _, err := w.store.Login(fp, "ssh-ed25519", name); err != nil {
+	if _, _, err := w.store.Login(context.Background(), fp, "ssh-ed25519", name); err != nil {
 		w.t.Fatal(err)
 	}
 }
@@ -74,11 +74,11 @@ func (w *world) login(fp, name string) {
 // established ratings).
 func (w *world) rankedWin(winner, loser string, points float64, replay bool) uint64 {
 	w.t.Helper()
-	m, err := w.store.RecordMatch(store.MatchRecord{Mode: "pong-1v1", Ranked: true, Room: "r1", Start: w.start.Add(13 * time.Minute),
+	m, err := w.store.RecordMatch(context.Background(), store.MatchEnd{Match: store.MatchRecord{Mode: "pong-1v1", Ranked: true, Room: "r1", Start: w.start.Add(13 * time.Minute),
 		Duration: 32500 * time.Millisecond, Players: []store.MatchPlayer{
 			{Fingerprint: winner, Slot: 0, Place: 1, Score: 5},
 			{Fingerprint: loser, Slot: 1, Place: 2, Score: 3},
-		}}, func(cur []store.Rating) ([]store.Rating, error) {
+		}}, Rate: func(cur []store.Rating) ([]store.Rating, error) {
 		cur[0].Deviation, cur[1].Deviation = 80, 80
 		cur[0].Rating += points
 		cur[0].Games++
@@ -87,12 +87,12 @@ func (w *world) rankedWin(winner, loser string, points float64, replay bool) uin
 		cur[1].Games++
 		cur[1].Losses++
 		return cur, nil
-	})
+	}})
 	if err != nil {
 		w.t.Fatal(err)
 	}
 	if replay {
-		if err := w.store.PutReplay(m.ID, []byte("replay bytes")); err != nil {
+		if err := w.store.PutReplay(context.Background(), m.ID, []byte("replay bytes")); err != nil {
 			w.t.Fatal(err)
 		}
 	}
@@ -390,12 +390,12 @@ func TestMatchCastDownload(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := w.store.RecordMatch(store.MatchRecord{Mode: "casual-1v1", Room: "r1", Start: w.start, Duration: 16 * time.Second,
-		Players: []store.MatchPlayer{{Slot: 0, Place: 1}, {Slot: 1, Place: 2}}}, nil)
+	m, err := w.store.RecordMatch(context.Background(), store.MatchEnd{Match: store.MatchRecord{Mode: "casual-1v1", Room: "r1", Start: w.start, Duration: 16 * time.Second,
+		Players: []store.MatchPlayer{{Slot: 0, Place: 1}, {Slot: 1, Place: 2}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.store.PutReplay(m.ID, data); err != nil {
+	if err := w.store.PutReplay(context.Background(), m.ID, data); err != nil {
 		t.Fatal(err)
 	}
 	w.web, err = web.New(web.Deps{Queries: w.svc, Casts: asciicast.Exporter{Store: w.store, Games: games.Catalog(), Views: games.Views()}}, web.DefaultConfig())

@@ -28,7 +28,7 @@ func filledDB(t testing.TB) (string, int64) {
 	errs := make(chan error, 3000)
 	for i := range 3000 {
 		wg.Go(func() {
-			if _, _, err := s.Login(fmt.Sprintf("SHA256:fp%05d", i), "ssh-ed25519", fmt.Sprintf("p%05d", i)); err != nil {
+			if _, _, err := s.Login(ctx, fmt.Sprintf("SHA256:fp%05d", i), "ssh-ed25519", fmt.Sprintf("p%05d", i)); err != nil {
 				errs <- err
 			}
 		})
@@ -104,7 +104,7 @@ func TestOpenRefusesDamagedMetaPages(t *testing.T) {
 	}
 	// The other meta page may be the one before the last transaction, so
 	// the last batch of logins may be missing, but the rest reads.
-	if n, err := s.CountPlayers(); err != nil || n == 0 {
+	if n, err := s.CountPlayers(ctx); err != nil || n == 0 {
 		t.Errorf("one meta page garbled: %d players, %v", n, err)
 	}
 	s.Close()
@@ -160,7 +160,7 @@ func TestOpenSaysWhenItCreatesTheFile(t *testing.T) {
 	if s.Created() {
 		t.Error("second Open: Created() = true")
 	}
-	if n, err := s.CountPlayers(); err != nil || n != 1 {
+	if n, err := s.CountPlayers(ctx); err != nil || n != 1 {
 		t.Errorf("reopened: %d players, %v", n, err)
 	}
 }

@@ -20,7 +20,7 @@ import (
 // server runs. It reads the stored records as they are (no pruning of
 // stale leave strikes, lifted and expired bans kept as history).
 func (s *Store) Export(ctx context.Context, emit func(export.Record) error) error {
-	err := s.view(func(tx *bbolt.Tx) error { return exportTx(ctx, tx, emit) })
+	err := s.view(ctx, func(tx *bbolt.Tx) error { return exportTx(ctx, tx, emit) })
 	if err != nil {
 		return fmt.Errorf("store: export %s: %w", s.path, err)
 	}
@@ -33,7 +33,7 @@ func (s *Store) Export(ctx context.Context, emit func(export.Record) error) erro
 // what counts as already there.
 func (s *Store) Import(ctx context.Context, src func(emit func(export.Record) error) error) (export.Counts, error) {
 	var counts export.Counts
-	err := s.update(func(tx *bbolt.Tx) error {
+	err := s.update(ctx, func(tx *bbolt.Tx) error {
 		m := export.NewMerge()
 		if err := exportTx(ctx, tx, m.Have); err != nil {
 			return fmt.Errorf("read what is there: %w", err)

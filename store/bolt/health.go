@@ -1,6 +1,7 @@
 package bolt
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -20,10 +21,21 @@ type writeFailure struct {
 // concurrent callers. An error fn returns comes back as it is; a commit
 // that fails is wrapped in ErrCannotSave and remembered, so Health reports
 // it until a later commit succeeds.
-func (s *Store) update(fn func(*bbolt.Tx) error) error { return s.write(s.db.Update, fn) }
-func (s *Store) batch(fn func(*bbolt.Tx) error) error  { return s.write(s.db.Batch, fn) }
+func (s *Store) update(ctx context.Context, fn func(*bbolt.Tx) error) error {
+	return s.write(ctx, s.db.Update, fn)
+}
 
-func (s *Store) write(do func(func(*bbolt.Tx) error) error, fn func(*bbolt.Tx) error) error {
+func (s *Store) batch(ctx context.Context, fn func(*bbolt.Tx) error) error {
+	return s.write(ctx, s.db.Batch, fn)
+}
+
+// write checks ctx before it starts: bbolt itself takes no context, and
+// its transactions are short, so a caller that has given up is refused at
+// the door rather than interrupted.
+func (s *Store) write(ctx context.Context, do func(func(*bbolt.Tx) error) error, fn func(*bbolt.Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	var fnErr error
 	called, returned := false, false
 	// A damaged page panics inside bbolt: in fn (Batch hands that back as
@@ -59,7 +71,10 @@ func (s *Store) write(do func(func(*bbolt.Tx) error) error, fn func(*bbolt.Tx) e
 // ErrDamaged, so the command that met it fails with an error, as any other
 // store error, rather than a panic that ends the session, or the process
 // when the reader is a shared worker.
-func (s *Store) view(fn func(*bbolt.Tx) error) error {
+func (s *Store) view(ctx context.Context, fn func(*bbolt.Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	return guarded("reading it", func() error { return s.db.View(fn) })
 }
 
@@ -71,7 +86,7 @@ func (s *Store) view(fn func(*bbolt.Tx) error) error {
 // decoding values — so it costs about a millisecond per few thousand
 // records and takes no writer lock; run it every few seconds, not per
 // request.
-func (s *Store) Health() error {
+func (s *Store) Health(ctx context.Context) error {
 	if wf := s.writeFailed.Load(); wf != nil {
 		return fmt.Errorf("%w: the last write, at %s, failed: %w", store.ErrCannotSave, wf.at.Format(time.RFC3339), wf.err)
 	}

@@ -30,25 +30,25 @@ func TestLoginWhenNothingCanBeSaved(t *testing.T) {
 	path := dbPath(t)
 	s := openTest(t, path, Options{Now: clock.Now})
 	alice := mustLogin(t, s, "SHA256:alice", "alice")
-	if err := s.Health(); err != nil {
+	if err := s.Health(ctx); err != nil {
 		t.Fatalf("Health of a working store: %v", err)
 	}
 	s.Close()
 
 	clock.Advance(time.Hour)
 	s = openTest(t, path, Options{Now: clock.Now, openFile: readOnlyFile})
-	p, created, err := s.Login("SHA256:alice", "ssh-ed25519", "alice")
+	p, created, err := s.Login(ctx, "SHA256:alice", "ssh-ed25519", "alice")
 	if err != nil || created || p.Name != "alice" || !p.LastSeen.Equal(alice.LastSeen) {
 		t.Errorf("known player on a full disk: %+v created=%v err=%v; want alice as saved before", p, created, err)
 	}
-	_, _, err = s.Login("SHA256:bob", "ssh-ed25519", "bob")
+	_, _, err = s.Login(ctx, "SHA256:bob", "ssh-ed25519", "bob")
 	if !errors.Is(err, store.ErrCannotSave) {
 		t.Errorf("new player on a full disk: %v; want ErrCannotSave", err)
 	}
-	if err := s.Health(); !errors.Is(err, store.ErrCannotSave) {
+	if err := s.Health(ctx); !errors.Is(err, store.ErrCannotSave) {
 		t.Errorf("Health after a failed write: %v; want ErrCannotSave", err)
 	}
-	if n, err := s.CountPlayers(); err != nil || n != 1 {
+	if n, err := s.CountPlayers(ctx); err != nil || n != 1 {
 		t.Errorf("reads after a failed write: %d players, %v", n, err)
 	}
 }
@@ -60,20 +60,20 @@ func TestHealthNamesTheDamagedBucket(t *testing.T) {
 	path, _ := filledDB(t)
 	s := openTest(t, path, Options{})
 	corruptBucket(t, s, bucketPlayers)
-	err := s.Health()
+	err := s.Health(ctx)
 	var de *store.BucketDamageError
 	if !errors.As(err, &de) || de.Bucket != bucketPlayers || !errors.Is(err, store.ErrDamaged) {
 		t.Fatalf("Health: %v; want damage in bucket %q", err, bucketPlayers)
 	}
-	if _, err := s.SchemaVersion(); err != nil {
+	if _, err := s.SchemaVersion(ctx); err != nil {
 		t.Errorf("the meta bucket no longer reads: %v", err)
 	}
 	// A read of the damaged bucket is an error, not a panic that ends the
 	// session (or the server, from a shared worker).
-	if _, err := s.PlayerByFingerprint("SHA256:fp00042"); !errors.Is(err, store.ErrDamaged) {
+	if _, err := s.PlayerByFingerprint(ctx, "SHA256:fp00042"); !errors.Is(err, store.ErrDamaged) {
 		t.Errorf("reading a player from the damaged bucket: %v; want ErrDamaged", err)
 	}
-	if _, err := s.CountPlayers(); !errors.Is(err, store.ErrDamaged) {
+	if _, err := s.CountPlayers(ctx); !errors.Is(err, store.ErrDamaged) {
 		t.Errorf("counting players in the damaged bucket: %v; want ErrDamaged", err)
 	}
 }
@@ -143,7 +143,7 @@ func TestLoginOnAFullFilesystem(t *testing.T) {
 	f.Close()
 	full := -1
 	for i := range 1000 {
-		if _, _, err := s.Login(fmt.Sprintf("SHA256:new%d", i), "ssh-ed25519", fmt.Sprintf("new%d", i)); err != nil {
+		if _, _, err := s.Login(ctx, fmt.Sprintf("SHA256:new%d", i), "ssh-ed25519", fmt.Sprintf("new%d", i)); err != nil {
 			if !errors.Is(err, store.ErrCannotSave) {
 				t.Fatalf("new player %d on a full disk: %v; want ErrCannotSave", i, err)
 			}
@@ -154,21 +154,21 @@ func TestLoginOnAFullFilesystem(t *testing.T) {
 	if full < 0 {
 		t.Fatal("1,000 new players fitted on a full 256 KB filesystem")
 	}
-	if err := s.Health(); !errors.Is(err, store.ErrCannotSave) {
+	if err := s.Health(ctx); !errors.Is(err, store.ErrCannotSave) {
 		t.Errorf("Health on a full disk: %v", err)
 	}
 	for range 20 {
-		if p, _, err := s.Login("SHA256:admin", "ssh-ed25519", "admin-ann"); err != nil || p.Name != "admin-ann" {
+		if p, _, err := s.Login(ctx, "SHA256:admin", "ssh-ed25519", "admin-ann"); err != nil || p.Name != "admin-ann" {
 			t.Fatalf("known player on a full disk: %+v %v", p, err)
 		}
 	}
 	if err := os.Remove(filler); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := s.Login(fmt.Sprintf("SHA256:new%d", full), "ssh-ed25519", "later"); err != nil {
+	if _, _, err := s.Login(ctx, fmt.Sprintf("SHA256:new%d", full), "ssh-ed25519", "later"); err != nil {
 		t.Fatalf("new player once space is free: %v", err)
 	}
-	if err := s.Health(); err != nil {
+	if err := s.Health(ctx); err != nil {
 		t.Errorf("Health once space is free: %v", err)
 	}
 }
@@ -187,28 +187,26 @@ func TestMatchKeepsItsReplayOrNeither(t *testing.T) {
 		mustLogin(t, s, fp, strings.TrimPrefix(fp, "SHA256:"))
 	}
 	m := duel(fpAlice, fpBob)
-	m.ReplayData = []byte("replay one")
-	saved := mustRecord(t, s, m, shift(8, -8))
-	if !saved.Replay || saved.ReplayData != nil {
-		t.Errorf("recorded with a replay: Replay=%v ReplayData=%q", saved.Replay, saved.ReplayData)
+	saved, err := s.RecordMatch(ctx, store.MatchEnd{Match: m, Rate: shift(8, -8), Replay: []byte("replay one")})
+	if err != nil || !saved.Replay {
+		t.Fatalf("recorded with a replay: Replay=%v, %v", saved.Replay, err)
 	}
-	if got, err := s.Replay(saved.ID); err != nil || string(got) != "replay one" {
+	if got, err := s.Replay(ctx, saved.ID); err != nil || string(got) != "replay one" {
 		t.Errorf("Replay(%d) = %q, %v", saved.ID, got, err)
 	}
 	s.Close()
 
 	s = openTest(t, path, Options{openFile: readOnlyFile})
-	m.ReplayData = []byte("replay two")
-	if _, err := s.RecordMatch(m, shift(8, -8)); !errors.Is(err, store.ErrCannotSave) {
+	if _, err := s.RecordMatch(ctx, store.MatchEnd{Match: m, Rate: shift(8, -8), Replay: []byte("replay two")}); !errors.Is(err, store.ErrCannotSave) {
 		t.Fatalf("RecordMatch on a full disk: %v; want ErrCannotSave", err)
 	}
 	s.Close()
 	s = openTest(t, path, Options{})
-	ms, err := s.Matches(fpAlice, 10)
+	ms, err := s.Matches(ctx, fpAlice, 10)
 	if err != nil || len(ms) != 1 || ms[0].ID != saved.ID {
 		t.Errorf("after the failed write: matches %+v, %v; want only the first", ms, err)
 	}
-	if _, err := s.Replay(saved.ID + 1); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.Replay(ctx, saved.ID+1); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("a replay of the unsaved match: %v", err)
 	}
 }
@@ -223,7 +221,7 @@ func BenchmarkHealth(b *testing.B) {
 	}
 	defer s.Close()
 	for b.Loop() {
-		if err := s.Health(); err != nil {
+		if err := s.Health(ctx); err != nil {
 			b.Fatal(err)
 		}
 	}

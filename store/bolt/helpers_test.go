@@ -1,6 +1,7 @@
 package bolt
 
 import (
+	"context"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -10,6 +11,10 @@ import (
 
 	"github.com/termarena/termarena/store"
 )
+
+// ctx is what the tests call the store with: none of them cancels it
+// (the ones that cancel make their own).
+var ctx = context.Background()
 
 // fakeClock lets tests move time by hand; Login may read it from many
 // goroutines.
@@ -51,7 +56,7 @@ func openTest(t *testing.T, path string, opts Options) *Store {
 
 func mustLogin(t *testing.T, s *Store, fp, user string) store.Player {
 	t.Helper()
-	p, _, err := s.Login(fp, "ssh-ed25519", user)
+	p, _, err := s.Login(ctx, fp, "ssh-ed25519", user)
 	if err != nil {
 		t.Fatalf("Login(%q, %q): %v", fp, user, err)
 	}

@@ -1,6 +1,7 @@
 package bolt
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,15 +26,12 @@ type leavesRecord struct {
 func (r leavesRecord) version() int { return r.V }
 
 // PutLeaves replaces fp's leave record.
-func (s *Store) PutLeaves(fp string, l store.Leaves) error {
-	if err := checkFingerprint(fp); err != nil {
+func (s *Store) PutLeaves(ctx context.Context, fp string, l store.Leaves) error {
+	raw, err := encodeLeaves(fp, l)
+	if err != nil {
 		return fmt.Errorf("store: put leaves: %w", err)
 	}
-	raw, err := json.Marshal(leavesRecord{V: recordVersion, Strikes: l.Strikes, Last: l.Last.UTC(), Until: l.Until.UTC()})
-	if err != nil {
-		return fmt.Errorf("store: encode leaves of %s: %w", fp, err)
-	}
-	err = s.update(func(tx *bbolt.Tx) error {
+	err = s.update(ctx, func(tx *bbolt.Tx) error {
 		b := tx.Bucket([]byte(bucketLeaves))
 		if b == nil {
 			return fmt.Errorf("bucket %s missing", bucketLeaves)
@@ -46,27 +44,39 @@ func (s *Store) PutLeaves(fp string, l store.Leaves) error {
 	return nil
 }
 
+// encodeLeaves is fp's leave record as stored.
+func encodeLeaves(fp string, l store.Leaves) ([]byte, error) {
+	if err := checkFingerprint(fp); err != nil {
+		return nil, err
+	}
+	raw, err := json.Marshal(leavesRecord{V: recordVersion, Strikes: l.Strikes, Last: l.Last.UTC(), Until: l.Until.UTC()})
+	if err != nil {
+		return nil, fmt.Errorf("encode leaves of %s: %w", fp, err)
+	}
+	return raw, nil
+}
+
 // LoadLeaves returns every stored leave record by fingerprint, and deletes
 // those stale says are no longer worth keeping (strikes forgiven and
 // cooldown over), in the same transaction. A record that cannot be decoded
 // is an error: skipping it would forgive a leaver silently.
-func (s *Store) LoadLeaves(stale func(store.Leaves) bool) (map[string]store.Leaves, error) {
-	out, err := s.loadLeaves(stale, true)
+func (s *Store) LoadLeaves(ctx context.Context, stale func(store.Leaves) bool) (map[string]store.Leaves, error) {
+	out, err := s.loadLeaves(ctx, stale, true)
 	if errors.Is(err, store.ErrCannotSave) {
 		// A full disk must not stop the server starting: the stale
 		// entries stay until a later start can drop them.
-		out, err = s.loadLeaves(stale, false)
+		out, err = s.loadLeaves(ctx, stale, false)
 	}
 	return out, err
 }
 
-func (s *Store) loadLeaves(stale func(store.Leaves) bool, prune bool) (map[string]store.Leaves, error) {
+func (s *Store) loadLeaves(ctx context.Context, stale func(store.Leaves) bool, prune bool) (map[string]store.Leaves, error) {
 	out := map[string]store.Leaves{}
 	run := s.update
 	if !prune {
 		run = s.view
 	}
-	err := run(func(tx *bbolt.Tx) error {
+	err := run(ctx, func(tx *bbolt.Tx) error {
 		b := tx.Bucket([]byte(bucketLeaves))
 		if b == nil {
 			return fmt.Errorf("bucket %s missing", bucketLeaves)

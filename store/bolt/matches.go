@@ -2,6 +2,7 @@ package bolt
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -28,6 +29,7 @@ const (
 	stageMatch   = "match"   // the match record is written
 	stageIndex   = "index"   // the player_matches entries are written
 	stageRatings = "ratings" // the new ratings are written (rated matches only)
+	stageLeaves  = "leaves"  // the leave records are written (when there are any)
 )
 
 // matchRecord is the stored form under matches/<big-endian id>; the id is
@@ -114,48 +116,46 @@ func playerMatchKey(fp string, id uint64) []byte {
 	return binary.BigEndian.AppendUint64(k, id)
 }
 
-// RecordMatch writes the match record, its replay (ReplayData), its
-// player_matches entries and, for a ranked match that was not aborted,
-// every player's new rating, all in one transaction: a crash or a full
-// disk can never leave ratings without their match, or a match without its
-// replay, or the other way round.
+// RecordMatch writes everything end carries in one transaction: the match
+// record, its replay, its player_matches entries, for a ranked match that
+// was not aborted every player's new rating (end.Rate over the ratings
+// read in the same transaction), and the leave records. A crash, a full
+// disk or a ctx cancelled before the commit can never leave ratings
+// without their match, a match without its replay or strikes, or the
+// other way round. See store.MatchEnd for Rate's contract: because bbolt
+// has a single writer, Rate must not call the Store (it would deadlock).
 //
-// rate is called inside the transaction with the players' current ratings
-// in m.Mode (in m.Players order; a player without one gets NewRating:
-// InitialRating ± InitialDeviation and zero games; Updated is when each
-// was last rated, for the caller's inactivity maths) and returns their new
-// values, with Rating, Deviation, Volatility, Games, Wins, Losses and Draws
-// updated by the caller's maths; Updated is set by the store's clock, Name
-// is ignored. Because the ratings are read
-// in the same write transaction, two matches finishing together cannot
-// lose an update. rate must be quick and must not call the Store: the
-// transaction holds bbolt's single writer lock, so a call back in would
-// deadlock.
-//
-// For an unranked or aborted match rate is not called (it may be nil) and
+// For an unranked or aborted match Rate is not called (it may be nil) and
 // no rating changes. RatingBefore/After are filled from the current ratings
 // either way. Guests (empty Fingerprint) are allowed in unranked matches;
 // they get no history entry.
 //
 // It returns the record as stored, which Match and Matches return too.
-func (s *Store) RecordMatch(m store.MatchRecord, rate func(current []store.Rating) ([]store.Rating, error)) (store.MatchRecord, error) {
-	m, err := prepareMatch(m)
+func (s *Store) RecordMatch(ctx context.Context, end store.MatchEnd) (store.MatchRecord, error) {
+	m, err := prepareMatch(end.Match)
 	if err != nil {
 		return store.MatchRecord{}, fmt.Errorf("store: record match: %w", err)
 	}
 	// bbolt keeps a reference to a value until commit: a copy, so the
 	// caller may reuse its buffer.
-	replay := bytes.Clone(m.ReplayData)
-	m.ReplayData = nil
+	replay := bytes.Clone(end.Replay)
 	if len(replay) > maxReplayLen {
 		return store.MatchRecord{}, fmt.Errorf("store: record match: replay of %d bytes, at most %d", len(replay), maxReplayLen)
 	}
+	leaves := make(map[string][]byte, len(end.Leaves))
+	for fp, l := range end.Leaves {
+		raw, err := encodeLeaves(fp, l)
+		if err != nil {
+			return store.MatchRecord{}, fmt.Errorf("store: record match: %w", err)
+		}
+		leaves[fp] = raw
+	}
 	rated := m.Ranked && !m.Aborted
-	if rated && rate == nil {
+	if rated && end.Rate == nil {
 		return store.MatchRecord{}, fmt.Errorf("store: record %s match: ranked match needs a rate func", m.Mode)
 	}
 	now := s.now().UTC()
-	err = s.update(func(tx *bbolt.Tx) error {
+	err = s.update(ctx, func(tx *bbolt.Tx) error {
 		b, err := matchBuckets(tx)
 		if err != nil {
 			return err
@@ -177,7 +177,7 @@ func (s *Store) RecordMatch(m store.MatchRecord, rate func(current []store.Ratin
 		if rated {
 			// A clone, so a rate that edits its argument in place cannot
 			// change the "before" values recorded below.
-			if next, err = rate(slices.Clone(current)); err != nil {
+			if next, err = end.Rate(slices.Clone(current)); err != nil {
 				return fmt.Errorf("rate: %w", err)
 			}
 			if err := checkRated(m.Mode, current, next); err != nil {
@@ -228,16 +228,34 @@ func (s *Store) RecordMatch(m store.MatchRecord, rate func(current []store.Ratin
 		if err := s.testFail(stageIndex); err != nil {
 			return err
 		}
-		if !rated {
-			return nil
-		}
-		for _, r := range next {
-			r.Updated = now
-			if err := putRating(b.ratings, r); err != nil {
-				return fmt.Errorf("%s: %w", r.Fingerprint, err)
+		if rated {
+			for _, r := range next {
+				r.Updated = now
+				if err := putRating(b.ratings, r); err != nil {
+					return fmt.Errorf("%s: %w", r.Fingerprint, err)
+				}
+			}
+			if err := s.testFail(stageRatings); err != nil {
+				return err
 			}
 		}
-		return s.testFail(stageRatings)
+		if len(leaves) > 0 {
+			lb := tx.Bucket([]byte(bucketLeaves))
+			if lb == nil {
+				return fmt.Errorf("bucket %s missing", bucketLeaves)
+			}
+			for fp, raw := range leaves {
+				if err := lb.Put([]byte(fp), raw); err != nil {
+					return fmt.Errorf("write leaves of %s: %w", fp, err)
+				}
+			}
+			if err := s.testFail(stageLeaves); err != nil {
+				return err
+			}
+		}
+		// The last moment a caller that gave up can still stop it: bbolt
+		// takes no context, so nothing above is undone unless we ask.
+		return ctx.Err()
 	})
 	if err != nil {
 		return store.MatchRecord{}, fmt.Errorf("store: record %s match: %w", m.Mode, err)
@@ -311,9 +329,9 @@ func (s *Store) testFail(stage string) error {
 }
 
 // Match returns the match with that id, or an error matching ErrNotFound.
-func (s *Store) Match(id uint64) (store.MatchRecord, error) {
+func (s *Store) Match(ctx context.Context, id uint64) (store.MatchRecord, error) {
 	var m store.MatchRecord
-	err := s.view(func(tx *bbolt.Tx) error {
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
 		b, err := matchBuckets(tx)
 		if err != nil {
 			return err
@@ -329,13 +347,13 @@ func (s *Store) Match(id uint64) (store.MatchRecord, error) {
 
 // Matches returns the player's matches, newest first; limit<=0 means 20
 // and more than 1000 means 1000. A player with none gets an empty result.
-func (s *Store) Matches(fp string, limit int) ([]store.MatchRecord, error) {
+func (s *Store) Matches(ctx context.Context, fp string, limit int) ([]store.MatchRecord, error) {
 	if err := checkFingerprint(fp); err != nil {
 		return nil, fmt.Errorf("store: matches: %w", err)
 	}
 	limit = clampLimit(limit)
 	var out []store.MatchRecord
-	err := s.view(func(tx *bbolt.Tx) error {
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
 		b, err := matchBuckets(tx)
 		if err != nil {
 			return err
@@ -375,10 +393,10 @@ func (s *Store) Matches(fp string, limit int) ([]store.MatchRecord, error) {
 // kept, as in Matches. It reads newest first and stops once limit are kept,
 // so a listing that skips most records (pruned replays) reads only what it
 // shows and what it skipped.
-func (s *Store) RecentMatches(limit int, keep func(store.MatchRecord) bool) ([]store.MatchRecord, error) {
+func (s *Store) RecentMatches(ctx context.Context, limit int, keep func(store.MatchRecord) bool) ([]store.MatchRecord, error) {
 	limit = clampLimit(limit)
 	var out []store.MatchRecord
-	err := s.view(func(tx *bbolt.Tx) error {
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
 		b, err := matchBuckets(tx)
 		if err != nil {
 			return err

@@ -77,7 +77,7 @@ func noRate(t *testing.T) func([]store.Rating) ([]store.Rating, error) {
 
 func mustRecord(t *testing.T, s *Store, m store.MatchRecord, rate func([]store.Rating) ([]store.Rating, error)) store.MatchRecord {
 	t.Helper()
-	saved, err := s.RecordMatch(m, rate)
+	saved, err := s.RecordMatch(ctx, store.MatchEnd{Match: m, Rate: rate})
 	if err != nil {
 		t.Fatalf("RecordMatch: %v", err)
 	}
@@ -86,7 +86,7 @@ func mustRecord(t *testing.T, s *Store, m store.MatchRecord, rate func([]store.R
 
 func mustRating(t *testing.T, s *Store, mode, fp string) store.Rating {
 	t.Helper()
-	r, _, err := s.Rating(mode, fp)
+	r, _, err := s.Rating(ctx, mode, fp)
 	if err != nil {
 		t.Fatalf("Rating(%s, %s): %v", mode, fp, err)
 	}
@@ -147,7 +147,7 @@ func TestRecordMatchFailureWritesNothing(t *testing.T) {
 			if stage == "rate" {
 				rate = func([]store.Rating) ([]store.Rating, error) { return nil, boom }
 			}
-			_, err := s.RecordMatch(duel(fpAlice, fpBob), rate)
+			_, err := s.RecordMatch(ctx, store.MatchEnd{Match: duel(fpAlice, fpBob), Rate: rate})
 			if !errors.Is(err, boom) {
 				t.Fatalf("RecordMatch err = %v, want it to wrap the injected failure", err)
 			}
@@ -168,7 +168,7 @@ func TestRecordMatchFailureWritesNothing(t *testing.T) {
 				t.Errorf("bob after failure = %+v, want %+v", got, bob)
 			}
 			for _, fp := range []string{fpAlice, fpBob} {
-				ms, err := s.Matches(fp, 0)
+				ms, err := s.Matches(ctx, fp, 0)
 				if err != nil || !slices.Equal(matchIDs(ms), []uint64{first.ID}) {
 					t.Errorf("Matches(%s) = %v, %v; want only match %d", fp, matchIDs(ms), err, first.ID)
 				}
@@ -181,7 +181,7 @@ func TestRecordMatchFailureWritesNothing(t *testing.T) {
 				t.Errorf("next match alice %v → %v, want %v → %v",
 					next.Players[0].RatingBefore, next.Players[0].RatingAfter, alice.Rating, alice.Rating+10)
 			}
-			if got, err := s.Match(next.ID); err != nil || !reflect.DeepEqual(got, next) {
+			if got, err := s.Match(ctx, next.ID); err != nil || !reflect.DeepEqual(got, next) {
 				t.Errorf("Match(%d) = %+v, %v; want %+v", next.ID, got, err, next)
 			}
 		})
@@ -235,7 +235,7 @@ func TestRecordMatchValidation(t *testing.T) {
 	empty := dump(t, s)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := s.RecordMatch(tt.m, tt.rate)
+			_, err := s.RecordMatch(ctx, store.MatchEnd{Match: tt.m, Rate: tt.rate})
 			if err == nil {
 				t.Fatal("RecordMatch accepted it")
 			}
@@ -274,7 +274,7 @@ func TestAbortedRankedMatchKeepsRatings(t *testing.T) {
 		if got := mustRating(t, s, "pong-1v1", fpBob); got != bob {
 			t.Errorf("bob after aborted match = %+v, want %+v", got, bob)
 		}
-		ms, err := s.Matches(fpBob, 1)
+		ms, err := s.Matches(ctx, fpBob, 1)
 		if err != nil || len(ms) != 1 || !reflect.DeepEqual(ms[0], saved) {
 			t.Errorf("Matches(bob, 1) = %+v, %v; want the aborted match %+v", ms, err, saved)
 		}
@@ -284,7 +284,7 @@ func TestAbortedRankedMatchKeepsRatings(t *testing.T) {
 func TestCasualMatchKeepsRatings(t *testing.T) {
 	s := openPlayers(t, Options{})
 	mustRecord(t, s, duel(fpAlice, fpBob), shift(16, -16))
-	before, err := s.Ratings(fpAlice)
+	before, err := s.Ratings(ctx, fpAlice)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,17 +317,17 @@ func TestCasualMatchKeepsRatings(t *testing.T) {
 		t.Errorf("RecordMatch wrote into the caller's slice: %+v", casual.Players[0])
 	}
 
-	after, err := s.Ratings(fpAlice)
+	after, err := s.Ratings(ctx, fpAlice)
 	if err != nil || !reflect.DeepEqual(after, before) {
 		t.Errorf("Ratings after casual = %+v, %v; want %+v", after, err, before)
 	}
-	if _, found, err := s.Rating("casual-1v1", fpAlice); found || err != nil {
+	if _, found, err := s.Rating(ctx, "casual-1v1", fpAlice); found || err != nil {
 		t.Errorf("casual match created a rating: found=%v err=%v", found, err)
 	}
-	if got, err := s.Match(saved.ID); err != nil || !reflect.DeepEqual(got, saved) {
+	if got, err := s.Match(ctx, saved.ID); err != nil || !reflect.DeepEqual(got, saved) {
 		t.Errorf("Match = %+v, %v; want %+v", got, err, saved)
 	}
-	if ms, _ := s.Matches(fpAlice, 0); len(ms) != 2 || ms[0].ID != saved.ID {
+	if ms, _ := s.Matches(ctx, fpAlice, 0); len(ms) != 2 || ms[0].ID != saved.ID {
 		t.Errorf("Matches(alice) = %v, want the casual match first of 2", matchIDs(ms))
 	}
 	if n := len(dump(t, s)[bucketPlayerMatches]); n != 3 {
@@ -388,16 +388,16 @@ func TestRatingsAccumulateAndSurviveReopen(t *testing.T) {
 	check := func(when string) {
 		t.Helper()
 		for _, want := range []store.Rating{wantAlice, wantBob} {
-			got, found, err := s.Rating(want.Mode, want.Fingerprint)
+			got, found, err := s.Rating(ctx, want.Mode, want.Fingerprint)
 			if err != nil || !found || got != want {
 				t.Errorf("%s: Rating(%s) = %+v, %v, %v; want %+v", when, want.Fingerprint, got, found, err, want)
 			}
 		}
-		all, err := s.Ratings(fpAlice)
+		all, err := s.Ratings(ctx, fpAlice)
 		if err != nil || !reflect.DeepEqual(all, []store.Rating{wantAlice, wantAliceFFA}) {
 			t.Errorf("%s: Ratings(alice) = %+v, %v; want %+v", when, all, err, []store.Rating{wantAlice, wantAliceFFA})
 		}
-		carol, _, err := s.Rating("pong-ffa4", fpCarol)
+		carol, _, err := s.Rating(ctx, "pong-ffa4", fpCarol)
 		if err != nil || carol.Deviation != 321.5 || carol.Volatility != 0.0625 || carol.Rating != 1520 {
 			t.Errorf("%s: carol ffa4 = %+v, %v", when, carol, err)
 		}
@@ -408,31 +408,31 @@ func TestRatingsAccumulateAndSurviveReopen(t *testing.T) {
 	}
 	s = openTest(t, path, Options{Now: clock.Now})
 	check("after reopen")
-	if ms, err := s.Matches(fpAlice, 0); err != nil || len(ms) != 4 {
+	if ms, err := s.Matches(ctx, fpAlice, 0); err != nil || len(ms) != 4 {
 		t.Errorf("after reopen Matches(alice) = %d, %v; want 4", len(ms), err)
 	}
 }
 
 func TestRatingWithoutGames(t *testing.T) {
 	s := openPlayers(t, Options{})
-	r, found, err := s.Rating("pong-2v2", fpCarol)
+	r, found, err := s.Rating(ctx, "pong-2v2", fpCarol)
 	want := store.Rating{Mode: "pong-2v2", Fingerprint: fpCarol, Name: "carol", Rating: store.InitialRating,
 		Deviation: store.InitialDeviation, Volatility: store.InitialVolatility}
 	if err != nil || found || r != want {
 		t.Errorf("Rating = %+v, %v, %v; want %+v, false, nil", r, found, err, want)
 	}
-	if r, found, err := s.Rating("pong-1v1", "SHA256:stranger"); err != nil || found || r.Rating != store.InitialRating || r.Name != "" {
+	if r, found, err := s.Rating(ctx, "pong-1v1", "SHA256:stranger"); err != nil || found || r.Rating != store.InitialRating || r.Name != "" {
 		t.Errorf("unknown player: %+v, %v, %v", r, found, err)
 	}
-	if all, err := s.Ratings(fpCarol); err != nil || len(all) != 0 {
+	if all, err := s.Ratings(ctx, fpCarol); err != nil || len(all) != 0 {
 		t.Errorf("Ratings of an unrated player = %+v, %v", all, err)
 	}
 	for _, bad := range [][2]string{{"", fpCarol}, {"pong 1v1", fpCarol}, {"pong-1v1", ""}, {"pong-1v1", "a\x00b"}} {
-		if _, _, err := s.Rating(bad[0], bad[1]); err == nil {
+		if _, _, err := s.Rating(ctx, bad[0], bad[1]); err == nil {
 			t.Errorf("Rating(%q, %q) accepted", bad[0], bad[1])
 		}
 	}
-	if _, err := s.Ratings("a\x00b"); err == nil {
+	if _, err := s.Ratings(ctx, "a\x00b"); err == nil {
 		t.Error("Ratings accepted a zero byte")
 	}
 }
@@ -444,7 +444,7 @@ func TestConcurrentRecordMatchLosesNoUpdate(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Go(func() {
-			m, err := s.RecordMatch(duel(fpAlice, fpBob), shift(1, -1))
+			m, err := s.RecordMatch(ctx, store.MatchEnd{Match: duel(fpAlice, fpBob), Rate: shift(1, -1)})
 			if err != nil {
 				t.Errorf("RecordMatch %d: %v", i, err)
 				return
@@ -474,7 +474,7 @@ func TestConcurrentRecordMatchLosesNoUpdate(t *testing.T) {
 			t.Fatalf("ids %v, alice's befores %v: want 1..%d and %v..%v", ids, befores, n, store.InitialRating, store.InitialRating+n-1)
 		}
 	}
-	if ms, err := s.Matches(fpBob, 100); err != nil || len(ms) != n {
+	if ms, err := s.Matches(ctx, fpBob, 100); err != nil || len(ms) != n {
 		t.Errorf("Matches(bob) = %d, %v; want %d", len(ms), err, n)
 	}
 }
@@ -519,7 +519,7 @@ func TestMatchesNewestFirst(t *testing.T) {
 		{"SHA256:nobody", 0, nil},
 	}
 	for _, tt := range tests {
-		ms, err := s.Matches(tt.fp, tt.limit)
+		ms, err := s.Matches(ctx, tt.fp, tt.limit)
 		if err != nil || !slices.Equal(matchIDs(ms), tt.want) {
 			t.Errorf("Matches(%s, %d) = %v, %v; want %v", tt.fp, tt.limit, matchIDs(ms), err, tt.want)
 		}
@@ -529,7 +529,7 @@ func TestMatchesNewestFirst(t *testing.T) {
 			}
 		}
 	}
-	if _, err := s.Matches("SHA256:al\x00", 0); err == nil {
+	if _, err := s.Matches(ctx, "SHA256:al\x00", 0); err == nil {
 		t.Error("Matches accepted a fingerprint with a zero byte")
 	}
 }
@@ -539,7 +539,7 @@ func TestMatchesDefaultLimit(t *testing.T) {
 	for range defaultListLimit + 3 {
 		mustRecord(t, s, duel(fpAlice, fpBob), shift(1, -1))
 	}
-	ms, err := s.Matches(fpAlice, 0)
+	ms, err := s.Matches(ctx, fpAlice, 0)
 	if err != nil || len(ms) != defaultListLimit || ms[0].ID != defaultListLimit+3 {
 		t.Errorf("Matches(alice, 0) = %v, %v; want the newest %d", matchIDs(ms), err, defaultListLimit)
 	}
@@ -582,12 +582,12 @@ func TestMatchByID(t *testing.T) {
 		t.Errorf("bob = %+v, want %+v", saved.Players[1], want)
 	}
 
-	got, err := s.Match(saved.ID)
+	got, err := s.Match(ctx, saved.ID)
 	if err != nil || !reflect.DeepEqual(got, saved) {
 		t.Errorf("Match(%d) = %+v, %v; want %+v", saved.ID, got, err, saved)
 	}
 	for _, id := range []uint64{0, 2, math.MaxUint64} {
-		if _, err := s.Match(id); !errors.Is(err, store.ErrNotFound) {
+		if _, err := s.Match(ctx, id); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("Match(%d) err = %v, want ErrNotFound", id, err)
 		}
 	}
@@ -623,13 +623,13 @@ func TestRecentMatchesNewestFirst(t *testing.T) {
 		{0, odd, oddIDs},
 		{1, odd, oddIDs[:1]},
 	} {
-		ms, err := s.RecentMatches(tt.limit, tt.keep)
+		ms, err := s.RecentMatches(ctx, tt.limit, tt.keep)
 		if err != nil || !slices.Equal(matchIDs(ms), tt.want) {
 			t.Errorf("RecentMatches(%d) = %v, %v; want %v", tt.limit, matchIDs(ms), err, tt.want)
 		}
 	}
 	empty := openTest(t, dbPath(t), Options{})
-	if ms, err := empty.RecentMatches(0, nil); err != nil || len(ms) != 0 {
+	if ms, err := empty.RecentMatches(ctx, 0, nil); err != nil || len(ms) != 0 {
 		t.Errorf("a fresh store: %v, %v", ms, err)
 	}
 }

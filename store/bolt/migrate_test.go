@@ -39,7 +39,7 @@ func openWithTest(t *testing.T, path string, steps []migration) *Store {
 
 func TestFreshFileHasLatestSchema(t *testing.T) {
 	s := openTest(t, dbPath(t), Options{})
-	v, err := s.SchemaVersion()
+	v, err := s.SchemaVersion(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestMigrationRunsOnce(t *testing.T) {
 	steps := withSteps(countingStep(next, &runs))
 	for range 2 {
 		s := openWithTest(t, path, steps)
-		if v, err := s.SchemaVersion(); err != nil || v != next {
+		if v, err := s.SchemaVersion(ctx); err != nil || v != next {
 			t.Errorf("SchemaVersion = %d, %v; want %d", v, err, next)
 		}
 		if err := s.Close(); err != nil {
@@ -93,7 +93,7 @@ func TestMigrationAddedLaterRunsOnExistingFile(t *testing.T) {
 	if runs != 1 {
 		t.Errorf("new step ran %d times, want 1", runs)
 	}
-	if _, err := s.PlayerByName("bob"); err != nil {
+	if _, err := s.PlayerByName(ctx, "bob"); err != nil {
 		t.Errorf("data lost across migration: %v", err)
 	}
 }
@@ -160,7 +160,7 @@ func TestFailingMigrationLeavesVersion(t *testing.T) {
 
 	// Step 1 committed, step 2 rolled back entirely, and the lock is free.
 	s := openWithTest(t, path, []migration{counted1})
-	if v, err := s.SchemaVersion(); err != nil || v != 1 {
+	if v, err := s.SchemaVersion(ctx); err != nil || v != 1 {
 		t.Errorf("SchemaVersion after failed step = %d, %v; want 1", v, err)
 	}
 	err = s.DB().View(func(tx *bbolt.Tx) error {
@@ -180,7 +180,7 @@ func TestFailingMigrationLeavesVersion(t *testing.T) {
 	step2Runs = 0
 	s = openWithTest(t, path, []migration{counted1, countingStep(2, &step2Runs)})
 	defer s.Close()
-	if v, _ := s.SchemaVersion(); v != 2 {
+	if v, _ := s.SchemaVersion(ctx); v != 2 {
 		t.Errorf("SchemaVersion = %d, want 2", v)
 	}
 	if step1Runs != 1 || step2Runs != 1 {

@@ -2,6 +2,7 @@ package bolt
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -114,13 +115,13 @@ type auditRecord struct {
 // The fingerprint need not belong to a known player: an admin may ban a
 // key before it ever logs in. An Expires that is not after Created is
 // refused, since the ban would never apply.
-func (s *Store) AddBan(b store.Ban) (store.Ban, error) {
+func (s *Store) AddBan(ctx context.Context, b store.Ban) (store.Ban, error) {
 	b, prefix, err := s.prepareBan(b)
 	if err != nil {
 		return store.Ban{}, fmt.Errorf("store: add ban: %w", err)
 	}
 	now := s.now().UTC()
-	err = s.update(func(tx *bbolt.Tx) error {
+	err = s.update(ctx, func(tx *bbolt.Tx) error {
 		mb, err := modBuckets(tx)
 		if err != nil {
 			return err
@@ -204,13 +205,13 @@ func (s *Store) prepareBan(b store.Ban) (store.Ban, netip.Prefix, error) {
 // "unban" audit entry built from by is written in the same transaction;
 // lifting nothing writes nothing. An unknown name is ErrNotFound; an
 // unknown fingerprint simply has no bans.
-func (s *Store) RemoveBan(fpOrName string, by store.By) (int, error) {
+func (s *Store) RemoveBan(ctx context.Context, fpOrName string, by store.By) (int, error) {
 	if err := checkBy(by); err != nil {
 		return 0, fmt.Errorf("store: remove ban: %w", err)
 	}
 	now := s.now().UTC()
 	n := 0
-	err := s.update(func(tx *bbolt.Tx) error {
+	err := s.update(ctx, func(tx *bbolt.Tx) error {
 		mb, err := modBuckets(tx)
 		if err != nil {
 			return err
@@ -262,7 +263,7 @@ func (s *Store) RemoveBan(fpOrName string, by store.By) (int, error) {
 // empty (a guest has no key; a test may have no address). When several
 // apply it returns the one that lasts longest, so the message a refused
 // player sees names the real end. Expired and lifted bans never apply.
-func (s *Store) ActiveBan(fp string, ip net.IP) (store.Ban, bool, error) {
+func (s *Store) ActiveBan(ctx context.Context, fp string, ip net.IP) (store.Ban, bool, error) {
 	if fp != "" {
 		if err := checkFingerprint(fp); err != nil {
 			return store.Ban{}, false, fmt.Errorf("store: active ban: %w", err)
@@ -284,7 +285,7 @@ func (s *Store) ActiveBan(fp string, ip net.IP) (store.Ban, bool, error) {
 			best, found = b, true
 		}
 	}
-	err := s.view(func(tx *bbolt.Tx) error {
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
 		mb, err := modBuckets(tx)
 		if err != nil {
 			return err
@@ -343,10 +344,10 @@ func outlasts(a, b store.Ban) bool {
 
 // Bans lists bans newest first: the active ones, or with includeExpired
 // every ban ever made, expired and lifted ones included.
-func (s *Store) Bans(includeExpired bool) ([]store.Ban, error) {
+func (s *Store) Bans(ctx context.Context, includeExpired bool) ([]store.Ban, error) {
 	now := s.now()
 	var out []store.Ban
-	err := s.view(func(tx *bbolt.Tx) error {
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
 		mb, err := modBuckets(tx)
 		if err != nil {
 			return err
@@ -423,7 +424,7 @@ func (r banRecord) version() int { return r.V }
 // the store's clock; an Expires that is already past is refused, since the
 // mute would never apply. Name is filled in from the player record when
 // empty. The player need not be known (the chat layer may mute by key).
-func (s *Store) SetMute(m store.Mute) error {
+func (s *Store) SetMute(ctx context.Context, m store.Mute) error {
 	if err := checkFingerprint(m.Fingerprint); err != nil {
 		return fmt.Errorf("store: set mute: %w", err)
 	}
@@ -444,7 +445,7 @@ func (s *Store) SetMute(m store.Mute) error {
 			return fmt.Errorf("store: set mute of %s: expires %s is already past", m.Fingerprint, m.Expires.Format(time.RFC3339))
 		}
 	}
-	err := s.update(func(tx *bbolt.Tx) error {
+	err := s.update(ctx, func(tx *bbolt.Tx) error {
 		mb, err := modBuckets(tx)
 		if err != nil {
 			return err
@@ -480,13 +481,13 @@ func (s *Store) SetMute(m store.Mute) error {
 // RemoveMute deletes fp's mute and reports whether it was still active.
 // Only lifting an active mute writes the "unmute" audit entry (built from
 // by, in the same transaction); an expired record is deleted silently.
-func (s *Store) RemoveMute(fp string, by store.By) (bool, error) {
+func (s *Store) RemoveMute(ctx context.Context, fp string, by store.By) (bool, error) {
 	if err := errors.Join(checkFingerprint(fp), checkBy(by)); err != nil {
 		return false, fmt.Errorf("store: remove mute: %w", err)
 	}
 	now := s.now().UTC()
 	active := false
-	err := s.update(func(tx *bbolt.Tx) error {
+	err := s.update(ctx, func(tx *bbolt.Tx) error {
 		mb, err := modBuckets(tx)
 		if err != nil {
 			return err
@@ -525,14 +526,14 @@ func (s *Store) RemoveMute(fp string, by store.By) (bool, error) {
 }
 
 // ActiveMute returns fp's mute if it still applies.
-func (s *Store) ActiveMute(fp string) (store.Mute, bool, error) {
+func (s *Store) ActiveMute(ctx context.Context, fp string) (store.Mute, bool, error) {
 	if err := checkFingerprint(fp); err != nil {
 		return store.Mute{}, false, fmt.Errorf("store: active mute: %w", err)
 	}
 	now := s.now()
 	var m store.Mute
 	found := false
-	err := s.view(func(tx *bbolt.Tx) error {
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
 		mb, err := modBuckets(tx)
 		if err != nil {
 			return err
@@ -559,10 +560,10 @@ func (s *Store) ActiveMute(fp string) (store.Mute, bool, error) {
 }
 
 // Mutes lists the mutes still active, newest first.
-func (s *Store) Mutes() ([]store.Mute, error) {
+func (s *Store) Mutes(ctx context.Context) ([]store.Mute, error) {
 	now := s.now()
 	var out []store.Mute
-	err := s.view(func(tx *bbolt.Tx) error {
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
 		mb, err := modBuckets(tx)
 		if err != nil {
 			return err
@@ -606,7 +607,7 @@ func (r muteRecord) version() int { return r.V }
 // state (kick, warn, announce, backup). ID and Time are assigned here, Time
 // from the store's clock, so id order and time order agree, which lets
 // AuditLog stop at the first entry older than it wants.
-func (s *Store) Audit(e store.AuditEntry) error {
+func (s *Store) Audit(ctx context.Context, e store.AuditEntry) error {
 	if e.ID != 0 {
 		return fmt.Errorf("store: audit: ID %d set: the store assigns ids", e.ID)
 	}
@@ -614,7 +615,7 @@ func (s *Store) Audit(e store.AuditEntry) error {
 		return fmt.Errorf("store: audit: %w", err)
 	}
 	e.Time = s.now().UTC()
-	err := s.update(func(tx *bbolt.Tx) error {
+	err := s.update(ctx, func(tx *bbolt.Tx) error {
 		b := tx.Bucket([]byte(bucketAudit))
 		if b == nil {
 			return fmt.Errorf("bucket %s missing", bucketAudit)
@@ -629,10 +630,10 @@ func (s *Store) Audit(e store.AuditEntry) error {
 
 // AuditLog returns entries written at or after since (zero: from the
 // start), newest first; limit<=0 means 20 and more than 1000 means 1000.
-func (s *Store) AuditLog(since time.Time, limit int) ([]store.AuditEntry, error) {
+func (s *Store) AuditLog(ctx context.Context, since time.Time, limit int) ([]store.AuditEntry, error) {
 	limit = clampLimit(limit)
 	var out []store.AuditEntry
-	err := s.view(func(tx *bbolt.Tx) error {
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
 		b := tx.Bucket([]byte(bucketAudit))
 		if b == nil {
 			return fmt.Errorf("bucket %s missing", bucketAudit)
@@ -704,7 +705,7 @@ func (r auditRecord) version() int { return r.V }
 // changes it, appends the "promote" or "demote" audit entry built from by
 // in the same transaction. Setting the role a player already has is not an
 // error and writes nothing. An unknown fp is ErrNotFound.
-func (s *Store) SetRole(fp, role string, by store.By) (store.Player, error) {
+func (s *Store) SetRole(ctx context.Context, fp, role string, by store.By) (store.Player, error) {
 	if role != "" && role != store.RoleModerator {
 		return store.Player{}, fmt.Errorf("store: set role: unknown role %q", role)
 	}
@@ -713,7 +714,7 @@ func (s *Store) SetRole(fp, role string, by store.By) (store.Player, error) {
 	}
 	now := s.now().UTC()
 	var p store.Player
-	err := s.update(func(tx *bbolt.Tx) error {
+	err := s.update(ctx, func(tx *bbolt.Tx) error {
 		mb, err := modBuckets(tx)
 		if err != nil {
 			return err
@@ -754,9 +755,9 @@ func (s *Store) SetRole(fp, role string, by store.By) (store.Player, error) {
 // Moderators lists the players with RoleModerator, by name. It reads every
 // player record, which is fine for an admin command but not for a hot path:
 // the chat layer should read the role from the session's player record.
-func (s *Store) Moderators() ([]store.Player, error) {
+func (s *Store) Moderators(ctx context.Context) ([]store.Player, error) {
 	var out []store.Player
-	err := s.view(func(tx *bbolt.Tx) error {
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
 		players, _, err := playerBuckets(tx)
 		if err != nil {
 			return err

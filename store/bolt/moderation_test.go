@@ -15,7 +15,7 @@ import (
 
 func mustBan(t *testing.T, s *Store, b store.Ban) store.Ban {
 	t.Helper()
-	got, err := s.AddBan(b)
+	got, err := s.AddBan(ctx, b)
 	if err != nil {
 		t.Fatalf("AddBan(%+v): %v", b, err)
 	}
@@ -24,7 +24,7 @@ func mustBan(t *testing.T, s *Store, b store.Ban) store.Ban {
 
 func mustAuditLog(t *testing.T, s *Store) []store.AuditEntry {
 	t.Helper()
-	log, err := s.AuditLog(time.Time{}, 1000)
+	log, err := s.AuditLog(ctx, time.Time{}, 1000)
 	if err != nil {
 		t.Fatalf("AuditLog: %v", err)
 	}
@@ -41,7 +41,7 @@ func actions(log []store.AuditEntry) []string {
 
 func activeBan(t *testing.T, s *Store, fp, ip string) (store.Ban, bool) {
 	t.Helper()
-	b, ok, err := s.ActiveBan(fp, net.ParseIP(ip))
+	b, ok, err := s.ActiveBan(ctx, fp, net.ParseIP(ip))
 	if err != nil {
 		t.Fatalf("ActiveBan(%q, %q): %v", fp, ip, err)
 	}
@@ -70,7 +70,7 @@ func TestBanSurvivesReopen(t *testing.T) {
 	if !ok || got != want {
 		t.Errorf("after reopen ActiveBan = %+v, %v; want %+v", got, ok, want)
 	}
-	if bans, err := s.Bans(false); err != nil || len(bans) != 1 || bans[0] != want {
+	if bans, err := s.Bans(ctx, false); err != nil || len(bans) != 1 || bans[0] != want {
 		t.Errorf("Bans(false) = %+v, %v", bans, err)
 	}
 	log := mustAuditLog(t, s)
@@ -100,11 +100,11 @@ func TestBanExpires(t *testing.T) {
 		t.Error("permanent ban stopped applying")
 	}
 
-	active, err := s.Bans(false)
+	active, err := s.Bans(ctx, false)
 	if err != nil || len(active) != 1 || active[0].Fingerprint != fpCarol {
 		t.Errorf("Bans(false) = %+v, %v; want carol's only", active, err)
 	}
-	all, err := s.Bans(true)
+	all, err := s.Bans(ctx, true)
 	if err != nil || len(all) != 2 || all[0].Fingerprint != fpCarol || all[1].Fingerprint != fpBob {
 		t.Errorf("Bans(true) = %+v, %v; want carol's then bob's (newest first)", all, err)
 	}
@@ -142,7 +142,7 @@ func TestBanCIDR(t *testing.T) {
 	}
 
 	// A lifted range ban stops matching addresses.
-	if n, err := s.RemoveBan(fpBob, store.By{Actor: "alice"}); err != nil || n != 1 {
+	if n, err := s.RemoveBan(ctx, fpBob, store.By{Actor: "alice"}); err != nil || n != 1 {
 		t.Fatalf("RemoveBan = %d, %v", n, err)
 	}
 	if b, ok := activeBan(t, s, "", "203.0.113.1"); ok {
@@ -199,7 +199,7 @@ func TestRemoveBan(t *testing.T) {
 	mustBan(t, s, store.Ban{Fingerprint: fpBob, Actor: "alice", Expires: now.Add(48 * time.Hour)})
 	mustBan(t, s, store.Ban{Fingerprint: fpCarol, Actor: "alice"})
 
-	n, err := s.RemoveBan("Bob", store.By{Actor: "alice", Reason: "appeal"})
+	n, err := s.RemoveBan(ctx, "Bob", store.By{Actor: "alice", Reason: "appeal"})
 	if err != nil || n != 2 {
 		t.Fatalf("RemoveBan(Bob) = %d, %v; want 2", n, err)
 	}
@@ -209,7 +209,7 @@ func TestRemoveBan(t *testing.T) {
 	if _, ok := activeBan(t, s, fpCarol, ""); !ok {
 		t.Error("lifting bob's bans lifted carol's")
 	}
-	all, err := s.Bans(true)
+	all, err := s.Bans(ctx, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,19 +231,19 @@ func TestRemoveBan(t *testing.T) {
 		t.Errorf("Bans(true) = %+v; want all 4 kept, 2 of bob's lifted", all)
 	}
 
-	if n, err := s.RemoveBan(fpBob, store.By{Actor: "alice"}); err != nil || n != 0 {
+	if n, err := s.RemoveBan(ctx, fpBob, store.By{Actor: "alice"}); err != nil || n != 0 {
 		t.Errorf("second RemoveBan = %d, %v; want 0", n, err)
 	}
-	if n, err := s.RemoveBan(fpCarol, store.By{Actor: "alice"}); err != nil || n != 1 {
+	if n, err := s.RemoveBan(ctx, fpCarol, store.By{Actor: "alice"}); err != nil || n != 1 {
 		t.Errorf("RemoveBan by fingerprint = %d, %v; want 1", n, err)
 	}
-	if _, err := s.RemoveBan("nobody", store.By{Actor: "alice"}); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.RemoveBan(ctx, "nobody", store.By{Actor: "alice"}); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("RemoveBan(unknown name) err = %v, want ErrNotFound", err)
 	}
-	if n, err := s.RemoveBan("SHA256:stranger", store.By{Actor: "alice"}); err != nil || n != 0 {
+	if n, err := s.RemoveBan(ctx, "SHA256:stranger", store.By{Actor: "alice"}); err != nil || n != 0 {
 		t.Errorf("RemoveBan(unknown fingerprint) = %d, %v; want 0, nil", n, err)
 	}
-	if _, err := s.RemoveBan("bob", store.By{}); err == nil {
+	if _, err := s.RemoveBan(ctx, "bob", store.By{}); err == nil {
 		t.Error("RemoveBan without an actor succeeded")
 	}
 
@@ -271,11 +271,11 @@ func TestAddBanRefusesBadInput(t *testing.T) {
 		"lifted":          {Fingerprint: fpBob, Actor: "a", Lifted: now},
 		"huge reason":     {Fingerprint: fpBob, Actor: "a", Reason: strings.Repeat("x", maxReasonLen+1)},
 	} {
-		if got, err := s.AddBan(b); err == nil {
+		if got, err := s.AddBan(ctx, b); err == nil {
 			t.Errorf("%s: AddBan accepted it: %+v", name, got)
 		}
 	}
-	if bans, _ := s.Bans(true); len(bans) != 0 {
+	if bans, _ := s.Bans(ctx, true); len(bans) != 0 {
 		t.Errorf("refused bans were stored: %+v", bans)
 	}
 	if log := mustAuditLog(t, s); len(log) != 0 {
@@ -291,16 +291,16 @@ func TestModerationNeedsItsBuckets(t *testing.T) {
 	if err := s.DB().Update(func(tx *bbolt.Tx) error { return tx.DeleteBucket([]byte(bucketAudit)) }); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.AddBan(store.Ban{Fingerprint: fpBob, Actor: "a"}); err == nil {
+	if _, err := s.AddBan(ctx, store.Ban{Fingerprint: fpBob, Actor: "a"}); err == nil {
 		t.Error("AddBan succeeded without an audit bucket")
 	}
-	if err := s.SetMute(store.Mute{Fingerprint: fpBob, Actor: "a"}); err == nil {
+	if err := s.SetMute(ctx, store.Mute{Fingerprint: fpBob, Actor: "a"}); err == nil {
 		t.Error("SetMute succeeded without an audit bucket")
 	}
-	if _, err := s.SetRole(fpBob, store.RoleModerator, store.By{Actor: "a"}); err == nil {
+	if _, err := s.SetRole(ctx, fpBob, store.RoleModerator, store.By{Actor: "a"}); err == nil {
 		t.Error("SetRole succeeded without an audit bucket")
 	}
-	if p, _ := s.PlayerByFingerprint(fpBob); p.Role != "" {
+	if p, _ := s.PlayerByFingerprint(ctx, fpBob); p.Role != "" {
 		t.Errorf("role changed without its audit entry: %+v", p)
 	}
 }
@@ -315,11 +315,11 @@ func TestMutes(t *testing.T) {
 	mustLogin(t, s, fpBob, "bob")
 	mustLogin(t, s, fpCarol, "carol")
 	now := clock.Now()
-	if err := s.SetMute(store.Mute{Fingerprint: fpBob, Reason: "caps", Actor: "alice", Expires: now.Add(10 * time.Minute)}); err != nil {
+	if err := s.SetMute(ctx, store.Mute{Fingerprint: fpBob, Reason: "caps", Actor: "alice", Expires: now.Add(10 * time.Minute)}); err != nil {
 		t.Fatal(err)
 	}
 	clock.Advance(time.Second)
-	if err := s.SetMute(store.Mute{Fingerprint: fpCarol, Reason: "flood", Actor: "spam-filter", Auto: true, Expires: now.Add(time.Hour)}); err != nil {
+	if err := s.SetMute(ctx, store.Mute{Fingerprint: fpCarol, Reason: "flood", Actor: "spam-filter", Auto: true, Expires: now.Add(time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(); err != nil {
@@ -327,44 +327,44 @@ func TestMutes(t *testing.T) {
 	}
 
 	s = openTest(t, path, Options{Now: clock.Now})
-	m, ok, err := s.ActiveMute(fpBob)
+	m, ok, err := s.ActiveMute(ctx, fpBob)
 	want := store.Mute{Fingerprint: fpBob, Name: "bob", Reason: "caps", Actor: "alice", Created: now, Expires: now.Add(10 * time.Minute)}
 	if err != nil || !ok || m != want {
 		t.Errorf("ActiveMute(bob) after reopen = %+v, %v, %v; want %+v", m, ok, err, want)
 	}
-	if ms, err := s.Mutes(); err != nil || len(ms) != 2 || ms[0].Fingerprint != fpCarol || !ms[0].Auto {
+	if ms, err := s.Mutes(ctx); err != nil || len(ms) != 2 || ms[0].Fingerprint != fpCarol || !ms[0].Auto {
 		t.Errorf("Mutes = %+v, %v; want carol's (auto) then bob's", ms, err)
 	}
 
 	clock.Advance(10 * time.Minute)
-	if m, ok, _ := s.ActiveMute(fpBob); ok {
+	if m, ok, _ := s.ActiveMute(ctx, fpBob); ok {
 		t.Errorf("expired mute still applies: %+v", m)
 	}
-	if ms, _ := s.Mutes(); len(ms) != 1 || ms[0].Fingerprint != fpCarol {
+	if ms, _ := s.Mutes(ctx); len(ms) != 1 || ms[0].Fingerprint != fpCarol {
 		t.Errorf("Mutes after bob's expired = %+v", ms)
 	}
-	if active, err := s.RemoveMute(fpBob, store.By{Actor: "alice"}); err != nil || active {
+	if active, err := s.RemoveMute(ctx, fpBob, store.By{Actor: "alice"}); err != nil || active {
 		t.Errorf("RemoveMute(expired) = %v, %v; want false", active, err)
 	}
 
 	// A new mute replaces the old one.
-	if err := s.SetMute(store.Mute{Fingerprint: fpCarol, Actor: "alice", Reason: "again"}); err != nil {
+	if err := s.SetMute(ctx, store.Mute{Fingerprint: fpCarol, Actor: "alice", Reason: "again"}); err != nil {
 		t.Fatal(err)
 	}
-	if m, ok, _ := s.ActiveMute(fpCarol); !ok || m.Reason != "again" || !m.Expires.IsZero() || m.Auto {
+	if m, ok, _ := s.ActiveMute(ctx, fpCarol); !ok || m.Reason != "again" || !m.Expires.IsZero() || m.Auto {
 		t.Errorf("replaced mute = %+v, %v", m, ok)
 	}
-	if active, err := s.RemoveMute(fpCarol, store.By{Actor: "alice", Reason: "ok now"}); err != nil || !active {
+	if active, err := s.RemoveMute(ctx, fpCarol, store.By{Actor: "alice", Reason: "ok now"}); err != nil || !active {
 		t.Errorf("RemoveMute(active) = %v, %v; want true", active, err)
 	}
-	if _, ok, _ := s.ActiveMute(fpCarol); ok {
+	if _, ok, _ := s.ActiveMute(ctx, fpCarol); ok {
 		t.Error("carol still muted after RemoveMute")
 	}
 
-	if err := s.SetMute(store.Mute{Fingerprint: fpBob, Actor: "a", Expires: clock.Now()}); err == nil {
+	if err := s.SetMute(ctx, store.Mute{Fingerprint: fpBob, Actor: "a", Expires: clock.Now()}); err == nil {
 		t.Error("SetMute accepted a mute that has already ended")
 	}
-	if err := s.SetMute(store.Mute{Fingerprint: fpBob}); err == nil {
+	if err := s.SetMute(ctx, store.Mute{Fingerprint: fpBob}); err == nil {
 		t.Error("SetMute accepted a mute without an actor")
 	}
 
@@ -384,7 +384,7 @@ func TestAuditLog(t *testing.T) {
 	s := openTest(t, dbPath(t), Options{Now: clock.Now})
 	start := clock.Now()
 	for i, a := range []string{store.ActionWarn, store.ActionKick, store.ActionAnnounce, store.ActionWarn, store.ActionKick} {
-		if err := s.Audit(store.AuditEntry{Actor: "alice", Action: a, Target: "bob", Reason: string(rune('a' + i))}); err != nil {
+		if err := s.Audit(ctx, store.AuditEntry{Actor: "alice", Action: a, Target: "bob", Reason: string(rune('a' + i))}); err != nil {
 			t.Fatal(err)
 		}
 		clock.Advance(time.Minute)
@@ -402,11 +402,11 @@ func TestAuditLog(t *testing.T) {
 		}
 	}
 
-	since, err := s.AuditLog(start.Add(2*time.Minute), 0)
+	since, err := s.AuditLog(ctx, start.Add(2*time.Minute), 0)
 	if err != nil || len(since) != 3 || since[2].ID != 3 {
 		t.Errorf("AuditLog(since +2m) = %+v, %v; want ids 5, 4, 3", since, err)
 	}
-	limited, err := s.AuditLog(time.Time{}, 2)
+	limited, err := s.AuditLog(ctx, time.Time{}, 2)
 	if err != nil || len(limited) != 2 || limited[0].ID != 5 || limited[1].ID != 4 {
 		t.Errorf("AuditLog(limit 2) = %+v, %v; want ids 5, 4", limited, err)
 	}
@@ -417,7 +417,7 @@ func TestAuditLog(t *testing.T) {
 		"id set":    {ID: 9, Actor: "alice", Action: store.ActionWarn},
 		"huge":      {Actor: "alice", Action: store.ActionWarn, Reason: strings.Repeat("x", maxReasonLen+1)},
 	} {
-		if err := s.Audit(e); err == nil {
+		if err := s.Audit(ctx, e); err == nil {
 			t.Errorf("%s: Audit accepted %+v", name, e)
 		}
 	}
@@ -436,13 +436,13 @@ func TestSetRoleAndModerators(t *testing.T) {
 		mustLogin(t, s, fp, strings.TrimPrefix(fp, "SHA256:"))
 	}
 	for _, fp := range []string{fpCarol, fpBob} {
-		p, err := s.SetRole(fp, store.RoleModerator, store.By{Actor: "root-admin"})
+		p, err := s.SetRole(ctx, fp, store.RoleModerator, store.By{Actor: "root-admin"})
 		if err != nil || p.Role != store.RoleModerator {
 			t.Fatalf("SetRole(%s) = %+v, %v", fp, p, err)
 		}
 	}
 	// Promoting a moderator again changes nothing and logs nothing.
-	if p, err := s.SetRole(fpBob, store.RoleModerator, store.By{Actor: "root-admin"}); err != nil || p.Role != store.RoleModerator {
+	if p, err := s.SetRole(ctx, fpBob, store.RoleModerator, store.By{Actor: "root-admin"}); err != nil || p.Role != store.RoleModerator {
 		t.Errorf("repeat SetRole = %+v, %v", p, err)
 	}
 	if err := s.Close(); err != nil {
@@ -454,24 +454,24 @@ func TestSetRoleAndModerators(t *testing.T) {
 	if p := mustLogin(t, s, fpBob, "bob"); p.Role != store.RoleModerator {
 		t.Errorf("bob after reopen and login = %+v", p)
 	}
-	mods, err := s.Moderators()
+	mods, err := s.Moderators(ctx)
 	if err != nil || len(mods) != 2 || mods[0].Name != "bob" || mods[1].Name != "carol" {
 		t.Errorf("Moderators = %+v, %v; want bob, carol", mods, err)
 	}
-	if p, err := s.SetRole(fpBob, "", store.By{Actor: "root-admin", Reason: "inactive"}); err != nil || p.Role != "" {
+	if p, err := s.SetRole(ctx, fpBob, "", store.By{Actor: "root-admin", Reason: "inactive"}); err != nil || p.Role != "" {
 		t.Errorf("demote = %+v, %v", p, err)
 	}
-	if mods, _ := s.Moderators(); len(mods) != 1 || mods[0].Name != "carol" {
+	if mods, _ := s.Moderators(ctx); len(mods) != 1 || mods[0].Name != "carol" {
 		t.Errorf("Moderators after demote = %+v", mods)
 	}
 
-	if _, err := s.SetRole("SHA256:nobody", store.RoleModerator, store.By{Actor: "a"}); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.SetRole(ctx, "SHA256:nobody", store.RoleModerator, store.By{Actor: "a"}); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("SetRole(unknown) err = %v, want ErrNotFound", err)
 	}
-	if _, err := s.SetRole(fpAlice, "admin", store.By{Actor: "a"}); err == nil {
+	if _, err := s.SetRole(ctx, fpAlice, "admin", store.By{Actor: "a"}); err == nil {
 		t.Error("SetRole accepted role admin")
 	}
-	if _, err := s.SetRole(fpAlice, store.RoleModerator, store.By{}); err == nil {
+	if _, err := s.SetRole(ctx, fpAlice, store.RoleModerator, store.By{}); err == nil {
 		t.Error("SetRole accepted a change without an actor")
 	}
 
@@ -488,7 +488,7 @@ func TestMigration3OnSchema2File(t *testing.T) {
 	alice := mustLogin(t, s, fpAlice, "alice")
 	mustLogin(t, s, fpBob, "bob")
 	match := mustRecord(t, s, duel(fpAlice, fpBob), shift(16, -16))
-	if v, err := s.SchemaVersion(); err != nil || v != 2 {
+	if v, err := s.SchemaVersion(ctx); err != nil || v != 2 {
 		t.Fatalf("schema-2 file has version %d, %v", v, err)
 	}
 	if err := s.Close(); err != nil {
@@ -496,7 +496,7 @@ func TestMigration3OnSchema2File(t *testing.T) {
 	}
 
 	s = openWithTest(t, path, migrations()[:3])
-	if v, err := s.SchemaVersion(); err != nil || v != 3 {
+	if v, err := s.SchemaVersion(ctx); err != nil || v != 3 {
 		t.Errorf("SchemaVersion after upgrade = %d, %v; want 3", v, err)
 	}
 	err := s.DB().View(func(tx *bbolt.Tx) error {
@@ -510,10 +510,10 @@ func TestMigration3OnSchema2File(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err := s.PlayerByName("alice"); err != nil || got != alice {
+	if got, err := s.PlayerByName(ctx, "alice"); err != nil || got != alice {
 		t.Errorf("alice after migration = %+v, %v; want %+v", got, err, alice)
 	}
-	if got, err := s.Match(match.ID); err != nil || !reflect.DeepEqual(got, match) {
+	if got, err := s.Match(ctx, match.ID); err != nil || !reflect.DeepEqual(got, match) {
 		t.Errorf("match after migration = %+v, %v", got, err)
 	}
 	if r := mustRating(t, s, "pong-1v1", fpAlice); r.Rating != 1516 {
@@ -525,7 +525,7 @@ func TestMigration3OnSchema2File(t *testing.T) {
 	if _, ok := activeBan(t, s, fpBob, ""); !ok {
 		t.Error("ban on the upgraded file does not apply")
 	}
-	if err := s.PutReplay(match.ID, []byte("replay")); err != nil {
+	if err := s.PutReplay(ctx, match.ID, []byte("replay")); err != nil {
 		t.Errorf("PutReplay on the upgraded file: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package bolt
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -57,7 +58,7 @@ func (r playerRecord) player(fp string) store.Player {
 // When the file cannot take the write (ErrCannotSave: a full disk), a
 // known player still logs in, with the LastSeen saved before; a new one
 // gets an error matching ErrCannotSave.
-func (s *Store) Login(fingerprint, keyType, sshUser string) (p store.Player, created bool, err error) {
+func (s *Store) Login(ctx context.Context, fingerprint, keyType, sshUser string) (p store.Player, created bool, err error) {
 	if err := checkFingerprint(fingerprint); err != nil {
 		return store.Player{}, false, fmt.Errorf("store: login: %w", err)
 	}
@@ -69,7 +70,7 @@ func (s *Store) Login(fingerprint, keyType, sshUser string) (p store.Player, cre
 	// bbolt may run this function again on its own if another in the
 	// batch fails; it only reads the store and sets p and created, so a
 	// rerun is harmless.
-	err = s.batch(func(tx *bbolt.Tx) error {
+	err = s.batch(ctx, func(tx *bbolt.Tx) error {
 		players, names, err := playerBuckets(tx)
 		if err != nil {
 			return err
@@ -112,7 +113,7 @@ func (s *Store) Login(fingerprint, keyType, sshUser string) (p store.Player, cre
 		// (admins too, who have the tools for that moment), keeping the
 		// LastSeen already saved. A new player cannot be created without a
 		// write, and gets the error.
-		if known, rerr := s.PlayerByFingerprint(fingerprint); rerr == nil {
+		if known, rerr := s.PlayerByFingerprint(ctx, fingerprint); rerr == nil {
 			return known, false, nil
 		}
 	}
@@ -132,9 +133,9 @@ func freeName(names *bbolt.Bucket, sshUser, fingerprint string) (string, error) 
 }
 
 // PlayerByFingerprint returns the player with that key, or ErrNotFound.
-func (s *Store) PlayerByFingerprint(fp string) (store.Player, error) {
+func (s *Store) PlayerByFingerprint(ctx context.Context, fp string) (store.Player, error) {
 	var p store.Player
-	err := s.view(func(tx *bbolt.Tx) error {
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
 		players, _, err := playerBuckets(tx)
 		if err != nil {
 			return err
@@ -150,13 +151,13 @@ func (s *Store) PlayerByFingerprint(fp string) (store.Player, error) {
 
 // PlayerByName returns the player holding name, compared case-insensitively,
 // or ErrNotFound.
-func (s *Store) PlayerByName(name string) (store.Player, error) {
+func (s *Store) PlayerByName(ctx context.Context, name string) (store.Player, error) {
 	if len(name) > store.MaxNameInput {
 		return store.Player{}, fmt.Errorf("store: player by name: %w", store.ErrNotFound)
 	}
 	n := store.NormalizeName(name)
 	var p store.Player
-	err := s.view(func(tx *bbolt.Tx) error {
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
 		players, names, err := playerBuckets(tx)
 		if err != nil {
 			return err
@@ -185,14 +186,14 @@ func (s *Store) PlayerByName(name string) (store.Player, error) {
 // ErrNameTaken; a rename within every of the last one a
 // *RenameTooSoonError; an unknown fp, ErrNotFound. The old name is freed.
 // Renaming to the name one has is not an error and writes nothing.
-func (s *Store) Rename(fp, newName string, every time.Duration) (store.Player, error) {
+func (s *Store) Rename(ctx context.Context, fp, newName string, every time.Duration) (store.Player, error) {
 	if err := store.ValidateName(newName); err != nil {
 		return store.Player{}, err
 	}
 	n := store.NormalizeName(newName)
 	now := s.now().UTC()
 	var p store.Player
-	err := s.update(func(tx *bbolt.Tx) error {
+	err := s.update(ctx, func(tx *bbolt.Tx) error {
 		mb, err := modBuckets(tx)
 		if err != nil {
 			return err
@@ -242,9 +243,9 @@ func (s *Store) Rename(fp, newName string, every time.Duration) (store.Player, e
 }
 
 // CountPlayers reports how many keyed players the store knows.
-func (s *Store) CountPlayers() (int, error) {
+func (s *Store) CountPlayers(ctx context.Context) (int, error) {
 	var n int
-	err := s.view(func(tx *bbolt.Tx) error {
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
 		players, _, err := playerBuckets(tx)
 		if err != nil {
 			return err

@@ -51,7 +51,7 @@ func TestLoginDefaultName(t *testing.T) {
 					t.Fatalf("setup: wanted %q, got %q", n, p.Name)
 				}
 			}
-			p, created, err := s.Login(fp, "ssh-ed25519", tt.user)
+			p, created, err := s.Login(ctx, fp, "ssh-ed25519", tt.user)
 			if err != nil {
 				t.Fatalf("Login: %v", err)
 			}
@@ -86,7 +86,7 @@ func TestLoginAgainKeepsNameAndMovesLastSeen(t *testing.T) {
 	s := openTest(t, dbPath(t), Options{Now: clock.Now})
 	t0 := clock.Now()
 
-	first, created, err := s.Login("SHA256:alice", "ssh-ed25519", "alice")
+	first, created, err := s.Login(ctx, "SHA256:alice", "ssh-ed25519", "alice")
 	if err != nil || !created {
 		t.Fatalf("first Login: created=%v err=%v", created, err)
 	}
@@ -96,7 +96,7 @@ func TestLoginAgainKeepsNameAndMovesLastSeen(t *testing.T) {
 
 	clock.Advance(90 * time.Minute)
 	t1 := clock.Now()
-	again, created, err := s.Login("SHA256:alice", "ssh-rsa", "Someone-Else")
+	again, created, err := s.Login(ctx, "SHA256:alice", "ssh-rsa", "Someone-Else")
 	if err != nil {
 		t.Fatalf("second Login: %v", err)
 	}
@@ -116,14 +116,14 @@ func TestLoginAgainKeepsNameAndMovesLastSeen(t *testing.T) {
 		t.Errorf("LastSeen = %v, want %v", again.LastSeen, t1)
 	}
 
-	stored, err := s.PlayerByFingerprint("SHA256:alice")
+	stored, err := s.PlayerByFingerprint(ctx, "SHA256:alice")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if stored != again {
 		t.Errorf("stored %+v, Login returned %+v", stored, again)
 	}
-	if n, _ := s.CountPlayers(); n != 1 {
+	if n, _ := s.CountPlayers(ctx); n != 1 {
 		t.Errorf("CountPlayers = %d, want 1", n)
 	}
 }
@@ -131,18 +131,18 @@ func TestLoginAgainKeepsNameAndMovesLastSeen(t *testing.T) {
 func TestLoginRejectsBadFingerprint(t *testing.T) {
 	s := openTest(t, dbPath(t), Options{})
 	for _, fp := range []string{"", "SHA256:a b", "SHA256:\x1b", strings.Repeat("x", 200)} {
-		if _, _, err := s.Login(fp, "ssh-ed25519", "bob"); err == nil {
+		if _, _, err := s.Login(ctx, fp, "ssh-ed25519", "bob"); err == nil {
 			t.Errorf("Login(%q) succeeded", fp)
 		}
 	}
-	if n, _ := s.CountPlayers(); n != 0 {
+	if n, _ := s.CountPlayers(ctx); n != 0 {
 		t.Errorf("CountPlayers = %d after rejected logins", n)
 	}
 }
 
 func TestLoginCleansKeyType(t *testing.T) {
 	s := openTest(t, dbPath(t), Options{})
-	p, _, err := s.Login("SHA256:k", "ssh-ed25519\x1b[31m\n"+strings.Repeat("z", 100), "kay")
+	p, _, err := s.Login(ctx, "SHA256:k", "ssh-ed25519\x1b[31m\n"+strings.Repeat("z", 100), "kay")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestConcurrentFirstLoginsGetDistinctNames(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Go(func() {
-			p, created, err := s.Login(fmt.Sprintf("SHA256:bob%02d", i), "ssh-ed25519", "bob")
+			p, created, err := s.Login(ctx, fmt.Sprintf("SHA256:bob%02d", i), "ssh-ed25519", "bob")
 			if err != nil {
 				t.Errorf("Login %d: %v", i, err)
 				return
@@ -184,7 +184,7 @@ func TestConcurrentFirstLoginsGetDistinctNames(t *testing.T) {
 		if err := store.ValidateName(p.Name); err != nil {
 			t.Errorf("invalid name %q: %v", p.Name, err)
 		}
-		got, err := s.PlayerByName(p.Name)
+		got, err := s.PlayerByName(ctx, p.Name)
 		if err != nil || got.Fingerprint != p.Fingerprint {
 			t.Errorf("PlayerByName(%q) = %v, %v; want %s", p.Name, got.Fingerprint, err, p.Fingerprint)
 		}
@@ -192,7 +192,7 @@ func TestConcurrentFirstLoginsGetDistinctNames(t *testing.T) {
 	if bobs != 1 {
 		t.Errorf("%d players named bob, want exactly 1", bobs)
 	}
-	if c, err := s.CountPlayers(); err != nil || c != n {
+	if c, err := s.CountPlayers(ctx); err != nil || c != n {
 		t.Errorf("CountPlayers = %d, %v; want %d", c, err, n)
 	}
 	checkIndex(t, s)
@@ -203,20 +203,20 @@ func TestPlayerLookups(t *testing.T) {
 	bob := mustLogin(t, s, "SHA256:bob", "Bob")
 
 	for _, q := range []string{"bob", "BOB", "bOb"} {
-		p, err := s.PlayerByName(q)
+		p, err := s.PlayerByName(ctx, q)
 		if err != nil || p.Fingerprint != bob.Fingerprint {
 			t.Errorf("PlayerByName(%q) = %+v, %v", q, p, err)
 		}
 	}
 	for _, q := range []string{"alice", "", strings.Repeat("b", 1000)} {
-		if _, err := s.PlayerByName(q); !errors.Is(err, store.ErrNotFound) {
+		if _, err := s.PlayerByName(ctx, q); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("PlayerByName(%q) err = %v, want ErrNotFound", q, err)
 		}
 	}
-	if _, err := s.PlayerByFingerprint("SHA256:nobody"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.PlayerByFingerprint(ctx, "SHA256:nobody"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("PlayerByFingerprint(unknown) err = %v, want ErrNotFound", err)
 	}
-	if _, err := s.PlayerByFingerprint(""); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.PlayerByFingerprint(ctx, ""); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("PlayerByFingerprint(\"\") err = %v, want ErrNotFound", err)
 	}
 }
@@ -227,18 +227,18 @@ func TestRename(t *testing.T) {
 	mustLogin(t, s, "SHA256:carol", "carol")
 
 	t.Run("taken", func(t *testing.T) {
-		_, err := s.Rename(bob.Fingerprint, "Carol", 0)
+		_, err := s.Rename(ctx, bob.Fingerprint, "Carol", 0)
 		if !errors.Is(err, store.ErrNameTaken) {
 			t.Fatalf("err = %v, want ErrNameTaken", err)
 		}
-		if p, _ := s.PlayerByFingerprint(bob.Fingerprint); p.Name != "bob" {
+		if p, _ := s.PlayerByFingerprint(ctx, bob.Fingerprint); p.Name != "bob" {
 			t.Errorf("name after failed rename = %q", p.Name)
 		}
 	})
 
 	t.Run("invalid", func(t *testing.T) {
 		for _, n := range []string{"x", "bob smith", "admin", "guest-1234", "-bob"} {
-			_, err := s.Rename(bob.Fingerprint, n, 0)
+			_, err := s.Rename(ctx, bob.Fingerprint, n, 0)
 			if !errors.Is(err, store.ErrInvalidName) {
 				t.Errorf("Rename(%q) err = %v, want ErrInvalidName", n, err)
 				continue
@@ -250,36 +250,36 @@ func TestRename(t *testing.T) {
 	})
 
 	t.Run("unknown player", func(t *testing.T) {
-		if _, err := s.Rename("SHA256:ghost", "ghost", 0); !errors.Is(err, store.ErrNotFound) {
+		if _, err := s.Rename(ctx, "SHA256:ghost", "ghost", 0); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("err = %v, want ErrNotFound", err)
 		}
-		if _, err := s.PlayerByName("ghost"); !errors.Is(err, store.ErrNotFound) {
+		if _, err := s.PlayerByName(ctx, "ghost"); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("rename of unknown player claimed the name: %v", err)
 		}
 	})
 
 	t.Run("same name is a no-op", func(t *testing.T) {
-		p, err := s.Rename(bob.Fingerprint, "BOB", 0)
+		p, err := s.Rename(ctx, bob.Fingerprint, "BOB", 0)
 		if err != nil || p.Name != "bob" {
 			t.Errorf("Rename to own name = %+v, %v", p, err)
 		}
 	})
 
 	t.Run("index updated", func(t *testing.T) {
-		p, err := s.Rename(bob.Fingerprint, "Bobby", 0)
+		p, err := s.Rename(ctx, bob.Fingerprint, "Bobby", 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if p.Name != "bobby" {
 			t.Errorf("Name = %q, want bobby", p.Name)
 		}
-		if got, err := s.PlayerByName("bobby"); err != nil || got.Fingerprint != bob.Fingerprint {
+		if got, err := s.PlayerByName(ctx, "bobby"); err != nil || got.Fingerprint != bob.Fingerprint {
 			t.Errorf("PlayerByName(bobby) = %+v, %v", got, err)
 		}
-		if _, err := s.PlayerByName("bob"); !errors.Is(err, store.ErrNotFound) {
+		if _, err := s.PlayerByName(ctx, "bob"); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("old name still resolves: %v", err)
 		}
-		if got, _ := s.PlayerByFingerprint(bob.Fingerprint); got.Name != "bobby" || !got.FirstSeen.Equal(bob.FirstSeen) {
+		if got, _ := s.PlayerByFingerprint(ctx, bob.Fingerprint); got.Name != "bobby" || !got.FirstSeen.Equal(bob.FirstSeen) {
 			t.Errorf("stored player = %+v", got)
 		}
 		checkIndex(t, s)
@@ -288,7 +288,7 @@ func TestRename(t *testing.T) {
 		if newBob := mustLogin(t, s, "SHA256:bob2", "bob"); newBob.Name != "bob" {
 			t.Errorf("freed name not reused: got %q", newBob.Name)
 		}
-		if _, err := s.Rename("SHA256:carol", "bobby", 0); !errors.Is(err, store.ErrNameTaken) {
+		if _, err := s.Rename(ctx, "SHA256:carol", "bobby", 0); !errors.Is(err, store.ErrNameTaken) {
 			t.Errorf("rename onto the new name err = %v, want ErrNameTaken", err)
 		}
 		checkIndex(t, s)
@@ -300,26 +300,26 @@ func TestRename(t *testing.T) {
 func TestRenameLimitAndAudit(t *testing.T) {
 	clk := newClock()
 	s := openPlayers(t, Options{Now: clk.Now})
-	if _, err := s.Rename(fpBob, "bobby", 24*time.Hour); err != nil {
+	if _, err := s.Rename(ctx, fpBob, "bobby", 24*time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	clk.Advance(time.Hour)
-	_, err := s.Rename(fpBob, "robert", 24*time.Hour)
+	_, err := s.Rename(ctx, fpBob, "robert", 24*time.Hour)
 	var soon *store.RenameTooSoonError
 	if !errors.As(err, &soon) || !soon.Next.Equal(clk.Now().Add(23*time.Hour)) {
 		t.Fatalf("second rename within a day: %v", err)
 	}
-	if p, _ := s.PlayerByFingerprint(fpBob); p.Name != "bobby" {
+	if p, _ := s.PlayerByFingerprint(ctx, fpBob); p.Name != "bobby" {
 		t.Fatalf("name after a refused rename: %q", p.Name)
 	}
-	if _, err := s.Rename(fpBob, "robert", 0); err != nil {
+	if _, err := s.Rename(ctx, fpBob, "robert", 0); err != nil {
 		t.Fatalf("unlimited rename: %v", err)
 	}
 	clk.Advance(24 * time.Hour)
-	if _, err := s.Rename(fpBob, "bob", 24*time.Hour); err != nil {
+	if _, err := s.Rename(ctx, fpBob, "bob", 24*time.Hour); err != nil {
 		t.Fatalf("rename a day later: %v", err)
 	}
-	log, err := s.AuditLog(time.Time{}, 10)
+	log, err := s.AuditLog(ctx, time.Time{}, 10)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,11 +14,11 @@ func TestProfile(t *testing.T) {
 	for range store.ProfileRecent + 2 {
 		mustRecord(t, s, duel(fpAlice, fpBob), shift(10, -10))
 	}
-	byKey, err := s.Profile(fpAlice)
+	byKey, err := s.Profile(ctx, fpAlice)
 	if err != nil {
 		t.Fatal(err)
 	}
-	byName, err := s.ProfileByName("ALICE")
+	byName, err := s.ProfileByName(ctx, "ALICE")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,10 +28,10 @@ func TestProfile(t *testing.T) {
 	if byName.Player != byKey.Player || len(byName.Matches) != len(byKey.Matches) || byName.Matches[0].ID != byKey.Matches[0].ID {
 		t.Fatal("by name and by key differ")
 	}
-	if _, err := s.ProfileByName("nobody"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.ProfileByName(ctx, "nobody"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("unknown name: %v", err)
 	}
-	if p, err := s.Profile(fpCarol); err != nil || len(p.Ratings) != 0 || len(p.Matches) != 0 {
+	if p, err := s.Profile(ctx, fpCarol); err != nil || len(p.Ratings) != 0 || len(p.Matches) != 0 {
 		t.Fatalf("a player with no games: %+v, %v", p, err)
 	}
 }

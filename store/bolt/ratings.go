@@ -3,6 +3,7 @@ package bolt
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -81,14 +82,14 @@ func modePrefix(mode string) []byte { return append([]byte(mode), 0) }
 // Rating returns the player's rating in mode; a player with no rated game
 // yet gets InitialRating and zero games with found=false (not an error).
 // Name is the player's current name, or "" if fp is not a known player.
-func (s *Store) Rating(mode, fp string) (r store.Rating, found bool, err error) {
+func (s *Store) Rating(ctx context.Context, mode, fp string) (r store.Rating, found bool, err error) {
 	if err := checkMode(mode); err != nil {
 		return store.Rating{}, false, fmt.Errorf("store: rating: %w", err)
 	}
 	if err := checkFingerprint(fp); err != nil {
 		return store.Rating{}, false, fmt.Errorf("store: rating: %w", err)
 	}
-	err = s.view(func(tx *bbolt.Tx) error {
+	err = s.view(ctx, func(tx *bbolt.Tx) error {
 		ratings, players, err := ratingBuckets(tx)
 		if err != nil {
 			return err
@@ -104,12 +105,12 @@ func (s *Store) Rating(mode, fp string) (r store.Rating, found bool, err error) 
 
 // Ratings returns every mode the player has a rating in (for the profile),
 // sorted by mode; none is an empty result, not an error.
-func (s *Store) Ratings(fp string) ([]store.Rating, error) {
+func (s *Store) Ratings(ctx context.Context, fp string) ([]store.Rating, error) {
 	if err := checkFingerprint(fp); err != nil {
 		return nil, fmt.Errorf("store: ratings: %w", err)
 	}
 	var out []store.Rating
-	err := s.view(func(tx *bbolt.Tx) error {
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
 		ratings, players, err := ratingBuckets(tx)
 		if err != nil {
 			return err
@@ -160,30 +161,32 @@ func (s *Store) Ratings(fp string) ([]store.Rating, error) {
 //
 // It reads and sorts every rating of the mode, O(N log N) per call. That
 // is fine for thousands of players; past that, keep a rating-ordered index
-// bucket updated in RecordMatch's transaction.
-func (s *Store) Leaderboard(mode string, limit int) ([]store.Rating, error) {
+// bucket updated in RecordMatch's transaction. offset skips that many from
+// the top (a page further down).
+func (s *Store) Leaderboard(ctx context.Context, mode string, offset, limit int) ([]store.Rating, error) {
+	if offset < 0 {
+		return nil, fmt.Errorf("store: leaderboard %s: negative offset %d", mode, offset)
+	}
 	limit = clampLimit(limit)
-	all, err := s.Standings(mode)
+	all, err := s.Standings(ctx, mode)
 	if err != nil {
 		return nil, err
 	}
-	if len(all) > limit {
-		// Clone so the caller does not pin the whole mode's slice.
-		all = slices.Clone(all[:limit])
-	}
-	return all, nil
+	all = all[min(offset, len(all)):]
+	// Clone so the caller does not pin the whole mode's slice.
+	return slices.Clone(all[:min(limit, len(all))]), nil
 }
 
 // Standings is every rated player of mode in Leaderboard's order, with no
 // limit: what a rank ("12th of 340") and a player's neighbours are read
 // from, and what a reader filters (established players only) before
 // cutting a leaderboard.
-func (s *Store) Standings(mode string) ([]store.Rating, error) {
+func (s *Store) Standings(ctx context.Context, mode string) ([]store.Rating, error) {
 	if err := checkMode(mode); err != nil {
 		return nil, fmt.Errorf("store: leaderboard: %w", err)
 	}
 	var all []store.Rating
-	err := s.view(func(tx *bbolt.Tx) error {
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
 		ratings, players, err := ratingBuckets(tx)
 		if err != nil {
 			return err

@@ -25,7 +25,7 @@ func TestEloFileMigratesToGlicko2(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := openTest(t, path, Options{})
-	if v, err := s.SchemaVersion(); err != nil || v != 5 {
+	if v, err := s.SchemaVersion(ctx); err != nil || v != 5 {
 		t.Fatalf("schema after upgrade %d, %v; want 5", v, err)
 	}
 	first := time.Date(2026, 9, 1, 12, 0, 0, 0, time.UTC)
@@ -42,11 +42,11 @@ func TestEloFileMigratesToGlicko2(t *testing.T) {
 		{"tron-1v1", "dave", 1, 1520, 285.3, first.Add(40*time.Hour + 30*24*time.Hour + 3*time.Hour)},
 		{"tron-1v1", "carol", 1, 1480, 285.3, first.Add(40*time.Hour + 30*24*time.Hour + 3*time.Hour)},
 	} {
-		p, err := s.PlayerByName(tc.name)
+		p, err := s.PlayerByName(ctx, tc.name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, found, err := s.Rating(tc.mode, p.Fingerprint)
+		r, found, err := s.Rating(ctx, tc.mode, p.Fingerprint)
 		if err != nil || !found {
 			t.Fatalf("%s %s: %+v %v %v", tc.mode, tc.name, r, found, err)
 		}
@@ -62,15 +62,15 @@ func TestEloFileMigratesToGlicko2(t *testing.T) {
 	}
 	// Elo's ratings are kept exactly: alice won 40 in a row, so she is
 	// well above bob, and the two moved by the same amounts.
-	a, _ := s.PlayerByName("alice")
-	b, _ := s.PlayerByName("bob")
-	ra, _, _ := s.Rating("pong-1v1", a.Fingerprint)
-	rb, _, _ := s.Rating("pong-1v1", b.Fingerprint)
+	a, _ := s.PlayerByName(ctx, "alice")
+	b, _ := s.PlayerByName(ctx, "bob")
+	ra, _, _ := s.Rating(ctx, "pong-1v1", a.Fingerprint)
+	rb, _, _ := s.Rating(ctx, "pong-1v1", b.Fingerprint)
 	if !(ra.Rating > 1700) || math.Abs(ra.Rating-1500-(1500-rb.Rating)) > 1e-9 {
 		t.Errorf("alice %v, bob %v: want alice far above, the two mirrored about 1500", ra.Rating, rb.Rating)
 	}
 	// The old matches still read, without deviations (an Elo-era record).
-	ms, err := s.Matches(a.Fingerprint, 0)
+	ms, err := s.Matches(ctx, a.Fingerprint, 0)
 	if err != nil || len(ms) != 20 || ms[0].Players[0].DeviationAfter != 0 || ms[0].Players[0].RatingAfter != ra.Rating {
 		t.Fatalf("alice's matches: %d, %v", len(ms), err)
 	}

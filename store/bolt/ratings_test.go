@@ -76,12 +76,12 @@ func TestLeaderboardOrder(t *testing.T) {
 		{"erin", 1400, 1},
 	}
 	for _, limit := range []int{0, -1, 6, 100, maxListLimit + 1} {
-		got, err := s.Leaderboard("pong-1v1", limit)
+		got, err := s.Leaderboard(ctx, "pong-1v1", 0, limit)
 		if err != nil || !reflect.DeepEqual(standings(got), want) {
 			t.Errorf("Leaderboard(limit %d) = %+v, %v;\nwant %+v", limit, standings(got), err, want)
 		}
 	}
-	got, err := s.Leaderboard("pong-1v1", 3)
+	got, err := s.Leaderboard(ctx, "pong-1v1", 0, 3)
 	if err != nil || !reflect.DeepEqual(standings(got), want[:3]) {
 		t.Errorf("Leaderboard(limit 3) = %+v, %v; want %+v", standings(got), err, want[:3])
 	}
@@ -90,18 +90,18 @@ func TestLeaderboardOrder(t *testing.T) {
 	}
 
 	// Names are read at query time, so a rename re-sorts the tie.
-	if _, err := s.Rename("SHA256:dave", "aaron", 0); err != nil {
+	if _, err := s.Rename(ctx, "SHA256:dave", "aaron", 0); err != nil {
 		t.Fatal(err)
 	}
-	got, _ = s.Leaderboard("pong-1v1", 4)
+	got, _ = s.Leaderboard(ctx, "pong-1v1", 0, 4)
 	if names := []string{got[2].Name, got[3].Name}; !reflect.DeepEqual(names, []string{"aaron", "bob"}) {
 		t.Errorf("after rename the 10-game tie reads %v, want [aaron bob]", names)
 	}
 
-	if got, err := s.Leaderboard("pong-2v2", 0); err != nil || len(got) != 0 {
+	if got, err := s.Leaderboard(ctx, "pong-2v2", 0, 0); err != nil || len(got) != 0 {
 		t.Errorf("Leaderboard of an unplayed mode = %+v, %v", got, err)
 	}
-	if _, err := s.Leaderboard("", 0); err == nil {
+	if _, err := s.Leaderboard(ctx, "", 0, 0); err == nil {
 		t.Error("Leaderboard accepted an empty mode")
 	}
 }
@@ -115,7 +115,7 @@ func TestLeaderboardDefaultLimit(t *testing.T) {
 		seed = append(seed, store.Rating{Fingerprint: fp, Rating: 1000 + float64(i), Games: 1})
 	}
 	seedRatings(t, s, "pong-ffa4", seed)
-	got, err := s.Leaderboard("pong-ffa4", 0)
+	got, err := s.Leaderboard(ctx, "pong-ffa4", 0, 0)
 	if err != nil || len(got) != defaultListLimit {
 		t.Fatalf("Leaderboard(0) = %d entries, %v; want %d", len(got), err, defaultListLimit)
 	}
@@ -136,7 +136,7 @@ func TestMigration2OnSchema1File(t *testing.T) {
 	path := dbPath(t)
 	s := openWithTest(t, path, migrations()[:1])
 	alice := mustLogin(t, s, fpAlice, "alice")
-	if v, err := s.SchemaVersion(); err != nil || v != 1 {
+	if v, err := s.SchemaVersion(ctx); err != nil || v != 1 {
 		t.Fatalf("schema-1 file has version %d, %v", v, err)
 	}
 	err := s.DB().View(func(tx *bbolt.Tx) error {
@@ -156,7 +156,7 @@ func TestMigration2OnSchema1File(t *testing.T) {
 	// have their own upgrade tests.
 	s = openWithTest(t, path, migrations()[:2])
 	t.Cleanup(func() { _ = s.Close() })
-	if v, err := s.SchemaVersion(); err != nil || v != 2 {
+	if v, err := s.SchemaVersion(ctx); err != nil || v != 2 {
 		t.Errorf("SchemaVersion after upgrade = %d, %v; want 2", v, err)
 	}
 	err = s.DB().View(func(tx *bbolt.Tx) error {
@@ -170,10 +170,10 @@ func TestMigration2OnSchema1File(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err := s.PlayerByFingerprint(fpAlice); err != nil || got != alice {
+	if got, err := s.PlayerByFingerprint(ctx, fpAlice); err != nil || got != alice {
 		t.Errorf("alice after migration = %+v, %v; want %+v", got, err, alice)
 	}
-	if got, err := s.PlayerByName("alice"); err != nil || got != alice {
+	if got, err := s.PlayerByName(ctx, "alice"); err != nil || got != alice {
 		t.Errorf("name index after migration = %+v, %v", got, err)
 	}
 	checkIndex(t, s)

@@ -2,6 +2,7 @@ package bolt
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -40,7 +41,7 @@ const (
 // earlier one, and sets that match's Replay flag in the same transaction,
 // so a match never claims a replay that is not there. An unknown match is
 // ErrNotFound. data is copied; the caller may reuse it.
-func (s *Store) PutReplay(matchID uint64, data []byte) error {
+func (s *Store) PutReplay(ctx context.Context, matchID uint64, data []byte) error {
 	if len(data) == 0 {
 		return fmt.Errorf("store: put replay of match %d: empty replay", matchID)
 	}
@@ -51,7 +52,7 @@ func (s *Store) PutReplay(matchID uint64, data []byte) error {
 	// caller reusing its buffer from another goroutine cannot change what
 	// gets written.
 	data = bytes.Clone(data)
-	err := s.update(func(tx *bbolt.Tx) error {
+	err := s.update(ctx, func(tx *bbolt.Tx) error {
 		matches, replays, err := replayBuckets(tx)
 		if err != nil {
 			return err
@@ -71,9 +72,9 @@ func (s *Store) PutReplay(matchID uint64, data []byte) error {
 }
 
 // Replay returns a copy of match matchID's replay, or ErrNotFound.
-func (s *Store) Replay(matchID uint64) ([]byte, error) {
+func (s *Store) Replay(ctx context.Context, matchID uint64) ([]byte, error) {
 	var out []byte
-	err := s.view(func(tx *bbolt.Tx) error {
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
 		_, replays, err := replayBuckets(tx)
 		if err != nil {
 			return err
@@ -113,13 +114,13 @@ func (s *Store) Replay(matchID uint64) ([]byte, error) {
 // page bbolt panics or faults on ends this call with a *BucketDamageError
 // naming the bucket (replays or matches) whose pages do not read, instead
 // of ending the process.
-func (s *Store) PruneReplays(keepPerPlayer int, keepFor time.Duration, now time.Time) (n int, err error) {
+func (s *Store) PruneReplays(ctx context.Context, keepPerPlayer int, keepFor time.Duration, now time.Time) (n int, err error) {
 	if keepPerPlayer < 0 || keepFor < 0 {
 		return 0, fmt.Errorf("store: prune replays: negative keep (%d per player, %s)", keepPerPlayer, keepFor)
 	}
 	err = guarded("pruning replays", func() error {
 		var err error
-		n, err = s.pruneReplays(keepPerPlayer, now.Add(-keepFor))
+		n, err = s.pruneReplays(ctx, keepPerPlayer, now.Add(-keepFor))
 		return err
 	})
 	if errors.Is(err, store.ErrDamaged) {
@@ -138,7 +139,7 @@ func (s *Store) PruneReplays(keepPerPlayer int, keepFor time.Duration, now time.
 func (s *Store) bucketDamage(err error, buckets ...string) error {
 	for _, name := range buckets {
 		werr := guarded("reading it", func() error {
-			return s.view(func(tx *bbolt.Tx) error {
+			return s.db.View(func(tx *bbolt.Tx) error {
 				if b := tx.Bucket([]byte(name)); b != nil {
 					return walk(b)
 				}
@@ -152,8 +153,8 @@ func (s *Store) bucketDamage(err error, buckets ...string) error {
 	return err
 }
 
-func (s *Store) pruneReplays(keepPerPlayer int, cutoff time.Time) (int, error) {
-	doomed, err := s.pruneCandidates(keepPerPlayer, cutoff)
+func (s *Store) pruneReplays(ctx context.Context, keepPerPlayer int, cutoff time.Time) (int, error) {
+	doomed, err := s.pruneCandidates(ctx, keepPerPlayer, cutoff)
 	if err != nil {
 		return 0, fmt.Errorf("store: prune replays: %w", err)
 	}
@@ -162,7 +163,7 @@ func (s *Store) pruneReplays(keepPerPlayer int, cutoff time.Time) (int, error) {
 	for start := 0; start < len(doomed); start += batch {
 		ids := doomed[start:min(start+batch, len(doomed))]
 		n := 0
-		err := s.update(func(tx *bbolt.Tx) error {
+		err := s.update(ctx, func(tx *bbolt.Tx) error {
 			n = 0
 			matches, replays, err := replayBuckets(tx)
 			if err != nil {
@@ -193,13 +194,13 @@ func (s *Store) pruneReplays(keepPerPlayer int, cutoff time.Time) (int, error) {
 
 // pruneCandidates walks the replays newest first, batch by batch, and
 // returns the ids PruneReplays should delete, newest first.
-func (s *Store) pruneCandidates(keepPerPlayer int, cutoff time.Time) ([]uint64, error) {
+func (s *Store) pruneCandidates(ctx context.Context, keepPerPlayer int, cutoff time.Time) ([]uint64, error) {
 	batch := s.pruneBatchSize()
 	seen := map[string]int{} // replays of each player newer than the current one
 	var doomed []uint64
 	var last []byte // key the previous batch stopped at; nil before the first
 	for done := false; !done; {
-		err := s.view(func(tx *bbolt.Tx) error {
+		err := s.view(ctx, func(tx *bbolt.Tx) error {
 			matches, replays, err := replayBuckets(tx)
 			if err != nil {
 				return err

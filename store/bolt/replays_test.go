@@ -34,34 +34,34 @@ func TestReplayPutGet(t *testing.T) {
 		t.Fatal("fresh match claims a replay")
 	}
 	data := replayBytes(m.ID)
-	if err := s.PutReplay(m.ID, data); err != nil {
+	if err := s.PutReplay(ctx, m.ID, data); err != nil {
 		t.Fatal(err)
 	}
 	want := bytes.Clone(data)
 	data[0] = 'X' // the store must have copied it
 
-	got, err := s.Replay(m.ID)
+	got, err := s.Replay(ctx, m.ID)
 	if err != nil || !bytes.Equal(got, want) {
 		t.Fatalf("Replay = %q, %v; want %q", got, err, want)
 	}
 	got[0] = 'Y' // and hand out a copy
-	if again, _ := s.Replay(m.ID); !bytes.Equal(again, want) {
+	if again, _ := s.Replay(ctx, m.ID); !bytes.Equal(again, want) {
 		t.Errorf("changing a returned replay changed the store: %q", again)
 	}
-	if stored, err := s.Match(m.ID); err != nil || !stored.Replay {
+	if stored, err := s.Match(ctx, m.ID); err != nil || !stored.Replay {
 		t.Errorf("match after PutReplay = %+v, %v; want Replay set", stored, err)
 	}
 
-	if _, err := s.Replay(m.ID + 1); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.Replay(ctx, m.ID+1); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("Replay(no replay) err = %v, want ErrNotFound", err)
 	}
-	if err := s.PutReplay(m.ID+1, []byte("x")); !errors.Is(err, store.ErrNotFound) {
+	if err := s.PutReplay(ctx, m.ID+1, []byte("x")); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("PutReplay(unknown match) err = %v, want ErrNotFound", err)
 	}
-	if err := s.PutReplay(m.ID, nil); err == nil {
+	if err := s.PutReplay(ctx, m.ID, nil); err == nil {
 		t.Error("PutReplay accepted an empty replay")
 	}
-	if err := s.PutReplay(m.ID, make([]byte, maxReplayLen+1)); err == nil {
+	if err := s.PutReplay(ctx, m.ID, make([]byte, maxReplayLen+1)); err == nil {
 		t.Error("PutReplay accepted an oversized replay")
 	}
 }
@@ -102,7 +102,7 @@ func pruneFixture(t *testing.T) (*Store, []uint64, time.Time) {
 		m := mustRecord(t, s, f.m, nil)
 		ids = append(ids, m.ID)
 		if f.replay {
-			if err := s.PutReplay(m.ID, replayBytes(m.ID)); err != nil {
+			if err := s.PutReplay(ctx, m.ID, replayBytes(m.ID)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -114,7 +114,7 @@ func replayIDs(t *testing.T, s *Store, ids []uint64) []uint64 {
 	t.Helper()
 	var out []uint64
 	for _, id := range ids {
-		_, err := s.Replay(id)
+		_, err := s.Replay(ctx, id)
 		has := err == nil
 		switch {
 		case has:
@@ -122,7 +122,7 @@ func replayIDs(t *testing.T, s *Store, ids []uint64) []uint64 {
 		case !errors.Is(err, store.ErrNotFound):
 			t.Fatalf("Replay(%d): %v", id, err)
 		}
-		m, err := s.Match(id)
+		m, err := s.Match(ctx, id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -144,7 +144,7 @@ func TestPruneReplays(t *testing.T) {
 		return nil
 	}
 
-	n, err := s.PruneReplays(2, 24*time.Hour, now)
+	n, err := s.PruneReplays(ctx, 2, 24*time.Hour, now)
 	if err != nil || n != 3 {
 		t.Fatalf("PruneReplays = %d, %v; want 3", n, err)
 	}
@@ -156,27 +156,27 @@ func TestPruneReplays(t *testing.T) {
 	}
 
 	// Nothing more qualifies: a second run is a no-op.
-	if n, err := s.PruneReplays(2, 24*time.Hour, now); err != nil || n != 0 {
+	if n, err := s.PruneReplays(ctx, 2, 24*time.Hour, now); err != nil || n != 0 {
 		t.Errorf("second PruneReplays = %d, %v; want 0", n, err)
 	}
 	// Keeping one per player frees alice's and bob's second newest.
-	if n, err := s.PruneReplays(1, 24*time.Hour, now); err != nil || n != 1 {
+	if n, err := s.PruneReplays(ctx, 1, 24*time.Hour, now); err != nil || n != 1 {
 		t.Errorf("PruneReplays(1) = %d, %v; want 1", n, err)
 	}
 	if got, want := replayIDs(t, s, ids), []uint64{ids[0], ids[6], ids[7]}; !slices.Equal(got, want) {
 		t.Errorf("replays left = %v, want %v", got, want)
 	}
 	// With no protection at all, only age matters.
-	if n, err := s.PruneReplays(0, 2*time.Hour, now); err != nil || n != 1 {
+	if n, err := s.PruneReplays(ctx, 0, 2*time.Hour, now); err != nil || n != 1 {
 		t.Errorf("PruneReplays(0, 2h) = %d, %v; want 1", n, err)
 	}
-	if n, err := s.PruneReplays(0, 0, now); err != nil || n != 2 {
+	if n, err := s.PruneReplays(ctx, 0, 0, now); err != nil || n != 2 {
 		t.Errorf("PruneReplays(0, 0) = %d, %v; want 2", n, err)
 	}
 	if got := replayIDs(t, s, ids); len(got) != 0 {
 		t.Errorf("replays left = %v, want none", got)
 	}
-	if _, err := s.PruneReplays(-1, 0, now); err == nil {
+	if _, err := s.PruneReplays(ctx, -1, 0, now); err == nil {
 		t.Error("PruneReplays accepted a negative keep")
 	}
 }
@@ -195,7 +195,7 @@ func TestPruneReplaysKeepsCommittedBatches(t *testing.T) {
 		}
 		return nil
 	}
-	n, err := s.PruneReplays(2, 24*time.Hour, now)
+	n, err := s.PruneReplays(ctx, 2, 24*time.Hour, now)
 	if !errors.Is(err, boom) || n != 1 {
 		t.Fatalf("PruneReplays = %d, %v; want 1 and the batch's error", n, err)
 	}
@@ -206,7 +206,7 @@ func TestPruneReplaysKeepsCommittedBatches(t *testing.T) {
 	}
 
 	s.failAfter = nil
-	if n, err := s.PruneReplays(2, 24*time.Hour, now); err != nil || n != 2 {
+	if n, err := s.PruneReplays(ctx, 2, 24*time.Hour, now); err != nil || n != 2 {
 		t.Errorf("retry = %d, %v; want the remaining 2", n, err)
 	}
 }
@@ -220,10 +220,10 @@ func TestPruneReplaysLeavesOrphans(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if n, err := s.PruneReplays(0, 0, now); err != nil || n != 6 {
+	if n, err := s.PruneReplays(ctx, 0, 0, now); err != nil || n != 6 {
 		t.Errorf("PruneReplays = %d, %v; want 6", n, err)
 	}
-	if _, err := s.Replay(ids[1]); err != nil {
+	if _, err := s.Replay(ctx, ids[1]); err != nil {
 		t.Errorf("orphan replay was deleted: %v", err)
 	}
 }
@@ -239,17 +239,17 @@ func TestPruneNamesADamagedBucket(t *testing.T) {
 	big := bytes.Repeat([]byte("replay "), 300) // the bucket gets pages of its own
 	for range 20 {
 		m := mustRecord(t, s, casual(old, fpAlice, fpBob), nil)
-		if err := s.PutReplay(m.ID, big); err != nil {
+		if err := s.PutReplay(ctx, m.ID, big); err != nil {
 			t.Fatal(err)
 		}
 	}
 	corruptBucket(t, s, bucketReplays)
-	_, err := s.PruneReplays(0, time.Hour, time.Now())
+	_, err := s.PruneReplays(ctx, 0, time.Hour, time.Now())
 	var de *store.BucketDamageError
 	if !errors.As(err, &de) || de.Bucket != bucketReplays || !errors.Is(err, store.ErrDamaged) {
 		t.Fatalf("PruneReplays on a damaged page: %v; want damage in bucket %q", err, bucketReplays)
 	}
-	if ms, err := s.Matches(fpAlice, 5); err != nil || len(ms) != 5 {
+	if ms, err := s.Matches(ctx, fpAlice, 5); err != nil || len(ms) != 5 {
 		t.Fatalf("the matches no longer read: %d, %v", len(ms), err)
 	}
 }

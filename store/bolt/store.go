@@ -14,6 +14,7 @@
 package bolt
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -45,6 +46,9 @@ const (
 
 	defaultTimeout = 2 * time.Second
 )
+
+// Store is a whole backend.
+var _ store.Store = (*Store)(nil)
 
 // Options tune Open. The zero value is ready to use.
 type Options struct {
@@ -205,9 +209,9 @@ func (s *Store) Path() string { return s.path }
 func (s *Store) DB() *bbolt.DB { return s.db }
 
 // SchemaVersion reports the schema version recorded in the file.
-func (s *Store) SchemaVersion() (int, error) {
+func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
 	var v int
-	err := s.view(func(tx *bbolt.Tx) error {
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
 		var err error
 		v, err = readSchema(tx)
 		return err
@@ -224,9 +228,9 @@ func (s *Store) SchemaVersion() (int, error) {
 // It holds a read transaction until w has taken every byte. While that lasts,
 // a write that needs to grow the file waits for it, so a caller streaming to
 // a slow peer (an SSH client) should spool to a local file first.
-func (s *Store) Backup(w io.Writer) (int64, error) {
+func (s *Store) Backup(ctx context.Context, w io.Writer) (int64, error) {
 	var n int64
-	err := s.view(func(tx *bbolt.Tx) error {
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
 		var err error
 		n, err = tx.WriteTo(w)
 		return err

@@ -95,21 +95,21 @@ func TestDataSurvivesReopen(t *testing.T) {
 
 	s = openTest(t, path, Options{Now: clock.Now})
 	for _, want := range []store.Player{alice, bob} {
-		got, err := s.PlayerByFingerprint(want.Fingerprint)
+		got, err := s.PlayerByFingerprint(ctx, want.Fingerprint)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got != want {
 			t.Errorf("after reopen got %+v, want %+v", got, want)
 		}
-		if byName, err := s.PlayerByName(want.Name); err != nil || byName != want {
+		if byName, err := s.PlayerByName(ctx, want.Name); err != nil || byName != want {
 			t.Errorf("PlayerByName(%q) after reopen = %+v, %v", want.Name, byName, err)
 		}
 	}
-	if n, err := s.CountPlayers(); err != nil || n != 2 {
+	if n, err := s.CountPlayers(ctx); err != nil || n != 2 {
 		t.Errorf("CountPlayers = %d, %v; want 2", n, err)
 	}
-	if _, created, _ := s.Login("SHA256:alice", "ssh-ed25519", "alice"); created {
+	if _, created, _ := s.Login(ctx, "SHA256:alice", "ssh-ed25519", "alice"); created {
 		t.Error("known player re-created after reopen")
 	}
 }
@@ -125,14 +125,14 @@ func TestSecondOpenInUse(t *testing.T) {
 	}
 
 	// The failed attempt must not disturb the holder.
-	if _, err := first.PlayerByName("bob"); err != nil {
+	if _, err := first.PlayerByName(ctx, "bob"); err != nil {
 		t.Errorf("first handle broken after refused open: %v", err)
 	}
 	if err := first.Close(); err != nil {
 		t.Fatal(err)
 	}
 	s := openTest(t, path, Options{Timeout: 100 * time.Millisecond})
-	if _, err := s.PlayerByName("bob"); err != nil {
+	if _, err := s.PlayerByName(ctx, "bob"); err != nil {
 		t.Errorf("after the holder closed: %v", err)
 	}
 }
@@ -191,7 +191,7 @@ func TestBackup(t *testing.T) {
 	}
 
 	var buf bytes.Buffer
-	n, err := s.Backup(&buf)
+	n, err := s.Backup(ctx, &buf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,10 +241,10 @@ func TestBackup(t *testing.T) {
 
 	// And it restores: the store opens it as-is.
 	restored := openTest(t, backup, Options{})
-	if p, err := restored.PlayerByName("bob"); err != nil || p != want[1] {
+	if p, err := restored.PlayerByName(ctx, "bob"); err != nil || p != want[1] {
 		t.Errorf("restored PlayerByName(bob) = %+v, %v", p, err)
 	}
-	if v, err := restored.SchemaVersion(); err != nil || v != latestVersion() {
+	if v, err := restored.SchemaVersion(ctx); err != nil || v != latestVersion() {
 		t.Errorf("restored SchemaVersion = %d, %v", v, err)
 	}
 }

@@ -27,10 +27,6 @@ func (s *Store) RecordMatch(ctx context.Context, end store.MatchEnd) (store.Matc
 		return store.MatchRecord{}, fmt.Errorf("store: record match: %w", err)
 	}
 	replay := bytes.Clone(end.Replay)
-	if len(replay) == 0 {
-		replay = bytes.Clone(m.ReplayData)
-	}
-	m.ReplayData = nil
 	if len(replay) > maxReplayLen {
 		return store.MatchRecord{}, fmt.Errorf("store: record match: replay of %d bytes, at most %d", len(replay), maxReplayLen)
 	}
