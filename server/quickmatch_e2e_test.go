@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -62,7 +63,7 @@ func TestQuickMatchPairsTwoIntoACasualRoom(t *testing.T) {
 	var ms []store.MatchRecord
 	waitUntil(t, "the match to be recorded", 60*time.Second, func() bool {
 		var err error
-		ms, err = h.Store.RecentMatches(10, nil)
+		ms, err = h.Store.RecentMatches(context.Background(), 10, nil)
 		return err == nil && len(ms) == 1
 	})
 	if m := ms[0]; m.Mode != "casual-1v1" || m.Ranked || len(m.Players) != 2 {
@@ -72,7 +73,7 @@ func TestQuickMatchPairsTwoIntoACasualRoom(t *testing.T) {
 		if p.RatingBefore != p.RatingAfter {
 			t.Errorf("%s's rating moved in a quick match: %+v", p.Name, p)
 		}
-		if rs, err := h.Store.Ratings(p.Fingerprint); err != nil || len(rs) != 0 {
+		if rs, err := h.Store.Ratings(context.Background(), p.Fingerprint); err != nil || len(rs) != 0 {
 			t.Errorf("%s has ratings after a quick match: %+v, %v", p.Name, rs, err)
 		}
 	}
