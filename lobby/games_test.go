@@ -217,7 +217,7 @@ func TestLightCycleLoneWarmUp(t *testing.T) {
 	}
 	waitFor(t, "the match of two to end", func() bool { fr, _ := r.Latest(); return fr.Phase == game.Finished })
 	waitFor(t, "the result to be saved", func() bool { o := r.Outcome(); return o != nil && o.MatchID != 0 })
-	ms, err := st.RecentMatches(10, nil)
+	ms, err := st.RecentMatches(context.Background(), 10, nil)
 	if err != nil || len(ms) != 1 || len(ms[0].Players) != 2 {
 		t.Fatalf("recorded %+v (%v); want the one match of ann and ben", ms, err)
 	}

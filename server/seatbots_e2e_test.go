@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -67,7 +68,7 @@ func TestBotsFillACasualRoomsSeatsE2E(t *testing.T) {
 	ann.WaitFor(time.Minute, "game over")
 	var ms []store.MatchRecord
 	waitUntil(t, "the match to be recorded", wait, func() bool {
-		ms, err = h.Store.RecentMatches(10, nil)
+		ms, err = h.Store.RecentMatches(context.Background(), 10, nil)
 		return err == nil && len(ms) > 0
 	})
 	m := ms[0]
@@ -83,7 +84,7 @@ func TestBotsFillACasualRoomsSeatsE2E(t *testing.T) {
 		}
 	}
 	for _, mode := range []string{"pong-2v2", "practice-2v2", "casual-2v2"} {
-		if lb, err := h.Store.Leaderboard(mode, 10); err != nil || len(lb) != 0 {
+		if lb, err := h.Store.Leaderboard(context.Background(), mode, 10); err != nil || len(lb) != 0 {
 			t.Errorf("leaderboard %s after practice: %v, %v", mode, lb, err)
 		}
 	}
@@ -148,7 +149,7 @@ func TestLeavingPracticeIsNoLeave(t *testing.T) {
 	var ms []store.MatchRecord
 	var err error
 	waitUntil(t, "the match to be recorded", wait, func() bool {
-		ms, err = h.Store.RecentMatches(10, nil)
+		ms, err = h.Store.RecentMatches(context.Background(), 10, nil)
 		return err == nil && len(ms) > 0
 	})
 	if ms[0].Mode != "practice-1v1" {

@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -73,7 +74,7 @@ func TestLoneWarmUpE2E(t *testing.T) {
 	alice.WaitFor(time.Minute, "game over")
 	var ms []store.MatchRecord
 	waitUntil(t, "the match to be recorded", wait, func() bool {
-		ms, err = h.Store.RecentMatches(10, nil)
+		ms, err = h.Store.RecentMatches(context.Background(), 10, nil)
 		return err == nil && len(ms) > 0
 	})
 	if len(ms) != 1 || ms[0].Mode != "casual-1v1" || len(ms[0].Players) != 2 {
@@ -98,7 +99,7 @@ func TestLoneWarmUpE2E(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if ms, err := st.RecentMatches(10, nil); err != nil || len(ms) != 1 {
+	if ms, err := st.RecentMatches(context.Background(), 10, nil); err != nil || len(ms) != 1 {
 		t.Fatalf("%d matches recorded (%v), want only the match of two: %+v", len(ms), err, ms)
 	}
 }
