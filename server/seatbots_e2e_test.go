@@ -84,7 +84,7 @@ func TestBotsFillACasualRoomsSeatsE2E(t *testing.T) {
 		}
 	}
 	for _, mode := range []string{"pong-2v2", "practice-2v2", "casual-2v2"} {
-		if lb, err := h.Store.Leaderboard(context.Background(), mode, 10); err != nil || len(lb) != 0 {
+		if lb, err := h.Store.Leaderboard(context.Background(), mode, 0, 10); err != nil || len(lb) != 0 {
 			t.Errorf("leaderboard %s after practice: %v, %v", mode, lb, err)
 		}
 	}
