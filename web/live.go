@@ -84,6 +84,7 @@ type liveRoom struct {
 	line    string
 	// scratch for encoding, owned by the painter
 	rows [][]run
+	zip  sharedZip
 }
 
 // run is cells of one style in a row: [text, fg, bg, attrs] in JSON, fg
@@ -106,6 +107,7 @@ func (r *run) MarshalJSON() ([]byte, error) {
 type liveEvent struct {
 	seq        uint64
 	full, diff []byte
+	z          *zipChunk // the frame in the room's shared deflate stream
 }
 
 // watch registers a web viewer of r: counted in the room's watchers and
@@ -263,7 +265,7 @@ func (lr *liveRoom) encode() liveEvent {
 	}
 	diff = append(append(append(diff, `},"line":`...), line...), "}\n\n"...)
 	lr.prev = rows
-	return liveEvent{seq: lr.seq, full: full, diff: diff}
+	return liveEvent{seq: lr.seq, full: full, diff: diff, z: lr.zip.chunk(full, diff, time.Now())}
 }
 
 // liveStream serves /r/REF/live: the room's frames as Server-Sent Events,
@@ -285,12 +287,7 @@ func (s *Server) liveStream(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer leave()
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
-	st := newStreamer(w)
+	st := s.newStreamer(w, r)
 	defer st.stop()
 	if st.follow(r.Context(), s.live.ctx, lr, wake, nil) {
 		st.send([]byte("event: end\ndata: {}\n\n"))
@@ -304,25 +301,87 @@ type streamer struct {
 	beat *time.Ticker
 	sent *liveEvent
 	dead bool
+	gz   *zipStream // nil: the client takes no gzip
 }
 
-func newStreamer(w http.ResponseWriter) *streamer {
-	return &streamer{w: w, rc: http.NewResponseController(w), beat: time.NewTicker(liveHeartbeat)}
+// newStreamer starts an event stream: its headers, gzipped by the
+// streamer itself when the client takes gzip (the room's frames are
+// compressed once for all viewers in step, sharedzip.go).
+func (s *Server) newStreamer(w http.ResponseWriter, r *http.Request) *streamer {
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no")
+	st := &streamer{w: w, rc: http.NewResponseController(w), beat: time.NewTicker(liveHeartbeat)}
+	if acceptsGzip(r) {
+		h.Set("Content-Encoding", "gzip") // and the compressing middleware stands aside
+		st.gz = &zipStream{pool: s.flate}
+	}
+	w.WriteHeader(http.StatusOK)
+	return st
 }
 
-func (st *streamer) stop() { st.beat.Stop() }
+// stop ends the stream: the gzip trailer, when the connection still works.
+func (st *streamer) stop() {
+	st.beat.Stop()
+	if st.gz != nil {
+		if st.gz.opened && !st.dead {
+			st.write(st.gz.close())
+		}
+		st.gz.release()
+	}
+}
 
 // event is ev as this viewer needs it: the changed rows when it has the
 // frame before, else the whole screen.
 func (st *streamer) event(ev *liveEvent) []byte {
-	if st.sent != nil && ev.seq == st.sent.seq+1 {
+	if st.inStep(ev) {
 		return ev.diff
 	}
 	return ev.full
 }
 
-// send writes an event; false once the connection has failed.
+// inStep: the viewer got the frame before ev.
+func (st *streamer) inStep(ev *liveEvent) bool {
+	return st.sent != nil && ev.seq == st.sent.seq+1
+}
+
+// sendFrame writes lr's frame ev: the room's shared compressed bytes when
+// the viewer is in step with them, else its own; one out of step asks the
+// room to restart its shared stream so that it can join it.
+func (st *streamer) sendFrame(lr *liveRoom, ev *liveEvent) bool {
+	b := st.event(ev)
+	if z := st.gz; z != nil {
+		switch c := ev.z; {
+		case z.follows(c, st.inStep(ev)) && c.start:
+			b = z.fromShared(c, ev.full)
+		case z.follows(c, st.inStep(ev)):
+			b = z.fromShared(c, ev.diff)
+		default:
+			if c != nil {
+				lr.zip.want.Store(true)
+			}
+			b = z.plain(b)
+		}
+	}
+	st.sent = ev
+	// A beat only when the stream is quiet: it would put the viewer out
+	// of step with the shared stream.
+	st.beat.Reset(liveHeartbeat)
+	return st.write(b)
+}
+
+// send writes a text event of the stream's own (not a frame); false once
+// the connection has failed.
 func (st *streamer) send(b []byte) bool {
+	if st.gz != nil {
+		b = st.gz.plain(b)
+	}
+	return st.write(b)
+}
+
+// write puts bytes on the wire; false once the connection has failed.
+func (st *streamer) write(b []byte) bool {
 	if st.dead {
 		return false
 	}
@@ -348,7 +407,7 @@ func (st *streamer) follow(req, server context.Context, lr *liveRoom, wake chan 
 			return true
 		case <-lr.ended:
 			if ev := lr.latest.Load(); ev != nil && ev != st.sent {
-				st.send(st.event(ev))
+				st.sendFrame(lr, ev)
 			}
 			return !st.dead
 		case <-st.beat.C:
@@ -360,9 +419,7 @@ func (st *streamer) follow(req, server context.Context, lr *liveRoom, wake chan 
 			if ev == nil || ev == st.sent {
 				continue
 			}
-			b := st.event(ev)
-			st.sent = ev
-			if !st.send(b) {
+			if !st.sendFrame(lr, ev) {
 				return false
 			}
 		}

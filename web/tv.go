@@ -120,12 +120,7 @@ func (s *Server) tvStream(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "no such game", http.StatusNotFound)
 		return
 	}
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
-	st := newStreamer(w)
+	st := s.newStreamer(w, r)
 	defer st.stop()
 	ctx := r.Context()
 	waiting := false

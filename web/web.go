@@ -90,6 +90,7 @@ type Server struct {
 	mux   *http.ServeMux
 	hs    *http.Server
 	zip   *sync.Pool
+	flate *sync.Pool // live streams' own compressors (sharedzip.go)
 	live  *live
 	stop  context.CancelFunc
 }
@@ -104,7 +105,7 @@ func New(d Deps, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("web: templates: %w", err)
 	}
-	s := &Server{d: d, cfg: cfg, log: log, pages: p, mux: http.NewServeMux(), zip: newGzipPool()}
+	s := &Server{d: d, cfg: cfg, log: log, pages: p, mux: http.NewServeMux(), zip: newGzipPool(), flate: newFlatePool()}
 	ctx, stop := context.WithCancel(context.Background())
 	s.stop = stop
 	s.live = &live{ctx: ctx, views: d.Views, ratings: d.Ratings, log: log, rooms: map[*lobby.Room]*liveRoom{}}
