@@ -3,6 +3,7 @@ package lobby
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/termarena/termarena/bot"
@@ -93,6 +94,20 @@ func (rs *Rooms) CreatePractice(gameName, mode string, level int) (*Room, error)
 		}()
 	}
 	return r, nil
+}
+
+// PracticeOn reports whether the server runs bots for gameName (practice
+// rooms can be made, cap permitting).
+func (rs *Rooms) PracticeOn(gameName string) bool {
+	return rs.cfg.Bots[gameName] != nil && rs.cfg.MaxBotRooms >= 0
+}
+
+// BotLevelFor is the bot level nearest a rating: Glicko-2's 1500 start
+// plays level 3, each 150 points (about a third of a newcomer's ±500,
+// or one level's step on the ladder) one level up or down, within 1 to
+// bot.Levels.
+func BotLevelFor(rating float64) int {
+	return min(max(3+int(math.Floor((rating-1425)/150)), 1), bot.Levels)
 }
 
 func (rs *Rooms) maxBotRooms() int {

@@ -120,3 +120,17 @@ func TestFillWithBotsKeepsTheLimits(t *testing.T) {
 		t.Errorf("bots off: %v", err)
 	}
 }
+
+// A lone ranked player is offered the bot level nearest their rating: a
+// newcomer's 1500 plays level 3, 150 points a level either way, within
+// the five levels.
+func TestBotLevelFor(t *testing.T) {
+	for _, c := range []struct {
+		rating float64
+		level  int
+	}{{0, 1}, {1274, 1}, {1275, 2}, {1424, 2}, {1425, 3}, {1500, 3}, {1574, 3}, {1575, 4}, {1725, 5}, {2600, 5}} {
+		if got := BotLevelFor(c.rating); got != c.level {
+			t.Errorf("BotLevelFor(%v) = %d, want %d", c.rating, got, c.level)
+		}
+	}
+}

@@ -64,6 +64,7 @@ func (srv *Server) lobbyDeps(s *Session, io *sessionIO, start lobbyStart) tui.Lo
 		JoinSide:      start.side,
 		Play:          start.play,
 		Matchmaker:    srv.deps.Matchmaker,
+		BotOfferAfter: srv.cfg.BotOfferAfter,
 		Challenges:    srv.deps.Challenges,
 		Quick:         srv.deps.Quick,
 		Casual:        start.casual,

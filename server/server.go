@@ -53,6 +53,10 @@ type Config struct {
 	// WebURL is the address of the web face that links are made from
 	// (`share`), without a trailing slash; "" when the web face is off.
 	WebURL string
+	// BotOfferAfter is how long a player waits alone in a ranked queue
+	// before the queue screen offers a practice match against a bot;
+	// 0 = tui.DefaultBotOfferAfter (tests shorten it).
+	BotOfferAfter time.Duration
 }
 
 // DefaultConfig is what `termarena` runs with when no flag says otherwise.

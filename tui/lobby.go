@@ -73,8 +73,11 @@ type LobbyDeps struct {
 	// Ranked play: the matchmaker, the store for ratings and profiles, and
 	// a mode to queue for at once (`ssh -t host play [mode]`).
 	Matchmaker *lobby.Matchmaker
-	Store      Store
-	Play       lobby.RankedMode
+	// BotOfferAfter is how long a player waits alone in a ranked queue
+	// before it offers a bot (0: DefaultBotOfferAfter).
+	BotOfferAfter time.Duration
+	Store         Store
+	Play          lobby.RankedMode
 	// Challenges, when set, lets players challenge each other (y/n answer,
 	// C challenges, /challenge in chat: challenges.go). Quick runs the
 	// casual quick-match queues (a, or Casual: `play MODE --casual`).

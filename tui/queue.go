@@ -22,6 +22,28 @@ type queuePage struct {
 	hand   matchSeater
 	ticket *lobby.Ticket
 	cancel context.CancelFunc // stops the wait for the ticket's room
+	// bots, when the server runs bots for the mode's game, offers a
+	// player left alone in the queue a practice match; nil: no offer.
+	bots *botOffer
+}
+
+// DefaultBotOfferAfter is how long a player waits alone in a ranked queue
+// before its screen offers a bot. Half the minute after which the queue
+// takes anyone (lobby's widening): long enough that someone who just
+// queued is not talked out of the wait for a match that may be seconds
+// away, short enough that nobody sits a minute at an empty server. A
+// constant rather than a flag: it is how the screen talks, not an
+// operator's trade-off (operators turn bots off with --bots=false).
+const DefaultBotOfferAfter = 30 * time.Second
+
+// botOffer is the queue screen's offer of a practice match: after
+// waiting alone this long, b leaves the queue for a practice room of the
+// mode with bots of level (near the player's rating, lobby.BotLevelFor);
+// start opens it. Ignoring the offer keeps the player queued.
+type botOffer struct {
+	after time.Duration
+	level int
+	start func(level int) tea.Cmd
 }
 
 // queueDesk is the matchmaker as the queue screen uses it.
@@ -73,8 +95,22 @@ func (p *queuePage) update(msg tea.Msg) (page, tea.Cmd) {
 			p.leave()
 			return nil, nil
 		}
+		if msg.String() == "b" && p.offering() {
+			p.leave()
+			return nil, p.bots.start(p.bots.level)
+		}
 	}
 	return p, nil
+}
+
+// offering reports whether the screen offers a bot now: the player has
+// waited alone (nobody else in the queue) at least bots.after.
+func (p *queuePage) offering() bool {
+	if p.bots == nil {
+		return false
+	}
+	waited, _, _, queued, ok := p.desk.Status(p.ticket)
+	return ok && queued <= 1 && waited >= p.bots.after
 }
 
 // leave takes the player out of the queue.
@@ -91,7 +127,13 @@ func (p *queuePage) view() string {
 	if !ok {
 		return style(colText).Render("Match found — joining…")
 	}
-	return queueText(p.ticket.Mode, waited, lo, hi, queued, p.desk.TableSize(p.ticket.Mode))
+	s := queueText(p.ticket.Mode, waited, lo, hi, queued, p.desk.TableSize(p.ticket.Mode))
+	if p.offering() {
+		s += "\n" + lipgloss.NewStyle().Bold(true).Foreground(colText).Render(
+			fmt.Sprintf("  Nobody else is queueing. b plays a level-%d bot now", p.bots.level)) + "\n" +
+			style(colDim).Render("  (practice: unrated) · or keep waiting here for a person") + "\n"
+	}
+	return s
 }
 
 // queueText is the queue screen: how long the player has waited, the

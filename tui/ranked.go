@@ -63,6 +63,20 @@ func (m *Lobby) queueFor(mode lobby.RankedMode) tea.Cmd {
 		return nil
 	}
 	q, wait := newQueuePage(m.d.Ctx, m.d.Matchmaker, m, t)
+	if k, md, ok := m.games().Ranked(string(mode)); ok && m.d.Rooms != nil && m.d.Rooms.PracticeOn(k.Name()) {
+		after := m.d.BotOfferAfter
+		if after <= 0 {
+			after = DefaultBotOfferAfter
+		}
+		q.bots = &botOffer{after: after, level: lobby.BotLevelFor(r.Rating), start: func(level int) tea.Cmd {
+			pr, err := m.d.Rooms.CreatePractice(k.Name(), md.Name, level)
+			if err != nil {
+				m.notice = sentence(strings.TrimPrefix(err.Error(), "lobby: "))
+				return nil
+			}
+			return m.join(joinMsg{room: pr, side: -1})
+		}}
+	}
 	m.show(q)
 	m.notice, m.help = "", false
 	return wait
