@@ -319,6 +319,40 @@ func TestMigrateRefuses(t *testing.T) {
 		sameLines(t, "the target after a refused copy", exportedBolt(t, dst), before)
 	})
 
+	t.Run("backup cut short", func(t *testing.T) {
+		// The portable export with its last lines lost (a full disk, a
+		// dropped ssh): refused, and nothing of it copied.
+		st, err := bolt.Open(src, bolt.Options{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		w, err := dump.NewWriter(&b, "bolt", time.Now())
+		if err == nil {
+			err = st.Export(context.Background(), w.Write)
+		}
+		if err == nil {
+			_, err = w.Close()
+		}
+		st.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.SplitAfter(b.String(), "\n")
+		backup := filepath.Join(t.TempDir(), "backup.jsonl")
+		if err := os.WriteFile(backup, []byte(strings.Join(lines[:len(lines)-3], "")), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		dst := filepath.Join(t.TempDir(), "termarena.db")
+		code, _, errOut := migrate(t, "--from", backup, "--to", dst)
+		if code != 1 || !strings.Contains(errOut, "cut short") || !strings.Contains(errOut, "nothing was copied") {
+			t.Errorf("exit %d, stderr %q", code, errOut)
+		}
+		if got := exportedBolt(t, dst); len(got) != 0 {
+			t.Errorf("a cut-short backup left %d records in the target", len(got))
+		}
+	})
+
 	t.Run("target moved on", func(t *testing.T) {
 		// A copy the server has used since: bob's rating changed there.
 		dst := filepath.Join(t.TempDir(), "termarena.db")
