@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	gossh "golang.org/x/crypto/ssh"
+
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/game/pong"
 	"github.com/termarena/termarena/lobby"
@@ -72,4 +74,40 @@ func TestAKeyInPlayNeverReachesTheMenu(t *testing.T) {
 	bob.WaitFor(wait, "Welcome, bob!")
 	bob.Type("s")
 	waitUntil(t, "the lobby's menu to get s", wait, func() bool { return menu.Count("s") == 2 })
+}
+
+// A notice reaches a player in a match as it reaches one in the lobby: an
+// announcement and whispers both ways, the player in the match typing
+// theirs on the chat line during play (issue 21: the room screen takes the
+// game's keys, the chat line and notices stay the menu's).
+func TestNoticesReachPlayersInAMatchAndInTheLobby(t *testing.T) {
+	adminKey := sshtest.NewKey(t)
+	rc := lobby.RoomsConfig{Room: game.RoomConfig{Countdown: time.Second, Grace: 20 * time.Second}, Games: game.Catalog{pong.Kind{}}}
+	h := startWith(t, t.TempDir(), server.DefaultConfig(), map[string]bool{gossh.FingerprintSHA256(adminKey.PublicKey()): true}, rc)
+	alice := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("alice", sshtest.NewKey(t))), 200, 50, "")
+	alice.WaitFor(wait, "Welcome, alice!")
+	alice.Type("c")
+	alice.WaitFor(wait, "New room", "mode: 1v1")
+	alice.Type("\r")
+	alice.WaitFor(wait, "r1 · 1v1 · casual", "(you)")
+	bob := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("bob", sshtest.NewKey(t))), 80, 24, "join r1")
+	bob.WaitFor(wait, "alice", "bob", "(you)")
+	alice.Type("r")
+	bob.Type("r")
+	alice.WaitFor(wait, "▸alice 0", "bob 0", "chat · room r1")
+	carol := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("carol", sshtest.NewKey(t))), 100, 40, "")
+	carol.WaitFor(wait, "Welcome, carol!")
+
+	if r := sshtest.Run(t, h.Addr, "ops", adminKey, "admin announce back in five"); r.Code != 0 {
+		t.Fatalf("admin announce: %d %s", r.Code, r.Stderr)
+	}
+	alice.WaitFor(wait, "Announcement: back in five")
+	carol.WaitFor(wait, "back in five")
+
+	carol.Type("t")
+	carol.Type("/w alice psst\r")
+	alice.WaitFor(wait, "carol", "psst")
+	alice.Type("t")
+	alice.Type("/w carol ws from the match\r")
+	carol.WaitFor(wait, "ws from the match")
 }
