@@ -13,6 +13,7 @@ import (
 	"github.com/termarena/termarena/app"
 	"github.com/termarena/termarena/game"
 	pongview "github.com/termarena/termarena/game/pong/view"
+	"github.com/termarena/termarena/game/tron"
 	"github.com/termarena/termarena/games"
 	"github.com/termarena/termarena/gameview"
 	"github.com/termarena/termarena/lobby"
@@ -162,4 +163,61 @@ func TestWatchersWhoSeeTheSameShareOnePainter(t *testing.T) {
 	settle(3)
 	sameScreens(t, "the 80×24 watchers left", a, b)
 	_ = big
+}
+
+// sharedWith is how many watchers share the painter of room at w×h (0:
+// no shared painter of that size).
+func sharedWith(h *harness, room string, w, hgt int) int {
+	for _, p := range h.Srv.WatchPainters() {
+		if p.Room == room && p.Width == w && p.Height == hgt {
+			return p.Watchers
+		}
+	}
+	return 0
+}
+
+// A light-cycle watcher who moves the camera gets a painter of its own
+// (the other watcher's overview does not move with it); back at the
+// overview (0) it shares the other's painter again and both see the same.
+func TestWatcherWithAFreeCameraPaintsAloneUntilTheOverview(t *testing.T) {
+	h := startWith(t, t.TempDir(), server.DefaultConfig(), nil, lightCycles(func(c *tron.Config) { c.RoundsToWin = 9 }))
+	ann := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("ann", sshtest.NewKey(t))), 80, 24, "")
+	ann.WaitFor(wait, "Welcome, ann!")
+	ann.Type("c")
+	ann.WaitFor(wait, "New room", "g for Light cycles")
+	ann.Type("g")
+	ann.WaitFor(wait, "game: Light cycles")
+	ann.Type("\r")
+	ann.WaitFor(wait, "r1 · tron · casual", "(you)")
+	ben := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("ben", sshtest.NewKey(t))), 80, 24, "join r1")
+	ben.WaitFor(wait, "seat 2  ben", "(you)")
+	ann.Type("r")
+	ben.Type("r")
+	room, err := h.Rooms.Find("r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the riders to ride", wait, func() bool { fr, _ := room.Latest(); return fr.Phase == game.Playing })
+	watch := func(name string) *sshtest.Term {
+		tm := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config(name, sshtest.NewKey(t))), 80, 24, "spectate r1")
+		tm.WaitFor(wait, "tab/1-8 follow", "f/arrows camera")
+		return tm
+	}
+	a, b := watch("cat"), watch("dan")
+	waitUntil(t, "both watchers on one painter", wait, func() bool { return sharedWith(h, "r1", 80, 24) == 2 })
+
+	a.Type("f")
+	waitUntil(t, "the camera mover on a painter of its own", wait, func() bool { return sharedWith(h, "r1", 80, 24) == 1 })
+	moved := a.Screen()
+	for range 3 {
+		a.Type("\x1b[D") // pan left
+		time.Sleep(50 * time.Millisecond)
+	}
+	waitUntil(t, "the free camera to pan", wait, func() bool { return a.Screen() != moved })
+	// The other still sees the whole arena.
+	b.WaitFor(wait, "┌", "┘")
+
+	a.Type("0")
+	waitUntil(t, "both watchers on one painter again", wait, func() bool { return sharedWith(h, "r1", 80, 24) == 2 })
+	sameScreens(t, "two watchers of the overview", a, b)
 }
