@@ -103,3 +103,23 @@ func TestLoneWarmUpE2E(t *testing.T) {
 		t.Fatalf("%d matches recorded (%v), want only the match of two: %+v", len(ms), err, ms)
 	}
 }
+
+// TestLoneLightCycleWarmUpE2E: a lone rider in a casual light-cycle room
+// is offered the warm-up too, and its header says nothing counts (its
+// rounds are won by nobody) until a second rider sits down.
+func TestLoneLightCycleWarmUpE2E(t *testing.T) {
+	h := start(t, t.TempDir(), server.DefaultConfig(), nil)
+	ann := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("ann", sshtest.NewKey(t))), 100, 30, "")
+	ann.WaitFor(wait, "Welcome, ann!")
+	ann.Type("c")
+	ann.WaitFor(wait, "mode: 1v1")
+	ann.Type("g")
+	ann.WaitFor(wait, "Light cycles")
+	ann.Type("\r")
+	ann.WaitFor(wait, "r1 · tron · casual", "alone: r warm up")
+	ann.Type("r")
+	ann.WaitFor(wait, "warm-up, nothing counts · round 1")
+	bob := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("bob", sshtest.NewKey(t))), 100, 30, "join r1")
+	bob.WaitFor(wait, "r1 · tron · casual", "(you)")
+	ann.WaitFor(wait, "needs 2 players, all ready")
+}

@@ -336,6 +336,10 @@ func (v *RoomView) paintPluginHUD(fr *game.Frame) {
 		// the match has no round to speak of yet.
 		k.status = gv.Status(fr.State)
 	}
+	if fr.WarmUp {
+		// A lone rider's rounds win nothing: the header says why.
+		k.status = "warm-up, nothing counts · " + k.status
+	}
 	for slot := range fr.Forfeited {
 		k.anyLeft = k.anyLeft || leftMatch(fr, slot)
 	}
