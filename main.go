@@ -40,6 +40,9 @@ type config struct {
 	listen        string
 	addrFile      string
 	data          string
+	storeURL      string
+	natsURL       string
+	node          string
 	adminKeys     string
 	logLevel      string
 	logFormat     string
@@ -98,6 +101,8 @@ func flagSet(getenv func(string) string, errOut io.Writer) (*flag.FlagSet, *conf
 	str(&c.listen, "listen", ":2222", "address to serve SSH on")
 	str(&c.addrFile, "addr-file", "", "`FILE` the server writes the address it listens on to, for termarena healthcheck (the image sets it)")
 	str(&c.data, "data", "./data", "data dir: host key and database, created on first start")
+	str(&c.natsURL, "nats", "", "`URL` of the NATS server (nats://HOST:4222) joining this node to others sharing --store: who is online and the rooms of every node (\"\" = a single node)")
+	str(&c.node, "node", "", "`NAME` of this node in a cluster, different on every node (default: the host name; needs --nats)")
 	str(&c.adminKeys, "admin-keys", "", "authorized_keys file listing admin keys")
 	str(&c.logLevel, "log-level", "info", "debug, info, warn or error")
 	str(&c.logFormat, "log-format", "text", "text or json")
@@ -204,6 +209,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintln(stderr, "termarena: --store-check-interval must be positive")
 		return 2
 	}
+	if err := checkCluster(&c.node, c.natsURL, c.storeURL, os.Hostname); err != nil {
+		fmt.Fprintln(stderr, "termarena:", err)
+		return 2
+	}
 	if c.httpListen != "" {
 		if _, err := webURL(c.publicURL, c.httpListen); err != nil {
 			fmt.Fprintln(stderr, "termarena:", err)
@@ -296,6 +305,7 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 	ac.Web = web.DefaultConfig()
 	ac.Web.MaxConnsPerIP = c.srv.MaxConnsPerIP // one cap per address, for SSH and the web alike
 	ac.Retention = lobby.Retention{KeepPerPlayer: c.keepReplays, KeepFor: time.Duration(c.keepDays) * 24 * time.Hour}
+	ac.Cluster = app.Cluster{NATS: c.natsURL, Node: c.node}
 	a, err := app.Assemble(ac)
 	if err != nil {
 		if errors.Is(err, store.ErrInUse) {

@@ -74,6 +74,9 @@ type SessionInfo struct {
 	Where       string // where the player is now: "lobby", "room r7", "watching r7", "queue pong-1v1", "replay 42"
 	Since       time.Time
 	Guest       bool
+	// Node is the cluster node the session is connected to ("" on a
+	// single node).
+	Node string
 }
 
 // Deps are what the commands work with.
@@ -90,6 +93,9 @@ type Deps struct {
 	// IsAdmin reports whether a key is in the admin keys file, for the
 	// moderation access decision; nil means none is.
 	IsAdmin func(fingerprint string) bool
+	// Node is the cluster node answering (`admin stats` names it); ""
+	// on a single node.
+	Node string
 }
 
 // command is one `admin` subcommand.

@@ -117,7 +117,8 @@ type auditJSON struct {
 //	  "addr": "203.0.113.7:51234",
 //	  "where": "room r7",
 //	  "since": "2025-03-01T12:00:00Z",
-//	  "online_seconds": 754
+//	  "online_seconds": 754,
+//	  "node": "eu-1"                       // in a cluster only: the node the session is on
 //	}
 type sessionJSON struct {
 	Name        string `json:"name"`
@@ -127,6 +128,7 @@ type sessionJSON struct {
 	Where       string `json:"where"`
 	Since       string `json:"since"`
 	Online      int64  `json:"online_seconds"`
+	Node        string `json:"node,omitempty"`
 }
 
 // roomJSON is one element of `admin rooms --json`, by id:
@@ -331,7 +333,7 @@ func runSessions(r *runner, args []string) int {
 		out := make([]sessionJSON, 0, len(list))
 		for _, s := range list {
 			out = append(out, sessionJSON{Name: s.Name, Fingerprint: s.Fingerprint, Guest: s.Guest, Addr: s.Addr,
-				Where: s.Where, Since: stamp(s.Since), Online: int64(max(0, now.Sub(s.Since)) / time.Second)})
+				Where: s.Where, Since: stamp(s.Since), Online: int64(max(0, now.Sub(s.Since)) / time.Second), Node: s.Node})
 		}
 		return r.writeJSON(out)
 	}
@@ -339,14 +341,24 @@ func runSessions(r *runner, args []string) int {
 		fmt.Fprintln(r.out, "nobody is online")
 		return ExitOK
 	}
+	// A NODE column only in a cluster: a single node's table is as it was.
+	clustered := slices.ContainsFunc(list, func(s SessionInfo) bool { return s.Node != "" })
 	var t table
-	t.row("NAME", "KIND", "FINGERPRINT", "ADDRESS", "WHERE", "ONLINE")
+	head := []string{"NAME", "KIND", "FINGERPRINT", "ADDRESS", "WHERE", "ONLINE"}
+	if clustered {
+		head = append(head, "NODE")
+	}
+	t.row(head...)
 	for _, s := range list {
 		kind := "key"
 		if s.Guest {
 			kind = "guest"
 		}
-		t.row(s.Name, kind, s.Fingerprint, s.Addr, s.Where, moderation.FormatDuration(now.Sub(s.Since)))
+		row := []string{s.Name, kind, s.Fingerprint, s.Addr, s.Where, moderation.FormatDuration(now.Sub(s.Since))}
+		if clustered {
+			row = append(row, s.Node)
+		}
+		t.row(row...)
 	}
 	t.write(r.out)
 	return ExitOK

@@ -21,7 +21,8 @@ import (
 // logins_per_second, heap_bytes, rss_bytes, goroutines, room_panics,
 // panics (by worker: room, spectator-delay, results, matchmaker,
 // replay-prune)} plus "build":
-// buildinfo.Info {version, revision, date}; rates are over the time since
+// buildinfo.Info {version, revision, date}, and "node" in a cluster (the
+// node answering: these figures are its own); rates are over the time since
 // the previous read, so poll it once a second.
 func runStats(r *runner, args []string) int {
 	p, err := cmdargs.Parse(args, []string{"json"}, nil)
@@ -40,9 +41,14 @@ func runStats(r *runner, args []string) int {
 		return r.writeJSON(struct {
 			telemetry.Stats
 			Build buildinfo.Info `json:"build"`
-		}{s, build})
+			Node  string         `json:"node,omitempty"`
+		}{s, build, r.d.Node})
 	}
 	var t table
+	if r.d.Node != "" {
+		// These figures are this node's; who is online counts every node's.
+		t.row("node", r.d.Node)
+	}
 	t.row("build", build.Version+" "+build.Revision)
 	t.row("sessions", fmt.Sprint(s.Sessions))
 	t.row("players online", fmt.Sprint(s.PlayersOnline))

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/termarena/termarena/asciicast"
+	"github.com/termarena/termarena/cluster"
 	"github.com/termarena/termarena/games"
 	"github.com/termarena/termarena/hostkeys"
 	"github.com/termarena/termarena/lobby"
@@ -50,6 +51,21 @@ type Config struct {
 	Web web.Config
 	// Logger receives the server's log; nil discards it.
 	Logger *slog.Logger
+	// Cluster joins this server to others over NATS; the zero value is a
+	// single node, as ever.
+	Cluster Cluster
+}
+
+// Cluster is a node's place among others (--nats, --node).
+type Cluster struct {
+	// NATS is the URL of the NATS server the nodes share; "" is a single
+	// node.
+	NATS string
+	// Node is this node's name, different on every node.
+	Node string
+	// Presence tunes how often nodes tell each other who is on them; the
+	// zero value is cluster's defaults.
+	Presence cluster.PresenceTiming
 }
 
 // DefaultConfig is what `termarena` runs with when no flag says otherwise
@@ -68,8 +84,11 @@ type App struct {
 	Server  *server.Server
 	// Web is the read-only web face over the same service; main serves
 	// it on --http.
-	Web    *web.Server
-	closed bool
+	Web *web.Server
+	// Node is the cluster connection; nil on a single node.
+	Node         *cluster.Node
+	stopPresence func()
+	closed       bool
 }
 
 // Assemble opens the store and the host key in c.Data and builds
@@ -100,6 +119,7 @@ func Assemble(c Config) (*App, error) {
 	}
 	a := &App{Store: st}
 	fail := func(err error) (*App, error) {
+		a.leaveCluster()
 		if a.Lobby != nil {
 			a.Lobby.Stop()
 		}
@@ -111,8 +131,19 @@ func Assemble(c Config) (*App, error) {
 	if a.HostKey.Created {
 		log.Info("created host key", "path", a.HostKey.Path)
 	}
+	if c.Cluster.NATS != "" {
+		c.Lobby.Node = c.Cluster.Node
+		if a.Node, err = cluster.Connect(c.Cluster.NATS, c.Cluster.Node, log.With("part", "cluster")); err != nil {
+			return fail(err)
+		}
+	}
 	if a.Lobby, err = lobby.Start(st, c.Lobby, log); err != nil {
 		return fail(err)
+	}
+	if a.Node != nil {
+		if a.stopPresence, err = a.Node.SharePresence(a.Lobby.Hub, c.Cluster.Presence); err != nil {
+			return fail(fmt.Errorf("cluster: share presence: %w", err))
+		}
 	}
 	a.Lobby.PruneReplays(st, c.Retention, log)
 	a.Metrics = telemetry.New(a.Lobby)
@@ -133,6 +164,19 @@ func Assemble(c Config) (*App, error) {
 	return a, nil
 }
 
+// leaveCluster says goodbye to the other nodes (they forget this one's
+// sessions at once) and disconnects; nothing on a single node.
+func (a *App) leaveCluster() {
+	if a.stopPresence != nil {
+		a.stopPresence()
+		a.stopPresence = nil
+	}
+	if a.Node != nil {
+		a.Node.Close()
+		a.Node = nil
+	}
+}
+
 // Close stops the rooms and queues (matches in progress are recorded as
 // aborted) and then closes the store. Call it once the server has shut
 // down; a second call does nothing.
@@ -141,6 +185,7 @@ func (a *App) Close() error {
 		return nil
 	}
 	a.closed = true
+	a.leaveCluster()
 	a.Lobby.Stop()
 	if err := a.Store.Close(); err != nil {
 		return fmt.Errorf("close store: %w", err)

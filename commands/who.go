@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
+
+	"github.com/termarena/termarena/service"
 )
 
 // Who is `who [--json]`: the players online and what each is doing
@@ -27,10 +30,21 @@ func Who(ctx context.Context, d Deps, _ Caller, args []string, stdout, stderr io
 	if len(w.Players) == 0 && w.Guests == 0 {
 		fmt.Fprintln(stdout, "nobody is online")
 	}
+	// In a cluster each player's node has a column; a single node's
+	// listing is as it was.
+	clustered := slices.ContainsFunc(w.Players, func(p service.OnlinePlayer) bool { return p.Node != "" })
 	if len(w.Players) > 0 {
-		fmt.Fprintf(stdout, "%-16s %s\n", "PLAYER", "DOING")
+		if clustered {
+			fmt.Fprintf(stdout, "%-16s %-12s %s\n", "PLAYER", "NODE", "DOING")
+		} else {
+			fmt.Fprintf(stdout, "%-16s %s\n", "PLAYER", "DOING")
+		}
 		for _, p := range w.Players {
-			fmt.Fprintf(stdout, "%-16s %s\n", p.Name, p.Activity())
+			if clustered {
+				fmt.Fprintf(stdout, "%-16s %-12s %s\n", p.Name, p.Node, p.Activity())
+			} else {
+				fmt.Fprintf(stdout, "%-16s %s\n", p.Name, p.Activity())
+			}
 		}
 	}
 	switch w.Guests {

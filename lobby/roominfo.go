@@ -71,11 +71,19 @@ func (ri RoomInfo) Filed() string {
 	return filedMode(ri.Queue, ri.Mode)
 }
 
+// node is the cluster node the room runs on.
+func (r *Room) node() string {
+	if r.rooms == nil {
+		return ""
+	}
+	return r.rooms.cfg.Node
+}
+
 // Info summarises the room as it is at its latest tick. It reads the
 // room's published frame and counters only, so it never waits on the
 // room's goroutine.
 func (r *Room) Info() RoomInfo {
-	ri := RoomInfo{ID: r.ID(), Game: r.Game.Name(), Mode: r.Mode.Name, Queue: r.Ranked, Phase: game.Waiting,
+	ri := RoomInfo{ID: r.ID(), Node: r.node(), Game: r.Game.Name(), Mode: r.Mode.Name, Queue: r.Ranked, Phase: game.Waiting,
 		Seats: r.Mode.Seats, Ranked: r.Ranked != "", Private: r.Private, Watchers: r.Watchers(), Practice: r.Practice, Players: []SeatInfo{}}
 	switch {
 	case r.Ranked != "":

@@ -52,6 +52,9 @@ type RoomsConfig struct {
 	// MaxBotRooms bounds live practice rooms: 0 means
 	// DefaultMaxBotRooms; negative turns practice off.
 	MaxBotRooms int
+	// Node is the cluster node the rooms run on (RoomInfo.Node); "" on a
+	// single node.
+	Node string
 }
 
 // MatchObserver watches the matches played in rooms. Its hooks run on the

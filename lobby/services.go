@@ -21,6 +21,9 @@ type Config struct {
 	Chat  chat.Config
 	// Challenge tunes challenges between players (expiry, rate limit).
 	Challenge ChallengeConfig
+	// Node names this server in a cluster ("" outside one): its sessions
+	// carry it (Presence.Node) and its rooms (RoomInfo.Node).
+	Node string
 }
 
 // Services is everything the lobby runs for a server: who is online, the
@@ -64,8 +67,9 @@ func Start(st Store, c Config, log *slog.Logger) (*Services, error) {
 	if len(c.Rooms.Games) == 0 {
 		return nil, errors.New("lobby: no games")
 	}
-	s := &Services{Hub: NewHub(), Chat: chat.New(c.Chat)}
+	s := &Services{Hub: NewNodeHub(c.Node), Chat: chat.New(c.Chat)}
 	cfg := c.Rooms
+	cfg.Node = c.Node
 	// Strikes outlive the process: a restart forgives no leaver.
 	cooldowns := &Cooldowns{}
 	now := time.Now()

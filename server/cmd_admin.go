@@ -23,6 +23,7 @@ func adminCommand() command {
 				Sessions: liveSessions{srv},
 				TempDir:  srv.deps.TempDir,
 				IsAdmin:  srv.isAdmin,
+				Node:     srv.deps.Hub.Node(),
 			}, admin.Caller{ID: id.ID, Name: id.Name, Admin: id.Admin}, args, s.Out(), s.ErrOut())
 		},
 	}

@@ -55,7 +55,7 @@ func (l liveSessions) Announce(text string) int {
 func (l liveSessions) List() []admin.SessionInfo {
 	var out []admin.SessionInfo
 	for _, p := range l.srv.deps.Hub.SessionList() {
-		out = append(out, admin.SessionInfo{Name: p.Name, Fingerprint: p.ID, Addr: p.Addr, Where: p.Where, Since: p.Since, Guest: p.Guest})
+		out = append(out, admin.SessionInfo{Name: p.Name, Fingerprint: p.ID, Addr: p.Addr, Where: p.Where, Since: p.Since, Guest: p.Guest, Node: p.Node})
 	}
 	return out
 }

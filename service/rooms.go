@@ -15,11 +15,13 @@ type Room struct {
 	Phase   string   `json:"phase"`
 	Players []string `json:"players"`
 	Seats   int      `json:"seats"`
+	// Node is the cluster node the room runs on (only in a cluster).
+	Node string `json:"node,omitempty"`
 }
 
 // RoomOf is the shape of one room's summary.
 func RoomOf(ri lobby.RoomInfo) Room {
-	return Room{ID: ri.ID, Game: ri.Game, Mode: ri.Mode, Phase: ri.Phase.String(), Players: ri.Names(), Seats: ri.Seats}
+	return Room{ID: ri.ID, Game: ri.Game, Mode: ri.Mode, Phase: ri.Phase.String(), Players: ri.Names(), Seats: ri.Seats, Node: ri.Node}
 }
 
 // Rooms lists the public rooms players can join, oldest first.

@@ -56,6 +56,9 @@ type OnlinePlayer struct {
 	Match string `json:"match,omitempty"`
 	// Casual: the queue is a quick match (unrated), not a ranked one.
 	Casual bool `json:"casual,omitempty"`
+	// Node is the cluster node the player is connected to (only in a
+	// cluster).
+	Node string `json:"node,omitempty"`
 }
 
 // Activity is what the player is doing, in the listings' words
@@ -89,7 +92,7 @@ func (s *Service) Who(ctx context.Context) (Who, <-chan struct{}, error) {
 			continue
 		}
 		a := p.Activity()
-		w.Players = append(w.Players, OnlinePlayer{Name: p.Name, Doing: a.Doing, Mode: a.Mode, Room: a.Room, Match: a.Match, Casual: a.Casual})
+		w.Players = append(w.Players, OnlinePlayer{Name: p.Name, Doing: a.Doing, Mode: a.Mode, Room: a.Room, Match: a.Match, Node: p.Node, Casual: a.Casual})
 	}
 	if s.queues != nil {
 		for _, q := range s.queues.Queued() {

@@ -1,0 +1,72 @@
+// Package cluster joins termarena nodes into one server over NATS (opt-in:
+// --nats with a shared --store). Each shared concern is a file: presence.go
+// tells every node who is online on the others. A node without --nats
+// never imports this package's effects: the lobby's in-process types (the
+// Hub) are what it feeds, through the small interfaces declared beside
+// each concern.
+//
+// Subjects are under "termarena.": a node publishes what it owns and
+// listens to the others; nothing is consensus of ours.
+package cluster
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/nats-io/nats.go"
+)
+
+// Node is this server's connection to the cluster.
+type Node struct {
+	name string
+	nc   *nats.Conn
+	log  *slog.Logger
+}
+
+// ErrNoName is a node started without a name: every node's name must be
+// known (and different) for the others to tell its sessions and rooms
+// apart.
+var ErrNoName = errors.New("cluster: the node has no name (--node)")
+
+// Connect joins the cluster at url as the node named name. It fails when
+// the NATS server does not answer; once connected, the client reconnects
+// for as long as the node runs (a NATS restart pauses sharing, it does not
+// end the node).
+func Connect(url, name string, log *slog.Logger) (*Node, error) {
+	if name == "" {
+		return nil, ErrNoName
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	nc, err := nats.Connect(url,
+		nats.Name("termarena node "+name),
+		nats.Timeout(5*time.Second),
+		nats.MaxReconnects(-1),
+		nats.ReconnectWait(500*time.Millisecond),
+		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+			log.Warn("cluster: lost the NATS connection; reconnecting", "err", err)
+		}),
+		nats.ReconnectHandler(func(*nats.Conn) { log.Info("cluster: NATS connection back") }),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: connect to NATS at %s: %w", url, err)
+	}
+	return &Node{name: name, nc: nc, log: log}, nil
+}
+
+// Name is the node's name.
+func (n *Node) Name() string { return n.name }
+
+// Close flushes what the node published and disconnects. Stop what was
+// started on the node (SharePresence's stop) first.
+func (n *Node) Close() {
+	_ = n.nc.FlushTimeout(time.Second)
+	n.nc.Close()
+}
+
+// Stats is what the node has sent and received on NATS since it
+// connected: messages and bytes each way.
+func (n *Node) Stats() nats.Statistics { return n.nc.Stats() }

@@ -1,0 +1,115 @@
+package server_test
+
+import (
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/termarena/termarena/app"
+	"github.com/termarena/termarena/cluster"
+	"github.com/termarena/termarena/cluster/natstest"
+	"github.com/termarena/termarena/server"
+	"github.com/termarena/termarena/service"
+	"github.com/termarena/termarena/sshtest"
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// startNode starts a real server that is node name of the cluster on the
+// NATS server at natsURL, with its own data dir, as main does with
+// --nats and --node.
+func startNode(t *testing.T, natsURL, name string, admins map[string]bool) *harness {
+	t.Helper()
+	var logOut io.Writer = io.Discard
+	if os.Getenv("TERMARENA_TEST_LOG") != "" {
+		logOut = os.Stderr
+	}
+	ac := app.DefaultConfig()
+	ac.Data, ac.StoreTimeout, ac.Server, ac.Admins = t.TempDir(), time.Second, server.DefaultConfig(), admins
+	ac.Logger = slog.New(slog.NewTextHandler(logOut, nil)).With("node", name)
+	// Beats every 100ms so a node's death shows within a second here.
+	ac.Cluster = app.Cluster{NATS: natsURL, Node: name, Presence: cluster.PresenceTiming{Heartbeat: 100 * time.Millisecond}}
+	a, err := app.Assemble(ac)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &harness{t: t, Addr: ln.Addr().String(), Dir: ac.Data, App: a, Srv: a.Server, Store: a.Store, Hub: a.Lobby.Hub, Rooms: a.Lobby.Rooms,
+		Svc: a.Lobby, Metrics: a.Metrics, HostKey: a.HostKey, served: make(chan error, 1)}
+	go func() { h.served <- a.Server.Serve(ln) }()
+	t.Cleanup(h.Stop)
+	return h
+}
+
+// Players on two nodes see each other: the lobby's online line on each
+// names the other node's player, `who` and `who --json` list both with
+// their node, `admin sessions` lists every node's sessions with the node,
+// and `rooms --json` names the node a room runs on. A node that stops is
+// forgotten by the other.
+func TestClusterPresenceE2E(t *testing.T) {
+	url := natstest.Start(t)
+	opKey := sshtest.NewKey(t)
+	admins := map[string]bool{gossh.FingerprintSHA256(opKey.PublicKey()): true}
+	n1 := startNode(t, url, "n1", admins)
+	n2 := startNode(t, url, "n2", admins)
+
+	alice := sshtest.Open(t, sshtest.Dial(t, n1.Addr, sshtest.Config("alice", sshtest.NewKey(t))), 80, 24, "")
+	alice.WaitFor(wait, "Welcome, alice!")
+	bob := sshtest.Open(t, sshtest.Dial(t, n2.Addr, sshtest.Config("bob", sshtest.NewKey(t))), 80, 24, "")
+	bob.WaitFor(wait, "Welcome, bob!")
+	bob.WaitFor(wait, "2 players online")
+	alice.WaitFor(wait, "2 players online")
+	alice.Type("c")
+	alice.WaitFor(wait, "New room", "mode: 1v1")
+	alice.Type("\r")
+	alice.WaitFor(wait, "r1 · 1v1 · casual", "(you)")
+	bob.WaitFor(wait, "alice (playing r1)")
+
+	var r sshtest.Result
+	waitUntil(t, "who on n2 to list alice playing on n1", wait, func() bool {
+		r = sshtest.Run(t, n2.Addr, "op", opKey, "who")
+		return strings.Contains(r.Stdout, "alice            n1           playing in r1\n")
+	})
+	if !strings.Contains(r.Stdout, "bob              n2           lobby\n") {
+		t.Errorf("who on n2 lacks bob on n2:\n%s", r.Stdout)
+	}
+	r = sshtest.Run(t, n2.Addr, "op", opKey, "who --json")
+	var w service.Who
+	if err := json.Unmarshal([]byte(r.Stdout), &w); err != nil {
+		t.Fatalf("who --json: %v\n%s", err, r.Stdout)
+	}
+	if len(w.Players) != 2 || w.Players[0] != (service.OnlinePlayer{Name: "alice", Doing: "playing", Room: "r1", Node: "n1"}) ||
+		w.Players[1] != (service.OnlinePlayer{Name: "bob", Doing: "lobby", Node: "n2"}) {
+		t.Fatalf("who --json on n2 = %+v", w.Players)
+	}
+	r = sshtest.Run(t, n1.Addr, "op", opKey, "admin sessions --json")
+	var sessions []struct{ Name, Where, Node string }
+	if err := json.Unmarshal([]byte(r.Stdout), &sessions); err != nil {
+		t.Fatalf("admin sessions --json: %v\n%s", err, r.Stdout)
+	}
+	nodes := map[string]string{}
+	for _, s := range sessions {
+		nodes[s.Name] = s.Node
+	}
+	if nodes["alice"] != "n1" || nodes["bob"] != "n2" {
+		t.Fatalf("admin sessions on n1 = %+v, want alice on n1 and bob on n2", sessions)
+	}
+	if r = sshtest.Run(t, n1.Addr, "op", opKey, "admin stats"); !strings.Contains(r.Stdout, "node") || !strings.Contains(r.Stdout, "n1") {
+		t.Errorf("admin stats on n1 does not name its node:\n%s", r.Stdout)
+	}
+	r = sshtest.Run(t, n1.Addr, "op", opKey, "rooms --json")
+	var rooms []service.Room
+	if err := json.Unmarshal([]byte(r.Stdout), &rooms); err != nil || len(rooms) != 1 || rooms[0].Node != "n1" {
+		t.Fatalf("rooms --json on n1 = %+v (%v)\n%s", rooms, err, r.Stdout)
+	}
+
+	n1.Stop()
+	bob.WaitFor(wait, "1 player online")
+}
