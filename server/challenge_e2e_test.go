@@ -230,6 +230,9 @@ func TestChallengeDialog(t *testing.T) {
 	h := start(t, t.TempDir(), server.DefaultConfig(), nil)
 	ann, bob := lobbyAs(t, h, "ann"), lobbyAs(t, h, "bob")
 	ann.WaitFor(wait, "bob (lobby)")
+	ann.Type("?")
+	ann.WaitFor(wait, "a  play anyone, unrated · C  challenge someone · y/n  answer one")
+	ann.Type("?")
 	ann.Type("C")
 	ann.WaitFor(wait, "Challenge someone", "▸ bob (lobby)", "pong 1v1 ▸   casual")
 	ann.Type("r")
@@ -240,4 +243,22 @@ func TestChallengeDialog(t *testing.T) {
 	guest.WaitFor(wait, "Welcome, guest-")
 	guest.Type("C")
 	guest.WaitFor(wait, "Guests can't challenge: connect with an SSH key.")
+}
+
+// In a room, y answers a challenge too (no game's key): bob goes from his
+// light-cycle room to ann's challenge.
+func TestChallengeAcceptedWithYInARoom(t *testing.T) {
+	h := start(t, t.TempDir(), server.DefaultConfig(), nil)
+	ann := lobbyAs(t, h, "ann")
+	bob := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("bob", sshtest.NewKey(t))), 100, 40, "practice tron --level 1")
+	first := roomOf(t, h, "bob")
+	bob.WaitFor(wait, first.ID())
+	say(ann, "/challenge bob 1v1")
+	bob.WaitFor(wait, "ann challenges you to pong 1v1")
+	bob.Type("y")
+	r := roomOf(t, h, "ann", "bob")
+	if r == first || r.Mode.Name != "1v1" {
+		t.Fatalf("bob is in %s (%s), want the challenge's pong room", r.ID(), r.Mode.Name)
+	}
+	bob.WaitFor(wait, r.ID()+" · 1v1")
 }

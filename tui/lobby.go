@@ -1160,6 +1160,11 @@ func (m *Lobby) helpText() string {
 	if qs := m.games().RankedQueues(); m.d.Matchmaker != nil && len(qs) > 0 {
 		lines = append([]string{"p  ranked " + qs[0] + " · P  choose the mode · L  leaderboard · m  your profile"}, lines...)
 	}
+	if f := m.findHelp(); f != "" && m.h > 24 {
+		// 80×24 has no row to spare (the rooms page's key line names
+		// these keys at any size).
+		lines = append([]string{f}, lines...)
+	}
 	if r := m.rankedSeat(); r != nil {
 		lines = append([]string{"b  back to your ranked match in " + r.ID()}, lines...)
 	}

@@ -189,3 +189,16 @@ func (m *Lobby) quickLabel() string {
 	}
 	return "a play anyone, unrated"
 }
+
+// findHelp is the help's line for finding someone to play, "" where the
+// server has neither quick matches nor challenges.
+func (m *Lobby) findHelp() string {
+	var keys []string
+	if m.quickLabel() != "" {
+		keys = append(keys, "a  play anyone, unrated")
+	}
+	if m.challengeLabel() != "" {
+		keys = append(keys, "C  challenge someone · y/n  answer one")
+	}
+	return strings.Join(keys, " · ")
+}
