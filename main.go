@@ -103,6 +103,7 @@ func flagSet(getenv func(string) string, errOut io.Writer) (*flag.FlagSet, *conf
 	str(&c.data, "data", "./data", "data dir: host key and database, created on first start")
 	str(&c.natsURL, "nats", "", "`URL` of the NATS server (nats://HOST:4222) joining this node to others sharing --store: who is online and the rooms of every node (\"\" = a single node)")
 	str(&c.node, "node", "", "`NAME` of this node in a cluster, different on every node (default: the host name; needs --nats)")
+	str(&c.storeURL, "store", "", "`URL` of a PostgreSQL database for everything durable (postgres://USER@HOST/DB), which several nodes may share; empty: the bbolt file in --data")
 	str(&c.adminKeys, "admin-keys", "", "authorized_keys file listing admin keys")
 	str(&c.logLevel, "log-level", "info", "debug, info, warn or error")
 	str(&c.logFormat, "log-format", "text", "text or json")
@@ -205,6 +206,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintf(stderr, "termarena: --lag-compensation must be 0–%v\n", game.MaxLagCompensation)
 		return 2
 	}
+	if err := checkStoreURL(c.storeURL); err != nil {
+		fmt.Fprintln(stderr, "termarena:", err)
+		return 2
+	}
 	if c.storeCheck <= 0 {
 		fmt.Fprintln(stderr, "termarena: --store-check-interval must be positive")
 		return 2
@@ -297,6 +302,7 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 	}
 	ac := app.DefaultConfig()
 	ac.Data, ac.StoreTimeout, ac.Server, ac.Admins, ac.Logger = c.data, 3*time.Second, c.srv, admins, log
+	ac.StoreURL = c.storeURL
 	botRooms := c.maxBotRooms
 	if !c.bots {
 		botRooms = -1 // off
@@ -310,6 +316,9 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 	if err != nil {
 		if errors.Is(err, store.ErrInUse) {
 			return fmt.Errorf("data dir is in use by another termarena process (%s)", c.data)
+		}
+		if c.storeURL != "" {
+			return storeHint(err)
 		}
 		return dataDirHint(damageHint(err), c.data)
 	}
@@ -327,7 +336,7 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	log.Info("termarena serving", "addr", ln.Addr().String(), "host_key", key.Fingerprint(), "data", c.data, "admins", len(admins))
+	log.Info("termarena serving", "addr", ln.Addr().String(), "host_key", key.Fingerprint(), "data", c.data, "store", storeName(a), "admins", len(admins))
 	if c.addrFile != "" {
 		if err := writeAddrFile(c.addrFile, ln.Addr().String(), ""); err != nil {
 			log.Warn("healthcheck address not recorded: healthcheck will dial --listen", "err", err)

@@ -50,7 +50,7 @@ func TestHelpDocumentsEveryFlagAndEnv(t *testing.T) {
 	if code := run(context.Background(), []string{"--help"}, env(nil), io.Discard, &out); code != 0 {
 		t.Fatalf("--help exit %d", code)
 	}
-	for _, name := range []string{"listen", "data", "admin-keys", "log-level", "log-format", "max-conns-per-ip", "metrics-listen", "fps", "lag-compensation", "client-timeout", "session-open-timeout", "idle-timeout", "max-keys-per-sec", "max-watchers-per-room", "http", "bots", "max-bot-rooms"} {
+	for _, name := range []string{"listen", "data", "store", "admin-keys", "log-level", "log-format", "max-conns-per-ip", "metrics-listen", "fps", "lag-compensation", "client-timeout", "session-open-timeout", "idle-timeout", "max-keys-per-sec", "max-watchers-per-room", "http", "bots", "max-bot-rooms"} {
 		envName := "TERMARENA_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
 		if !strings.Contains(out.String(), "-"+name) || !strings.Contains(out.String(), envName) {
 			t.Errorf("--help lacks %s / %s", name, envName)

@@ -9,6 +9,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -22,7 +23,9 @@ import (
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/server"
 	"github.com/termarena/termarena/service"
+	"github.com/termarena/termarena/store"
 	"github.com/termarena/termarena/store/bolt"
+	"github.com/termarena/termarena/store/postgres"
 	"github.com/termarena/termarena/telemetry"
 	"github.com/termarena/termarena/tui"
 	"github.com/termarena/termarena/web"
@@ -33,6 +36,10 @@ type Config struct {
 	// Data is the data dir, which must exist: termarena.db and the host
 	// key live there (both created on first start).
 	Data string
+	// StoreURL, when set, is a PostgreSQL database (postgres://…) that
+	// holds everything durable instead of termarena.db; the host key
+	// stays in Data.
+	StoreURL string
 	// StoreTimeout bounds the wait for the data file's lock (another
 	// process holding it); 0 is the store's default.
 	StoreTimeout time.Duration
@@ -76,7 +83,12 @@ func DefaultConfig() Config {
 
 // App is an assembled server, not yet listening: Server.Serve starts it.
 type App struct {
-	Store   *bolt.Store
+	// Store is the backend everything durable lives in: the bbolt file in
+	// the data dir, or PostgreSQL (Config.StoreURL).
+	Store store.Store
+	// Bolt is that store when it is the bbolt file, for what only a file
+	// has (its path, its pages); nil on PostgreSQL.
+	Bolt    *bolt.Store
 	HostKey hostkeys.Key
 	Lobby   *lobby.Services
 	Service *service.Service
@@ -95,7 +107,9 @@ type App struct {
 // everything on them. On error nothing is left open. An error wraps the
 // cause: store.ErrInUse when another process has the data file,
 // store.ErrEmptyFile or store.ErrDamaged for a data file it will not
-// start on, an fs.ErrPermission when the data dir is not ours.
+// start on, an fs.ErrPermission when the data dir is not ours; on
+// PostgreSQL, postgres.ErrUnreachable, postgres.ErrReadOnly or
+// store.ErrSchemaTooNew.
 func Assemble(c Config) (*App, error) {
 	log := c.Logger
 	if log == nil {
@@ -110,14 +124,11 @@ func Assemble(c Config) (*App, error) {
 	if c.Lobby.Rooms.Bots == nil {
 		c.Lobby.Rooms.Bots = games.Bots()
 	}
-	st, err := bolt.Open(filepath.Join(c.Data, "termarena.db"), bolt.Options{Timeout: c.StoreTimeout})
+	st, bst, err := openStore(c, log)
 	if err != nil {
 		return nil, fmt.Errorf("open store: %w", err)
 	}
-	if st.Created() {
-		log.Info("created a new, empty database: no players, ratings or bans yet", "path", st.Path())
-	}
-	a := &App{Store: st}
+	a := &App{Store: st, Bolt: bst}
 	fail := func(err error) (*App, error) {
 		a.leaveCluster()
 		if a.Lobby != nil {
@@ -149,7 +160,7 @@ func Assemble(c Config) (*App, error) {
 	a.Metrics = telemetry.New(a.Lobby)
 	// Who is online is the hub's and the ranked queues' to say.
 	a.Service = service.New(st, a.Lobby.Rooms).WithOnline(a.Lobby.Hub, a.Lobby.Matchmaker)
-	a.Server, err = server.New(c.Server, server.Deps{Store: st, TempDir: filepath.Dir(st.Path()), Hub: a.Lobby.Hub, Rooms: a.Lobby.Rooms, Matchmaker: a.Lobby.Matchmaker,
+	a.Server, err = server.New(c.Server, server.Deps{Store: st, TempDir: c.Data, Hub: a.Lobby.Hub, Rooms: a.Lobby.Rooms, Matchmaker: a.Lobby.Matchmaker,
 		Chat: a.Lobby.Chat, Challenges: a.Lobby.Challenges, Quick: a.Lobby.Quick, Service: a.Service, Views: c.Views, Metrics: a.Metrics, HostKey: a.HostKey.Signer, Admins: c.Admins, Logger: log})
 	if err != nil {
 		return fail(err)
@@ -175,6 +186,33 @@ func (a *App) leaveCluster() {
 		a.Node.Close()
 		a.Node = nil
 	}
+}
+
+// storeOpenTimeout bounds how long a start waits for PostgreSQL to answer
+// and bring its schema forward before giving up with the reason.
+const storeOpenTimeout = 30 * time.Second
+
+// openStore opens the backend c names: PostgreSQL at c.StoreURL, else the
+// bbolt file in the data dir (returned twice: as the store, and as the
+// file for what only it has).
+func openStore(c Config, log *slog.Logger) (store.Store, *bolt.Store, error) {
+	if c.StoreURL != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), storeOpenTimeout)
+		defer cancel()
+		st, err := postgres.Open(ctx, c.StoreURL, postgres.Options{})
+		if err != nil {
+			return nil, nil, err
+		}
+		return st, nil, nil
+	}
+	st, err := bolt.Open(filepath.Join(c.Data, "termarena.db"), bolt.Options{Timeout: c.StoreTimeout})
+	if err != nil {
+		return nil, nil, err
+	}
+	if st.Created() {
+		log.Info("created a new, empty database: no players, ratings or bans yet", "path", st.Path())
+	}
+	return st, st, nil
 }
 
 // Close stops the rooms and queues (matches in progress are recorded as

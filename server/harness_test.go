@@ -81,11 +81,34 @@ func startLobby(t testing.TB, dir string, cfg server.Config, admins map[string]b
 			ac.Views[k.Name()] = ac.Views[p.PlaysAs()]
 		}
 	}
+	return serveApp(t, dir, ac, hooks...)
+}
+
+// startOnStore starts a server whose durable data is in the PostgreSQL
+// database at url (the host key still in dir); h.Store is nil then, and
+// h.App.Store the database.
+func startOnStore(t testing.TB, dir, url string, admins map[string]bool, roomsCfg lobby.RoomsConfig) *harness {
+	t.Helper()
+	var logOut io.Writer = io.Discard
+	if os.Getenv("TERMARENA_TEST_LOG") != "" {
+		logOut = os.Stderr
+	}
+	ac := app.DefaultConfig()
+	ac.Data, ac.StoreURL, ac.Server, ac.Admins = dir, url, server.DefaultConfig(), admins
+	ac.Lobby = lobby.Config{Rooms: roomsCfg}
+	ac.Logger = slog.New(slog.NewTextHandler(logOut, nil))
+	return serveApp(t, dir, ac)
+}
+
+// serveApp assembles the server ac describes and serves it on a free
+// loopback port until the test ends.
+func serveApp(t testing.TB, dir string, ac app.Config, hooks ...func(*server.Server)) *harness {
+	t.Helper()
 	a, err := app.Assemble(ac)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, st, svc, metrics, key := a.Server, a.Store, a.Lobby, a.Metrics, a.HostKey
+	srv, st, svc, metrics, key := a.Server, a.Bolt, a.Lobby, a.Metrics, a.HostKey
 	hub, rooms := svc.Hub, svc.Rooms
 	for _, hook := range hooks {
 		hook(srv)

@@ -85,7 +85,7 @@ func startCountingWatchers(t *testing.T, rc lobby.RoomsConfig) (*harness, *watch
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &harness{t: t, Addr: ln.Addr().String(), Dir: ac.Data, App: a, Srv: a.Server, Store: a.Store, Hub: a.Lobby.Hub,
+	h := &harness{t: t, Addr: ln.Addr().String(), Dir: ac.Data, App: a, Srv: a.Server, Store: a.Bolt, Hub: a.Lobby.Hub,
 		Rooms: a.Lobby.Rooms, Svc: a.Lobby, Metrics: a.Metrics, HostKey: a.HostKey, served: make(chan error, 1)}
 	go func() { h.served <- a.Server.Serve(ln) }()
 	t.Cleanup(h.Stop)

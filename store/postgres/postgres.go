@@ -128,3 +128,12 @@ func (s *Store) Close() error {
 	s.pool.Close()
 	return nil
 }
+
+// CheckURL parses url as Open would, without connecting: for a flag's
+// check before the server starts. The error never shows a password.
+func CheckURL(url string) error {
+	if _, err := pgxpool.ParseConfig(url); err != nil {
+		return fmt.Errorf("%w: %w", ErrBadURL, err)
+	}
+	return nil
+}
