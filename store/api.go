@@ -47,7 +47,7 @@ type Ratings interface {
 	// Ratings is fp's rating in every mode they played.
 	Ratings(ctx context.Context, fp string) ([]Rating, error)
 	// Leaderboard is the page of mode's standings from offset (0 is the
-	// best), at most limit long (<=0: 20; at most 1000), in Standings'
+	// best; a negative one reads as 0), at most limit long (<=0: 20; at most 1000), in Standings'
 	// order: rating descending, then more games, then name, then
 	// fingerprint.
 	Leaderboard(ctx context.Context, mode string, offset, limit int) ([]Rating, error)

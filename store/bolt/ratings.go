@@ -164,10 +164,7 @@ func (s *Store) Ratings(ctx context.Context, fp string) ([]store.Rating, error) 
 // bucket updated in RecordMatch's transaction. offset skips that many from
 // the top (a page further down).
 func (s *Store) Leaderboard(ctx context.Context, mode string, offset, limit int) ([]store.Rating, error) {
-	if offset < 0 {
-		return nil, fmt.Errorf("store: leaderboard %s: negative offset %d", mode, offset)
-	}
-	limit = clampLimit(limit)
+	offset, limit = max(offset, 0), clampLimit(limit)
 	all, err := s.Standings(ctx, mode)
 	if err != nil {
 		return nil, err
