@@ -41,7 +41,7 @@ func startNode(t *testing.T, natsURL, name string, admins map[string]bool) *harn
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &harness{t: t, Addr: ln.Addr().String(), Dir: ac.Data, App: a, Srv: a.Server, Store: a.Store, Hub: a.Lobby.Hub, Rooms: a.Lobby.Rooms,
+	h := &harness{t: t, Addr: ln.Addr().String(), Dir: ac.Data, App: a, Srv: a.Server, Store: a.Bolt, Hub: a.Lobby.Hub, Rooms: a.Lobby.Rooms,
 		Svc: a.Lobby, Metrics: a.Metrics, HostKey: a.HostKey, served: make(chan error, 1)}
 	go func() { h.served <- a.Server.Serve(ln) }()
 	t.Cleanup(h.Stop)
