@@ -249,6 +249,8 @@ func (b *bot) run(ctx context.Context, r *runner, local net.IP) error {
 		}
 	case cfg.mode == modeQueue:
 		cmd = "play " + cfg.queue
+	case cfg.mode == modeLobby:
+		// The interactive lobby, as a player who just logged in sees it.
 	case !b.creator:
 		select {
 		case id := <-b.pair:
@@ -275,8 +277,9 @@ func (b *bot) run(ctx context.Context, r *runner, local net.IP) error {
 		}
 	}()
 	rng := rand.New(rand.NewPCG(r.seed, uint64(b.id)))
-	if b.watcher {
-		// A watcher types nothing: it receives what the room shows.
+	if b.watcher || cfg.mode == modeLobby {
+		// A watcher types nothing: it receives what the room shows; nor
+		// does a lobby sitter, whose cost between events is the measure.
 		select {
 		case <-readerDone:
 		case <-ctx.Done():

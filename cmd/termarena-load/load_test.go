@@ -263,6 +263,9 @@ func checkTelemetry(t *testing.T, res *result, sessions int) {
 	if mem.Sessions != sessions || mem.RSSPerSession == nil || mem.HeapPerSession == nil {
 		t.Errorf("per-session memory over %d sessions: RSS %v heap %v; want both over %d", mem.Sessions, mem.RSSPerSession, mem.HeapPerSession, sessions)
 	}
+	if mem.GoroutinesPerSession == nil || *mem.GoroutinesPerSession <= 0 {
+		t.Errorf("goroutines per session %v (before %d, end %d): want a positive figure", mem.GoroutinesPerSession, mem.GoroutinesBefore, mem.GoroutinesEnd)
+	}
 	if mem.ServerSessions == nil || *mem.ServerSessions < sessions {
 		t.Errorf("server sessions at the end %v, want at least %d", mem.ServerSessions, sessions)
 	}
@@ -277,6 +280,49 @@ func checkTelemetry(t *testing.T, res *result, sessions int) {
 	t.Logf("server wrote %d frames, bots had received %d by the last sample", written, last.totFrames)
 	if written == 0 {
 		t.Error("the server's metrics show no frames written")
+	}
+}
+
+// TestLobbyModeAgainstRealServer: --mode lobby bots log in and sit in the
+// lobby typing nothing, and the report gives what an idle session costs:
+// server CPU per session-second over the steady part, RSS and goroutines
+// per session.
+func TestLobbyModeAgainstRealServer(t *testing.T) {
+	t.Parallel()
+	addr, metrics := startServerWith(t, 1000)
+	hs := httptest.NewServer(metrics.Handler())
+	t.Cleanup(hs.Close)
+	const bots = 6
+	rep := runTool(t, "--addr", addr, "--players", strconv.Itoa(bots), "--ramp", "20", "--duration", "11s", "--mode", "lobby",
+		"--metrics", hs.URL+"/metrics", "--server-pid", strconv.Itoa(os.Getpid()))
+	res := rep.Termarena
+	s := res.Summary
+	if s.Started != bots || s.ConnectedPeak != bots || s.ConnectErrors != 0 || s.Dropped != 0 {
+		t.Errorf("started %d, peak connected %d, connect errors %d (%v), dropped %d; want %d, %d, 0, 0", s.Started, s.ConnectedPeak, s.ConnectErrors, s.Errors, s.Dropped, bots, bots)
+	}
+	if last := res.Samples[len(res.Samples)-1]; last.Connected != bots {
+		t.Errorf("connected at the end %d, want %d", last.Connected, bots)
+	}
+	// In the lobby, not in a game: they received its screen, no frames.
+	if s.ReachedGame != 0 || s.TotalFrames != 0 || s.TotalBytes == 0 {
+		t.Errorf("reached a game %d, frames %d, bytes %d: want the lobby's screen and no game", s.ReachedGame, s.TotalFrames, s.TotalBytes)
+	}
+	if c := s.Server; c == nil || c.SteadySecs == 0 || c.SteadyUsPerSessionSec <= 0 || c.UsPerSessionSec <= 0 {
+		t.Errorf("server CPU %+v: want µs per session-second over the run and the steady part", c)
+	}
+	mem := s.ServerMemory
+	if mem == nil || mem.RSSSource != "proc" || mem.Sessions != bots || mem.RSSPerSession == nil {
+		t.Errorf("server memory %+v: want RSS per session from /proc over %d sessions", mem, bots)
+	} else if mem.GoroutinesPerSession == nil || *mem.GoroutinesPerSession <= 0 {
+		// The server runs in this process: the bots' goroutines count too.
+		t.Errorf("goroutines per session %v (before %d, end %d): want a positive figure", mem.GoroutinesPerSession, mem.GoroutinesBefore, mem.GoroutinesEnd)
+	}
+	var out bytes.Buffer
+	printSummary(&out, rep)
+	for _, want := range []string{"server CPU µs/session-second (steady)", "server goroutines per session", "RSS / heap per session"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, out.String())
+		}
 	}
 }
 
@@ -403,6 +449,9 @@ func TestFlagsRefuseRemoteTargets(t *testing.T) {
 		{[]string{"--mode", "chaos"}, false},
 		{[]string{"--baseline", "--compare"}, false},
 		{[]string{"--mode", "storm"}, true},
+		{[]string{"--mode", "lobby"}, true},
+		{[]string{"--mode", "lobby", "--compare"}, false},
+		{[]string{"--mode", "lobby", "--baseline"}, false},
 		{[]string{"--mode", "storm", "--storm-fresh", "--storm-keys", "500"}, true},
 		{[]string{"--storm-fresh"}, false},
 		{[]string{"--mode", "storm", "--storm-keys", "-1"}, false},

@@ -35,6 +35,18 @@
 // screen must show a HUD naming two players with scores, two paddles and
 // the watcher's keys.
 //
+// --mode lobby measures sessions that sit in the lobby: each bot logs in
+// with a PTY of --size, gets the lobby's screen, and types nothing until
+// the end. A lobby session is sent a screen at login and whenever the
+// lobby's "online" line changes, so while bots arrive every one of them is
+// repainted; the steady part (5 s after the last bot started) begins after
+// the last arrival has settled, and from there on an idle lobby should
+// cost nothing between events. The summary gives, instead of the frame
+// rows: sessions, bytes received per session, server CPU (cores and µs
+// per connected session-second, whole run and steady part, with
+// --server-pid), RSS and heap per session, and server goroutines per
+// session (with --metrics). --baseline and --compare do not apply.
+//
 // Key budget: bots type --keys-per-sec (4) on average and hold keys at
 // 30 repeats a second, under the server's per-session budget
 // (--max-keys-per-sec, 60 a second with a second's worth at once), so load
@@ -254,9 +266,11 @@
 //
 // Server memory, with --server-pid or --metrics: RSS (from /proc with
 // --server-pid, else the metrics), Go heap in use and goroutines (metrics)
-// before the first bot connected and at the end, and, in queue and rooms
-// modes, RSS and heap per session = (end − before) ÷ the sessions connected
-// at the end. Heap in use includes garbage not yet collected, so it
+// before the first bot connected and at the end, and, in queue, rooms,
+// watch and lobby modes, RSS and heap per session = (end − before) ÷ the sessions connected
+// at the end; with --metrics also server goroutines per session, the same
+// way from go_goroutines (the SSH libraries' per connection included).
+// Heap in use includes garbage not yet collected, so it
 // follows the collector's sawtooth (the per-second JSON shows it) and a
 // per-session figure from one run is rough; RSS also holds what the
 // runtime has not returned to the OS, and the store's mmapped pages. Either
@@ -345,6 +359,7 @@ const (
 	modeRooms = "rooms"
 	modeStorm = "storm"
 	modeWatch = "watch"
+	modeLobby = "lobby"
 
 	gamePong = "pong"
 	gameTron = "tron"
@@ -360,7 +375,7 @@ func parseFlags(args []string, errOut io.Writer) (*config, error) {
 	fs.IntVar(&c.players, "players", 10, "bot sessions")
 	fs.Float64Var(&c.ramp, "ramp", 20, "new sessions started per second")
 	fs.DurationVar(&c.duration, "duration", 30*time.Second, "run time, ramp included; the tool stops by itself after it")
-	fs.StringVar(&c.mode, "mode", modeQueue, "queue (play pong-1v1, matched by the server, again after every match), rooms (pairs: create a casual room, join it), watch (--players watchers spectate --watch-rooms casual rooms that two more bots each play) or storm (log in, run whoami, log out, again)")
+	fs.StringVar(&c.mode, "mode", modeQueue, "queue (play pong-1v1, matched by the server, again after every match), rooms (pairs: create a casual room, join it), watch (--players watchers spectate --watch-rooms casual rooms that two more bots each play), lobby (log in and sit in the lobby, typing nothing) or storm (log in, run whoami, log out, again)")
 	fs.IntVar(&c.watchRooms, "watch-rooms", 1, "watch mode: casual rooms, each played by two bots, that the watchers spread over")
 	fs.StringVar(&size, "size", "80x24", "PTY size, COLSxROWS")
 	fs.Float64Var(&c.keysPerSec, "keys-per-sec", 4, "average key presses per second per player in play (0 = idle)")
@@ -429,8 +444,12 @@ func parseFlags(args []string, errOut io.Writer) (*config, error) {
 			c.sourceAddrs = append(c.sourceAddrs, ip)
 		}
 	}
-	if c.mode != modeQueue && c.mode != modeRooms && c.mode != modeStorm && c.mode != modeWatch {
-		errs = append(errs, fmt.Errorf("--mode %q: want queue, rooms, watch or storm", c.mode))
+	if c.mode != modeQueue && c.mode != modeRooms && c.mode != modeStorm && c.mode != modeWatch && c.mode != modeLobby {
+		errs = append(errs, fmt.Errorf("--mode %q: want queue, rooms, watch, lobby or storm", c.mode))
+	}
+	if c.mode == modeLobby && (c.baseline || c.compare) {
+		// The baseline server streams frames: nothing idle to compare with.
+		errs = append(errs, errors.New("--mode lobby: no --baseline or --compare (the baseline streams frames; an idle lobby has none)"))
 	}
 	if c.mode == modeWatch && c.game != gamePong {
 		errs = append(errs, errors.New("--mode watch: watchers of pong rooms only (--game pong)"))

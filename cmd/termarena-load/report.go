@@ -56,6 +56,7 @@ type sample struct {
 	// Cumulative figures for steady-state sums; not printed.
 	totFrames   uint64
 	totSessions uint64
+	sessSecs    float64 // connected sessions × seconds, cumulative
 	srvCPU      time.Duration
 	toolCPU     time.Duration
 	at          time.Time
@@ -102,6 +103,10 @@ type cpuFigures struct {
 	UsPerSession       float64 `json:"us_per_session,omitempty"`
 	SteadyUsPerSession float64 `json:"steady_us_per_session,omitempty"`
 	SteadySessions     uint64  `json:"steady_sessions,omitempty"`
+	// CPU µs per connected session-second: what a session costs by just
+	// being there (the figure for --mode lobby, where no frames are due).
+	UsPerSessionSec       float64 `json:"us_per_session_second,omitempty"`
+	SteadyUsPerSessionSec float64 `json:"steady_us_per_session_second,omitempty"`
 }
 
 // stormSummary is a login storm's outcome. Counts stop at the end of the
@@ -140,6 +145,9 @@ type memSummary struct {
 	ServerSessions   *int     `json:"server_sessions,omitempty"` // termarena_sessions at the end
 	RSSPerSession    *float64 `json:"rss_per_session_bytes,omitempty"`
 	HeapPerSession   *float64 `json:"heap_per_session_bytes,omitempty"`
+	// (end − before) ÷ sessions, from the server's go_goroutines: the
+	// SSH libraries' goroutines per connection included.
+	GoroutinesPerSession *float64 `json:"goroutines_per_session,omitempty"`
 }
 
 // telSummary is the server's telemetry over the steady part of the run
@@ -394,6 +402,7 @@ func (rec *recorder) sample(now time.Time, w io.Writer) {
 	}
 	s.ConnErrors = rec.r.connErrs.Load()
 	prev := rec.prevCPU()
+	s.sessSecs = prev.sessSecs + float64(s.Connected)*secs
 	if rec.srvOK {
 		if c, ok := cpuOf(rec.r.pid); ok {
 			s.srvCPU = c - rec.srv0
@@ -762,6 +771,9 @@ func (rec *recorder) cpu(get func(sample) time.Duration) *cpuFigures {
 	if last.totSessions > 0 {
 		f.UsPerSession = f.Seconds * 1e6 / float64(last.totSessions)
 	}
+	if last.sessSecs > 0 {
+		f.UsPerSessionSec = f.Seconds * 1e6 / last.sessSecs
+	}
 	first, last, ok := rec.steady()
 	if !ok {
 		return f
@@ -777,6 +789,9 @@ func (rec *recorder) cpu(get func(sample) time.Duration) *cpuFigures {
 	f.SteadySessions = last.totSessions - first.totSessions
 	if f.SteadySessions > 0 {
 		f.SteadyUsPerSession = cpu * 1e6 / float64(f.SteadySessions)
+	}
+	if ss := last.sessSecs - first.sessSecs; ss > 0 {
+		f.SteadyUsPerSessionSec = cpu * 1e6 / ss
 	}
 	return f
 }
@@ -860,6 +875,10 @@ func (rec *recorder) memSummary() *memSummary {
 	if v, ok := perSession(m.HeapBefore, m.HeapEnd, m.Sessions); ok {
 		m.HeapPerSession = &v
 	}
+	if m.GoroutinesEnd > 0 && m.Sessions > 0 {
+		v := float64(m.GoroutinesEnd-m.GoroutinesBefore) / float64(m.Sessions)
+		m.GoroutinesPerSession = &v
+	}
 	return m
 }
 
@@ -930,6 +949,7 @@ func printSummary(w io.Writer, rep *report) {
 		return
 	}
 	storm := runs[0].storm
+	lobby := runs[0].Mode == modeLobby
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	row := func(name string, f func(*result) string) {
@@ -952,6 +972,10 @@ func printSummary(w io.Writer, rep *report) {
 	row("target", func(r *result) string { return r.Target })
 	if storm {
 		stormRows(row, optRow)
+	} else if lobby {
+		// No frames are due in the lobby: the frame and match rows would
+		// only be zeros.
+		lobbyRows(row)
 	} else {
 		gameRows(row)
 		censusRows(row, optRow)
@@ -964,8 +988,11 @@ func printSummary(w io.Writer, rep *report) {
 			return "-"
 		})
 		unit, whole, steady := "frame", func(c *cpuFigures) float64 { return c.UsPerFrame }, func(c *cpuFigures) float64 { return c.SteadyUs }
-		if storm {
+		switch {
+		case storm:
 			unit, whole, steady = "session", func(c *cpuFigures) float64 { return c.UsPerSession }, func(c *cpuFigures) float64 { return c.SteadyUsPerSession }
+		case lobby:
+			unit, whole, steady = "session-second", func(c *cpuFigures) float64 { return c.UsPerSessionSec }, func(c *cpuFigures) float64 { return c.SteadyUsPerSessionSec }
 		}
 		row(name+" CPU µs/"+unit+" (whole run)", func(r *result) string {
 			if c := get(r); c != nil {
@@ -1015,6 +1042,21 @@ func printSummary(w io.Writer, rep *report) {
 }
 
 type rowFunc func(name string, f func(*result) string)
+
+func lobbyRows(row rowFunc) {
+	row("sessions started / peak connected", func(r *result) string {
+		return fmt.Sprintf("%d / %d", r.Summary.Started, r.Summary.ConnectedPeak)
+	})
+	row("connect errors / dropped", func(r *result) string {
+		return fmt.Sprintf("%d / %d", r.Summary.ConnectErrors, r.Summary.Dropped)
+	})
+	row("bytes received per session", func(r *result) string {
+		if r.Summary.Started == 0 {
+			return "-"
+		}
+		return human(float64(r.Summary.TotalBytes) / float64(r.Summary.Started))
+	})
+}
 
 func gameRows(row rowFunc) {
 	row("sessions started / peak connected", func(r *result) string {
@@ -1130,6 +1172,12 @@ func memRows(optRow rowFunc) {
 			return human1024(*v)
 		}
 		return fmt.Sprintf("%s / %s (%d sessions)", cell(m.RSSPerSession), cell(m.HeapPerSession), m.Sessions)
+	})
+	optRow("server goroutines per session", func(r *result) string {
+		if m := mem(r); m != nil && m.GoroutinesPerSession != nil {
+			return fmt.Sprintf("%.1f (%d sessions)", *m.GoroutinesPerSession, m.Sessions)
+		}
+		return "-"
 	})
 }
 
