@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/termarena/termarena/admin"
 	"github.com/termarena/termarena/asciicast"
 	"github.com/termarena/termarena/cluster"
 	"github.com/termarena/termarena/games"
@@ -100,6 +101,7 @@ type App struct {
 	// Node is the cluster connection; nil on a single node.
 	Node         *cluster.Node
 	stopPresence func()
+	stopShared   []func()
 	closed       bool
 }
 
@@ -160,7 +162,21 @@ func Assemble(c Config) (*App, error) {
 	a.Metrics = telemetry.New(a.Lobby)
 	// Who is online is the hub's and the ranked queues' to say.
 	a.Service = service.New(st, a.Lobby.Rooms).WithOnline(a.Lobby.Hub, a.Lobby.Matchmaker)
-	a.Server, err = server.New(c.Server, server.Deps{Store: st, TempDir: c.Data, Hub: a.Lobby.Hub, Rooms: a.Lobby.Rooms, Matchmaker: a.Lobby.Matchmaker,
+	var share func(admin.Sessions) admin.Sessions
+	if a.Node != nil {
+		share = func(local admin.Sessions) admin.Sessions {
+			shared, stop, err := a.Node.ShareModeration(local, a.Lobby.Hub)
+			if err != nil {
+				// Only a closed connection refuses a subscription, and
+				// Connect has just succeeded: act on this node alone.
+				log.Error("cluster: moderation stays on this node", "err", err)
+				return local
+			}
+			a.stopShared = append(a.stopShared, stop)
+			return shared
+		}
+	}
+	a.Server, err = server.New(c.Server, server.Deps{ShareSessions: share, Store: st, TempDir: c.Data, Hub: a.Lobby.Hub, Rooms: a.Lobby.Rooms, Matchmaker: a.Lobby.Matchmaker,
 		Chat: a.Lobby.Chat, Challenges: a.Lobby.Challenges, Quick: a.Lobby.Quick, Service: a.Service, Views: c.Views, Metrics: a.Metrics, HostKey: a.HostKey.Signer, Admins: c.Admins, Logger: log})
 	if err != nil {
 		return fail(err)
@@ -182,6 +198,10 @@ func (a *App) leaveCluster() {
 		a.stopPresence()
 		a.stopPresence = nil
 	}
+	for _, stop := range a.stopShared {
+		stop()
+	}
+	a.stopShared = nil
 	if a.Node != nil {
 		a.Node.Close()
 		a.Node = nil

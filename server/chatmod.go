@@ -30,7 +30,7 @@ func chatMember(id Identity) chat.Member {
 // moderation is the service that carries out moderation for chat and for
 // `admin` alike.
 func (srv *Server) moderation() admin.Moderation {
-	return admin.Moderation{Store: srv.deps.Store, Sessions: liveSessions{srv}, IsAdmin: srv.isAdmin}
+	return admin.Moderation{Store: srv.deps.Store, Sessions: srv.live, IsAdmin: srv.isAdmin}
 }
 
 func (srv *Server) isAdmin(fp string) bool { return srv.admins[fp] }

@@ -113,3 +113,33 @@ func TestClusterPresenceE2E(t *testing.T) {
 	n1.Stop()
 	bob.WaitFor(wait, "1 player online")
 }
+
+// Moderation on one node acts on every node's sessions: a warning and an
+// announcement made on n1 reach bob on n2, and a ban made on n1 ends his
+// session on n2 with the ban's exit status.
+func TestClusterModerationE2E(t *testing.T) {
+	url := natstest.Start(t)
+	opKey := sshtest.NewKey(t)
+	admins := map[string]bool{gossh.FingerprintSHA256(opKey.PublicKey()): true}
+	n1 := startNode(t, url, "n1", admins)
+	n2 := startNode(t, url, "n2", admins)
+	bobKey := sshtest.NewKey(t)
+	bob := sshtest.Open(t, sshtest.Dial(t, n2.Addr, sshtest.Config("bob", bobKey)), 80, 24, "")
+	bob.WaitFor(wait, "Welcome, bob!")
+	waitUntil(t, "n1 to know bob is on n2", wait, func() bool { n, _ := n1.Hub.Online(); return n == 1 })
+
+	if r := sshtest.Run(t, n1.Addr, "op", opKey, "admin warn bob mind the language"); r.Code != 0 {
+		t.Fatalf("admin warn bob on n1: %+v", r)
+	}
+	bob.WaitFor(wait, "mind the language")
+	if r := sshtest.Run(t, n1.Addr, "op", opKey, "admin announce restart at noon"); r.Code != 0 {
+		t.Fatalf("admin announce on n1: %+v", r)
+	}
+	bob.WaitFor(wait, "restart at noon")
+	if r := sshtest.Run(t, n1.Addr, "op", opKey, "admin ban "+gossh.FingerprintSHA256(bobKey.PublicKey())+" 1h cheating"); r.Code != 0 {
+		t.Fatalf("admin ban on n1: %+v", r)
+	}
+	if code, err := bob.Wait(wait); err != nil || code != server.ExitDenied {
+		t.Fatalf("bob's session on n2 after a ban on n1: exit %d, %v; want %d", code, err, server.ExitDenied)
+	}
+}

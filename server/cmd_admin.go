@@ -20,7 +20,7 @@ func adminCommand() command {
 			return admin.Run(s.Context(), admin.Deps{
 				Stats:    stats,
 				Store:    srv.deps.Store,
-				Sessions: liveSessions{srv},
+				Sessions: srv.live,
 				TempDir:  srv.deps.TempDir,
 				IsAdmin:  srv.isAdmin,
 				Node:     srv.deps.Hub.Node(),

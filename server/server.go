@@ -20,6 +20,7 @@ import (
 	"charm.land/wish/v2"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/termarena/termarena/admin"
 	"github.com/termarena/termarena/chat"
 	"github.com/termarena/termarena/inputguard"
 	"github.com/termarena/termarena/lobby"
@@ -95,6 +96,10 @@ type Deps struct {
 	HostKey gossh.Signer
 	Admins  map[string]bool // fingerprints from the admin keys file
 	Logger  *slog.Logger
+	// ShareSessions, in a cluster, turns this node's live sessions as
+	// moderation reaches them into every node's (cluster.ShareModeration);
+	// nil on a single node. It is called once, by New.
+	ShareSessions func(local admin.Sessions) admin.Sessions
 }
 
 // Server is a termarena SSH server.
@@ -103,6 +108,9 @@ type Server struct {
 	deps   Deps
 	log    *slog.Logger
 	admins map[string]bool
+	// live is the live sessions moderation reaches: this node's, or in a
+	// cluster every node's.
+	live   admin.Sessions
 	ssh    *ssh.Server
 	cmds   []command
 	clocks *pace.Clocks // game screens' shared frame clocks
@@ -147,6 +155,10 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	}
 	srv := &Server{cfg: cfg, deps: deps, log: deps.Logger, admins: deps.Admins, cmds: commandTable(), clocks: pace.New()}
 	srv.watchers = tui.NewWatchHub(srv.clocks)
+	srv.live = liveSessions{srv}
+	if deps.ShareSessions != nil {
+		srv.live = deps.ShareSessions(srv.live)
+	}
 	if srv.admins == nil {
 		srv.admins = map[string]bool{}
 	}
