@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
-	"net"
 	"os"
 	"strings"
 	"testing"
@@ -20,32 +19,21 @@ import (
 )
 
 // startNode starts a real server that is node name of the cluster on the
-// NATS server at natsURL, with its own data dir, as main does with
-// --nats and --node.
-func startNode(t *testing.T, natsURL, name string, admins map[string]bool) *harness {
+// NATS server at natsURL, as main does with --nats and --node: on the
+// PostgreSQL database at storeURL, or ("" ) a bbolt file of its own.
+func startNode(t *testing.T, natsURL, storeURL, name string, admins map[string]bool) *harness {
 	t.Helper()
 	var logOut io.Writer = io.Discard
 	if os.Getenv("TERMARENA_TEST_LOG") != "" {
 		logOut = os.Stderr
 	}
+	dir := t.TempDir()
 	ac := app.DefaultConfig()
-	ac.Data, ac.StoreTimeout, ac.Server, ac.Admins = t.TempDir(), time.Second, server.DefaultConfig(), admins
+	ac.Data, ac.StoreTimeout, ac.Server, ac.Admins, ac.StoreURL = dir, time.Second, server.DefaultConfig(), admins, storeURL
 	ac.Logger = slog.New(slog.NewTextHandler(logOut, nil)).With("node", name)
 	// Beats every 100ms so a node's death shows within a second here.
 	ac.Cluster = app.Cluster{NATS: natsURL, Node: name, Presence: cluster.PresenceTiming{Heartbeat: 100 * time.Millisecond}}
-	a, err := app.Assemble(ac)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &harness{t: t, Addr: ln.Addr().String(), Dir: ac.Data, App: a, Srv: a.Server, Store: a.Bolt, Hub: a.Lobby.Hub, Rooms: a.Lobby.Rooms,
-		Svc: a.Lobby, Metrics: a.Metrics, HostKey: a.HostKey, served: make(chan error, 1)}
-	go func() { h.served <- a.Server.Serve(ln) }()
-	t.Cleanup(h.Stop)
-	return h
+	return serveApp(t, dir, ac)
 }
 
 // Players on two nodes see each other: the lobby's online line on each
@@ -57,8 +45,8 @@ func TestClusterPresenceE2E(t *testing.T) {
 	url := natstest.Start(t)
 	opKey := sshtest.NewKey(t)
 	admins := map[string]bool{gossh.FingerprintSHA256(opKey.PublicKey()): true}
-	n1 := startNode(t, url, "n1", admins)
-	n2 := startNode(t, url, "n2", admins)
+	n1 := startNode(t, url, "", "n1", admins)
+	n2 := startNode(t, url, "", "n2", admins)
 
 	alice := sshtest.Open(t, sshtest.Dial(t, n1.Addr, sshtest.Config("alice", sshtest.NewKey(t))), 80, 24, "")
 	alice.WaitFor(wait, "Welcome, alice!")
@@ -121,8 +109,8 @@ func TestClusterModerationE2E(t *testing.T) {
 	url := natstest.Start(t)
 	opKey := sshtest.NewKey(t)
 	admins := map[string]bool{gossh.FingerprintSHA256(opKey.PublicKey()): true}
-	n1 := startNode(t, url, "n1", admins)
-	n2 := startNode(t, url, "n2", admins)
+	n1 := startNode(t, url, "", "n1", admins)
+	n2 := startNode(t, url, "", "n2", admins)
 	bobKey := sshtest.NewKey(t)
 	bob := sshtest.Open(t, sshtest.Dial(t, n2.Addr, sshtest.Config("bob", bobKey)), 80, 24, "")
 	bob.WaitFor(wait, "Welcome, bob!")
