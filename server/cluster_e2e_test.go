@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/termarena/termarena/server"
 	"github.com/termarena/termarena/service"
 	"github.com/termarena/termarena/sshtest"
+	"github.com/termarena/termarena/store/postgres/pgtest"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -130,4 +132,56 @@ func TestClusterModerationE2E(t *testing.T) {
 	if code, err := bob.Wait(wait); err != nil || code != server.ExitDenied {
 		t.Fatalf("bob's session on n2 after a ban on n1: exit %d, %v; want %d", code, err, server.ExitDenied)
 	}
+}
+
+// Three nodes on one PostgreSQL database and one NATS: two new players
+// asking for the same name at the same moment on two nodes get one each
+// of it and another; players on two nodes see each other; a ban made on
+// node 1 ends a session on node 2 and refuses the key on node 3.
+func TestClusterSharedStoreE2E(t *testing.T) {
+	db := pgtest.URL(t)
+	url := natstest.Start(t)
+	opKey := sshtest.NewKey(t)
+	admins := map[string]bool{gossh.FingerprintSHA256(opKey.PublicKey()): true}
+	nodes := []*harness{startNode(t, url, db, "n1", admins), startNode(t, url, db, "n2", admins), startNode(t, url, db, "n3", admins)}
+
+	// The same name at the same moment on two nodes.
+	keys := []gossh.Signer{sshtest.NewKey(t), sshtest.NewKey(t)}
+	got := make([]string, 2)
+	var wg sync.WaitGroup
+	for i := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := sshtest.Run(t, nodes[i].Addr, "dana", keys[i], "whoami --json")
+			var me struct{ Name string }
+			if err := json.Unmarshal([]byte(r.Stdout), &me); err != nil {
+				t.Errorf("whoami --json on n%d: %v\n%s%s", i+1, err, r.Stdout, r.Stderr)
+			}
+			got[i] = me.Name
+		}()
+	}
+	wg.Wait()
+	if got[0] == got[1] || (got[0] != "dana" && got[1] != "dana") {
+		t.Fatalf("two new players asking for dana on n1 and n2 at once are %q and %q; want dana once", got[0], got[1])
+	}
+
+	alice := sshtest.Open(t, sshtest.Dial(t, nodes[0].Addr, sshtest.Config("alice", sshtest.NewKey(t))), 80, 24, "")
+	alice.WaitFor(wait, "Welcome, alice!")
+	bobKey := sshtest.NewKey(t)
+	bob := sshtest.Open(t, sshtest.Dial(t, nodes[1].Addr, sshtest.Config("bob", bobKey)), 80, 24, "")
+	bob.WaitFor(wait, "Welcome, bob!")
+	alice.WaitFor(wait, "2 players online")
+	bob.WaitFor(wait, "2 players online")
+
+	if r := sshtest.Run(t, nodes[0].Addr, "op", opKey, "admin ban bob 1h cheating"); r.Code != 0 {
+		t.Fatalf("admin ban bob on n1: %+v", r)
+	}
+	if code, err := bob.Wait(wait); err != nil || code != server.ExitDenied {
+		t.Fatalf("bob's session on n2 after a ban on n1: exit %d, %v; want %d", code, err, server.ExitDenied)
+	}
+	if r := sshtest.Run(t, nodes[2].Addr, "bob", bobKey, "whoami"); r.Code != server.ExitDenied {
+		t.Fatalf("bob on n3 after the ban: %+v; want exit %d", r, server.ExitDenied)
+	}
+	alice.WaitFor(wait, "1 player online")
 }
