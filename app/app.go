@@ -149,6 +149,7 @@ func Assemble(c Config) (*App, error) {
 		if a.Node, err = cluster.Connect(c.Cluster.NATS, c.Cluster.Node, log.With("part", "cluster")); err != nil {
 			return fail(err)
 		}
+		c.Lobby.Chat.Relay = a.Node.RelayChat()
 	}
 	if a.Lobby, err = lobby.Start(st, c.Lobby, log); err != nil {
 		return fail(err)
@@ -157,6 +158,11 @@ func Assemble(c Config) (*App, error) {
 		if a.stopPresence, err = a.Node.SharePresence(a.Lobby.Hub, c.Cluster.Presence); err != nil {
 			return fail(fmt.Errorf("cluster: share presence: %w", err))
 		}
+		stop, err := a.Node.ShareChat(a.Lobby.Chat)
+		if err != nil {
+			return fail(fmt.Errorf("cluster: share chat: %w", err))
+		}
+		a.stopShared = append(a.stopShared, stop)
 	}
 	a.Lobby.PruneReplays(st, c.Retention, log)
 	a.Metrics = telemetry.New(a.Lobby)

@@ -21,6 +21,10 @@ type Config struct {
 	// History is how many lobby messages are kept for newcomers (default 50).
 	History int
 	Flood   FloodConfig
+	// Relay, when set, is given every lobby message sent on this Chat (a
+	// player's line, a server post), for the other nodes of a cluster to
+	// Deliver. It runs under the chat's lock: it must not block.
+	Relay func(Message)
 }
 
 const (
@@ -399,9 +403,30 @@ func (c *Chat) newMessageLocked(m Message) *Message {
 	return &m
 }
 
+// Deliver shows a lobby message sent on another node of a cluster to this
+// Chat's lobby (ignores apply; it joins the history) without relaying it
+// again. Messages of other channels are not shared and are dropped.
+func (c *Chat) Deliver(m Message) {
+	if m.Channel != LobbyChannel {
+		return
+	}
+	m.Text = sanitize.Text(m.Text, maxPost) // from the wire: never trusted to be clean
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.fanoutTo(c.newMessageLocked(m))
+}
+
 // fanoutLocked delivers a channel message to its subscribers (less those
 // ignoring the sender) and keeps lobby history.
 func (c *Chat) fanoutLocked(msg *Message) {
+	if msg.Channel == LobbyChannel && c.cfg.Relay != nil {
+		c.cfg.Relay(*msg)
+	}
+	c.fanoutTo(msg)
+}
+
+// fanoutTo is fanoutLocked without the relay.
+func (c *Chat) fanoutTo(msg *Message) {
 	ignorable := msg.Kind.ignorable()
 	for _, s := range c.channels[msg.Channel] {
 		if ignorable && s.m.ignoring(msg.From) {

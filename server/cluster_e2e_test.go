@@ -100,6 +100,16 @@ func TestClusterPresenceE2E(t *testing.T) {
 		t.Fatalf("rooms --json on n1 = %+v (%v)\n%s", rooms, err, r.Stdout)
 	}
 
+	// Lobby chat reaches the other node, both ways.
+	alice.Type("q") // out of the room, back to the lobby and its chat
+	bob.WaitFor(wait, "alice (lobby)")
+	bob.Type("t")
+	bob.Type("hello from n2\r")
+	alice.WaitFor(wait, "bob", "hello from n2")
+	alice.Type("t")
+	alice.Type("hi bob, n1 here\r")
+	bob.WaitFor(wait, "alice", "hi bob, n1 here")
+
 	n1.Stop()
 	bob.WaitFor(wait, "1 player online")
 }
