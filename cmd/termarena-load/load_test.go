@@ -288,7 +288,8 @@ func checkTelemetry(t *testing.T, res *result, sessions int) {
 // server CPU per session-second over the steady part, RSS and goroutines
 // per session.
 func TestLobbyModeAgainstRealServer(t *testing.T) {
-	t.Parallel()
+	// Not parallel: beside the other runs against real servers, on a
+	// loaded machine, their metrics scrapes time out.
 	addr, metrics := startServerWith(t, 1000)
 	hs := httptest.NewServer(metrics.Handler())
 	t.Cleanup(hs.Close)
@@ -310,6 +311,11 @@ func TestLobbyModeAgainstRealServer(t *testing.T) {
 	if c := s.Server; c == nil || c.SteadySecs == 0 || c.SteadyUsPerSessionSec <= 0 || c.UsPerSessionSec <= 0 {
 		t.Errorf("server CPU %+v: want µs per session-second over the run and the steady part", c)
 	}
+	// The server's threads (here this whole process's) woke, and the
+	// figure is per connected session-second of the steady part.
+	if w := s.ServerWakeups; w == nil || w.Switches == 0 || w.PerSec <= 0 || w.PerSessionSec <= 0 || w.SessionSeconds < 3*bots-1 {
+		t.Errorf("server wakeups %+v: want switches over the steady part, per second and per session-second", w)
+	}
 	mem := s.ServerMemory
 	if mem == nil || mem.RSSSource != "proc" || mem.Sessions != bots || mem.RSSPerSession == nil {
 		t.Errorf("server memory %+v: want RSS per session from /proc over %d sessions", mem, bots)
@@ -319,7 +325,7 @@ func TestLobbyModeAgainstRealServer(t *testing.T) {
 	}
 	var out bytes.Buffer
 	printSummary(&out, rep)
-	for _, want := range []string{"server CPU µs/session-second (steady)", "server goroutines per session", "RSS / heap per session"} {
+	for _, want := range []string{"server CPU µs/session-second (steady)", "server goroutines per session", "RSS / heap per session", "server wakeups/s / per session-second (steady)"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("summary lacks %q:\n%s", want, out.String())
 		}
@@ -468,6 +474,20 @@ func TestFlagsRefuseRemoteTargets(t *testing.T) {
 		if (err == nil) != tc.ok {
 			t.Errorf("%v: err %v, want ok=%v", tc.args, err, tc.ok)
 		}
+	}
+}
+
+func TestParseSwitches(t *testing.T) {
+	status := "Name:\ttermarena\nState:\tS (sleeping)\nvoluntary_ctxt_switches:\t1200\nnonvoluntary_ctxt_switches:\t34\n"
+	if n, ok := parseSwitches(status); !ok || n != 1234 {
+		t.Errorf("parseSwitches = %d %v, want 1234", n, ok)
+	}
+	if _, ok := parseSwitches("Name:\ttermarena\nvoluntary_ctxt_switches:\t5\n"); ok {
+		t.Error("parseSwitches of a status without nonvoluntary_ctxt_switches: ok, want not")
+	}
+	// This process's own threads have been switched out already.
+	if n, ok := switchesOf(os.Getpid()); !ok || n == 0 {
+		t.Errorf("switchesOf(self) = %d %v, want some", n, ok)
 	}
 }
 

@@ -45,7 +45,12 @@
 // rows: sessions, bytes received per session, server CPU (cores and µs
 // per connected session-second, whole run and steady part, with
 // --server-pid), RSS and heap per session, and server goroutines per
-// session (with --metrics). --baseline and --compare do not apply.
+// session (with --metrics), and how often the server's threads woke
+// (with --server-pid, Linux: context switches summed over
+// /proc/PID/task/*/status, per second and per connected session-second
+// of the steady part; an idle server still wakes some hundreds of times a
+// second, the Go runtime's sysmon among them, so compare with a run of
+// fewer sessions). --baseline and --compare do not apply.
 //
 // Key budget: bots type --keys-per-sec (4) on average and hold keys at
 // 30 repeats a second, under the server's per-session budget

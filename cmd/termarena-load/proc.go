@@ -71,3 +71,52 @@ func parseVmRSS(s string) (uint64, bool) {
 	}
 	return 0, false
 }
+
+// switchesOf returns how many times a process's threads have been switched
+// out so far: the sum over /proc/PID/task/*/status of
+// voluntary_ctxt_switches (a thread went to sleep: in epoll, on a futex,
+// a timer) and nonvoluntary_ctxt_switches (preempted). Each wakeup of a
+// sleeping thread ends in one, so the rate of change counts wakeups: the
+// figure for "an idle session wakes nothing". Threads that exited take
+// their counts with them (Go seldom ends threads).
+func switchesOf(pid int) (uint64, bool) {
+	dir := "/proc/" + strconv.Itoa(pid) + "/task"
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, false
+	}
+	var sum uint64
+	found := false
+	for _, t := range tasks {
+		raw, err := os.ReadFile(dir + "/" + t.Name() + "/status")
+		if err != nil {
+			continue // the thread ended meanwhile
+		}
+		if n, ok := parseSwitches(string(raw)); ok {
+			sum += n
+			found = true
+		}
+	}
+	return sum, found
+}
+
+func parseSwitches(s string) (uint64, bool) {
+	var sum uint64
+	seen := 0
+	for line := range strings.Lines(s) {
+		rest, ok := strings.CutPrefix(line, "voluntary_ctxt_switches:")
+		if !ok {
+			rest, ok = strings.CutPrefix(line, "nonvoluntary_ctxt_switches:")
+		}
+		if !ok {
+			continue
+		}
+		n, err := strconv.ParseUint(strings.TrimSpace(rest), 10, 64)
+		if err != nil {
+			return 0, false
+		}
+		sum += n
+		seen++
+	}
+	return sum, seen == 2
+}

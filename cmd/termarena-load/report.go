@@ -57,6 +57,8 @@ type sample struct {
 	totFrames   uint64
 	totSessions uint64
 	sessSecs    float64 // connected sessions × seconds, cumulative
+	srvWake     uint64  // the server's context switches since the start
+	srvWakeOK   bool
 	srvCPU      time.Duration
 	toolCPU     time.Duration
 	at          time.Time
@@ -150,6 +152,19 @@ type memSummary struct {
 	GoroutinesPerSession *float64 `json:"goroutines_per_session,omitempty"`
 }
 
+// wakeSummary is how often the server's threads woke over the steady
+// part (--server-pid, Linux): context switches, voluntary and not, summed
+// over its threads (switchesOf). An idle server still wakes a few times a
+// second (the Go runtime's sysmon, the store); what idle sessions add
+// shows per session-second.
+type wakeSummary struct {
+	SteadySecs     float64 `json:"steady_seconds"`
+	Switches       uint64  `json:"steady_switches"`
+	PerSec         float64 `json:"steady_per_sec"`
+	PerSessionSec  float64 `json:"steady_per_session_second"`
+	SessionSeconds float64 `json:"steady_session_seconds"`
+}
+
 // telSummary is the server's telemetry over the steady part of the run
 // (--metrics). Latencies are quantiles of the difference of the server's
 // cumulative histograms, interpolated inside buckets.
@@ -212,6 +227,7 @@ type summary struct {
 	Tool           *cpuFigures   `json:"tool_cpu,omitempty"`
 	Storm          *stormSummary `json:"storm,omitempty"`
 	ServerMemory   *memSummary   `json:"server_memory,omitempty"`
+	ServerWakeups  *wakeSummary  `json:"server_wakeups,omitempty"`
 	Telemetry      *telSummary   `json:"server_telemetry,omitempty"`
 	Matches        *matchSummary `json:"matches,omitempty"`
 	PlayShare      *shareSummary `json:"play_share,omitempty"`
@@ -264,6 +280,8 @@ type recorder struct {
 	tool0       time.Duration
 	srvOK       bool
 	toolOK      bool
+	wake0       uint64 // the server's context switches before the first bot
+	wakeOK      bool
 
 	// The steady part starts at samples[steadyIdx] (-1: not yet), the
 	// first sample at least steadyAfter after the last bot started.
@@ -299,6 +317,7 @@ func newRecorder(ctx context.Context, r *runner) *recorder {
 	if r.pid > 0 {
 		rec.srv0, rec.srvOK = cpuOf(r.pid)
 		rec.rss0, rec.rss0OK = rssOf(r.pid)
+		rec.wake0, rec.wakeOK = switchesOf(r.pid)
 	}
 	rec.tool0, rec.toolOK = cpuOf(os.Getpid())
 	rec.sched = newSchedLatency()
@@ -407,6 +426,11 @@ func (rec *recorder) sample(now time.Time, w io.Writer) {
 		if c, ok := cpuOf(rec.r.pid); ok {
 			s.srvCPU = c - rec.srv0
 			s.ServerCores = (s.srvCPU - prev.srvCPU).Seconds() / secs
+		}
+	}
+	if rec.wakeOK {
+		if n, ok := switchesOf(rec.r.pid); ok && n >= rec.wake0 {
+			s.srvWake, s.srvWakeOK = n-rec.wake0, true
 		}
 	}
 	if rec.toolOK {
@@ -746,6 +770,7 @@ func (rec *recorder) result() *result {
 		s.Storm = rec.stormSummary()
 	}
 	s.ServerMemory = rec.memSummary()
+	s.ServerWakeups = rec.wakeSummary()
 	s.Telemetry = rec.telSummary()
 	if !rec.storm() {
 		rec.census(s)
@@ -794,6 +819,20 @@ func (rec *recorder) cpu(get func(sample) time.Duration) *cpuFigures {
 		f.SteadyUsPerSessionSec = cpu * 1e6 / ss
 	}
 	return f
+}
+
+func (rec *recorder) wakeSummary() *wakeSummary {
+	first, last, ok := rec.steady()
+	if !ok || !rec.wakeOK || !first.srvWakeOK || !last.srvWakeOK || last.srvWake < first.srvWake {
+		return nil
+	}
+	w := &wakeSummary{SteadySecs: last.at.Sub(first.at).Seconds(), Switches: last.srvWake - first.srvWake}
+	w.PerSec = float64(w.Switches) / w.SteadySecs
+	w.SessionSeconds = last.sessSecs - first.sessSecs
+	if w.SessionSeconds > 0 {
+		w.PerSessionSec = float64(w.Switches) / w.SessionSeconds
+	}
+	return w
 }
 
 func (rec *recorder) stormSummary() *stormSummary {
@@ -1016,6 +1055,12 @@ func printSummary(w io.Writer, rep *report) {
 	cpuRows("server", func(r *result) *cpuFigures { return r.Summary.Server })
 	cpuRows("tool", func(r *result) *cpuFigures { return r.Summary.Tool })
 	memRows(optRow)
+	optRow("server wakeups/s / per session-second (steady)", func(r *result) string {
+		if w := r.Summary.ServerWakeups; w != nil {
+			return fmt.Sprintf("%.0f / %.3f", w.PerSec, w.PerSessionSec)
+		}
+		return "-"
+	})
 	telRows(optRow, storm)
 	_ = tw.Flush()
 	for _, r := range runs {
