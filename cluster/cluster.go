@@ -47,6 +47,9 @@ func Connect(url, name string, log *slog.Logger) (*Node, error) {
 		nats.MaxReconnects(-1),
 		nats.ReconnectWait(500*time.Millisecond),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+			if err == nil {
+				return // our own Close: nothing was lost
+			}
 			log.Warn("cluster: lost the NATS connection; reconnecting", "err", err)
 		}),
 		nats.ReconnectHandler(func(*nats.Conn) { log.Info("cluster: NATS connection back") }),
