@@ -218,7 +218,7 @@ func importRecord(tx *bbolt.Tx, r export.Record) error {
 	switch {
 	case r.Player != nil:
 		p := r.Player
-		if err := checkFingerprint(p.Fingerprint); err != nil {
+		if err := store.CheckFingerprint(p.Fingerprint); err != nil {
 			return err
 		}
 		// Not ValidateName: a name an older build allowed stays the
@@ -237,7 +237,7 @@ func importRecord(tx *bbolt.Tx, r export.Record) error {
 		x := r.Rating
 		rt := store.Rating{Mode: x.Mode, Fingerprint: x.Fingerprint, Rating: x.Rating, Deviation: x.Deviation,
 			Volatility: x.Volatility, Games: x.Games, Wins: x.Wins, Losses: x.Losses, Draws: x.Draws, Updated: x.Updated.UTC()}
-		if err := errors.Join(checkMode(x.Mode), checkFingerprint(x.Fingerprint), checkRating(rt)); err != nil {
+		if err := errors.Join(store.CheckMode(x.Mode), store.CheckFingerprint(x.Fingerprint), store.CheckRating(rt)); err != nil {
 			return fmt.Errorf("rating of %s in %s: %w", x.Fingerprint, x.Mode, err)
 		}
 		return putRating(bucket(bucketRatings), rt)
@@ -266,8 +266,8 @@ func importRecord(tx *bbolt.Tx, r export.Record) error {
 		}
 		return nil
 	case r.Replay != nil:
-		if len(r.Replay.Data) == 0 || len(r.Replay.Data) > maxReplayLen {
-			return fmt.Errorf("replay of match %d: %d bytes, want 1 to %d", r.Replay.MatchID, len(r.Replay.Data), maxReplayLen)
+		if len(r.Replay.Data) == 0 || len(r.Replay.Data) > store.MaxReplayLen {
+			return fmt.Errorf("replay of match %d: %d bytes, want 1 to %d", r.Replay.MatchID, len(r.Replay.Data), store.MaxReplayLen)
 		}
 		if bucket(bucketMatches).Get(matchKey(r.Replay.MatchID)) == nil {
 			return fmt.Errorf("replay of match %d: %w: no such match", r.Replay.MatchID, store.ErrNotFound)
@@ -278,7 +278,7 @@ func importRecord(tx *bbolt.Tx, r export.Record) error {
 		if d.ID == 0 {
 			return fmt.Errorf("a ban with id 0")
 		}
-		if err := errors.Join(checkFingerprint(d.Fingerprint), checkActor(d.Actor)); err != nil {
+		if err := errors.Join(store.CheckFingerprint(d.Fingerprint), store.CheckActor(d.Actor)); err != nil {
 			return fmt.Errorf("ban %d: %w", d.ID, err)
 		}
 		b := store.Ban{ID: d.ID, Fingerprint: d.Fingerprint, CIDR: d.CIDR, Name: d.Name, Reason: d.Reason, Actor: d.Actor,
@@ -306,7 +306,7 @@ func importRecord(tx *bbolt.Tx, r export.Record) error {
 		return nil
 	case r.Mute != nil:
 		d := r.Mute
-		if err := errors.Join(checkFingerprint(d.Fingerprint), checkActor(d.Actor)); err != nil {
+		if err := errors.Join(store.CheckFingerprint(d.Fingerprint), store.CheckActor(d.Actor)); err != nil {
 			return fmt.Errorf("mute of %s: %w", d.Fingerprint, err)
 		}
 		return putJSON(bucket(bucketMutes), []byte(d.Fingerprint), muteRecord{V: recordVersion, Name: d.Name,
@@ -318,7 +318,7 @@ func importRecord(tx *bbolt.Tx, r export.Record) error {
 		if d.ID == 0 {
 			return fmt.Errorf("an audit entry with id 0")
 		}
-		if err := checkEntry(e); err != nil {
+		if err := store.CheckEntry(e); err != nil {
 			return fmt.Errorf("audit entry %d: %w", d.ID, err)
 		}
 		return putJSON(bucket(bucketAudit), matchKey(d.ID), auditRecord{V: recordVersion, Time: e.Time, Actor: e.Actor,
@@ -326,7 +326,7 @@ func importRecord(tx *bbolt.Tx, r export.Record) error {
 			Duration: e.Duration, Auto: e.Auto})
 	case r.Leaves != nil:
 		d := r.Leaves
-		if err := checkFingerprint(d.Fingerprint); err != nil {
+		if err := store.CheckFingerprint(d.Fingerprint); err != nil {
 			return fmt.Errorf("leave strikes: %w", err)
 		}
 		return putJSON(bucket(bucketLeaves), []byte(d.Fingerprint), leavesRecord{V: recordVersion, Strikes: d.Strikes,

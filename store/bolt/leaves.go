@@ -46,7 +46,7 @@ func (s *Store) PutLeaves(ctx context.Context, fp string, l store.Leaves) error 
 
 // encodeLeaves is fp's leave record as stored.
 func encodeLeaves(fp string, l store.Leaves) ([]byte, error) {
-	if err := checkFingerprint(fp); err != nil {
+	if err := store.CheckFingerprint(fp); err != nil {
 		return nil, err
 	}
 	raw, err := json.Marshal(leavesRecord{V: recordVersion, Strikes: l.Strikes, Last: l.Last.UTC(), Until: l.Until.UTC()})

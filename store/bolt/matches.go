@@ -18,10 +18,6 @@ import (
 const (
 	bucketMatches       = "matches"
 	bucketPlayerMatches = "player_matches"
-
-	// Pong seats at most four; the bound only stops a bug from writing a
-	// huge record inside the one transaction every match shares.
-	maxMatchPlayers = 16
 )
 
 // Test hook stages, in the order RecordMatch passes them.
@@ -139,8 +135,8 @@ func (s *Store) RecordMatch(ctx context.Context, end store.MatchEnd) (store.Matc
 	// bbolt keeps a reference to a value until commit: a copy, so the
 	// caller may reuse its buffer.
 	replay := bytes.Clone(end.Replay)
-	if len(replay) > maxReplayLen {
-		return store.MatchRecord{}, fmt.Errorf("store: record match: replay of %d bytes, at most %d", len(replay), maxReplayLen)
+	if len(replay) > store.MaxReplayLen {
+		return store.MatchRecord{}, fmt.Errorf("store: record match: replay of %d bytes, at most %d", len(replay), store.MaxReplayLen)
 	}
 	leaves := make(map[string][]byte, len(end.Leaves))
 	for fp, l := range end.Leaves {
@@ -270,14 +266,14 @@ func prepareMatch(m store.MatchRecord) (store.MatchRecord, error) {
 	if m.ID != 0 {
 		return store.MatchRecord{}, fmt.Errorf("ID %d set: the store assigns ids", m.ID)
 	}
-	if err := checkMode(m.Mode); err != nil {
+	if err := store.CheckMode(m.Mode); err != nil {
 		return store.MatchRecord{}, err
 	}
 	if len(m.Players) == 0 {
 		return store.MatchRecord{}, errors.New("no players")
 	}
-	if len(m.Players) > maxMatchPlayers {
-		return store.MatchRecord{}, fmt.Errorf("%d players, at most %d", len(m.Players), maxMatchPlayers)
+	if len(m.Players) > store.MaxMatchPlayers {
+		return store.MatchRecord{}, fmt.Errorf("%d players, at most %d", len(m.Players), store.MaxMatchPlayers)
 	}
 	seen := make(map[string]int, len(m.Players))
 	for i, p := range m.Players {
@@ -287,7 +283,7 @@ func prepareMatch(m store.MatchRecord) (store.MatchRecord, error) {
 			}
 			continue
 		}
-		if err := checkFingerprint(p.Fingerprint); err != nil {
+		if err := store.CheckFingerprint(p.Fingerprint); err != nil {
 			return store.MatchRecord{}, fmt.Errorf("player %d: %w", i, err)
 		}
 		if j, dup := seen[p.Fingerprint]; dup {
@@ -313,7 +309,7 @@ func checkRated(mode string, current, next []store.Rating) error {
 		if r.Mode != mode {
 			return fmt.Errorf("rate result %d is for mode %q, want %q", i, r.Mode, mode)
 		}
-		if err := checkRating(r); err != nil {
+		if err := store.CheckRating(r); err != nil {
 			return fmt.Errorf("rate result %d (%s): %w", i, r.Fingerprint, err)
 		}
 	}
@@ -348,10 +344,10 @@ func (s *Store) Match(ctx context.Context, id uint64) (store.MatchRecord, error)
 // Matches returns the player's matches, newest first; limit<=0 means 20
 // and more than 1000 means 1000. A player with none gets an empty result.
 func (s *Store) Matches(ctx context.Context, fp string, limit int) ([]store.MatchRecord, error) {
-	if err := checkFingerprint(fp); err != nil {
+	if err := store.CheckFingerprint(fp); err != nil {
 		return nil, fmt.Errorf("store: matches: %w", err)
 	}
-	limit = clampLimit(limit)
+	limit = store.ClampLimit(limit)
 	var out []store.MatchRecord
 	err := s.view(ctx, func(tx *bbolt.Tx) error {
 		b, err := matchBuckets(tx)
@@ -394,7 +390,7 @@ func (s *Store) Matches(ctx context.Context, fp string, limit int) ([]store.Matc
 // so a listing that skips most records (pruned replays) reads only what it
 // shows and what it skipped.
 func (s *Store) RecentMatches(ctx context.Context, limit int, keep func(store.MatchRecord) bool) ([]store.MatchRecord, error) {
-	limit = clampLimit(limit)
+	limit = store.ClampLimit(limit)
 	var out []store.MatchRecord
 	err := s.view(ctx, func(tx *bbolt.Tx) error {
 		b, err := matchBuckets(tx)

@@ -202,7 +202,7 @@ func TestRecordMatchValidation(t *testing.T) {
 			return edit(cur), nil
 		}
 	}
-	manyGuests := make([]store.MatchPlayer, maxMatchPlayers+1)
+	manyGuests := make([]store.MatchPlayer, store.MaxMatchPlayers+1)
 	for i := range manyGuests {
 		manyGuests[i].Name = fmt.Sprintf("guest-%04d", i)
 	}
@@ -214,7 +214,7 @@ func TestRecordMatchValidation(t *testing.T) {
 	}{
 		{"empty mode", ranked(func(m *store.MatchRecord) { m.Mode = "" }), shift(5, -5), "invalid mode"},
 		{"mode with zero byte", ranked(func(m *store.MatchRecord) { m.Mode = "pong\x001v1" }), shift(5, -5), "invalid mode"},
-		{"mode too long", ranked(func(m *store.MatchRecord) { m.Mode = strings.Repeat("m", maxModeLen+1) }), shift(5, -5), "invalid mode"},
+		{"mode too long", ranked(func(m *store.MatchRecord) { m.Mode = strings.Repeat("m", store.MaxModeLen+1) }), shift(5, -5), "invalid mode"},
 		{"no players", ranked(func(m *store.MatchRecord) { m.Players = nil }), shift(), "no players"},
 		{"too many players", store.MatchRecord{Mode: "casual-ffa4", Players: manyGuests}, nil, "at most"},
 		{"duplicate fingerprint", ranked(func(m *store.MatchRecord) { m.Players[1].Fingerprint = fpAlice }), shift(5, -5), "both " + fpAlice},
@@ -536,12 +536,12 @@ func TestMatchesNewestFirst(t *testing.T) {
 
 func TestMatchesDefaultLimit(t *testing.T) {
 	s := openPlayers(t, Options{})
-	for range defaultListLimit + 3 {
+	for range store.DefaultListLimit + 3 {
 		mustRecord(t, s, duel(fpAlice, fpBob), shift(1, -1))
 	}
 	ms, err := s.Matches(ctx, fpAlice, 0)
-	if err != nil || len(ms) != defaultListLimit || ms[0].ID != defaultListLimit+3 {
-		t.Errorf("Matches(alice, 0) = %v, %v; want the newest %d", matchIDs(ms), err, defaultListLimit)
+	if err != nil || len(ms) != store.DefaultListLimit || ms[0].ID != store.DefaultListLimit+3 {
+		t.Errorf("Matches(alice, 0) = %v, %v; want the newest %d", matchIDs(ms), err, store.DefaultListLimit)
 	}
 }
 

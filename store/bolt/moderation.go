@@ -39,22 +39,6 @@ const (
 	bucketAudit = "audit"
 )
 
-// These bounds only keep a bug or a hostile caller from bloating records
-// that every listing reads; callers cut text for display long before this.
-const (
-	maxReasonLen = 1024
-	maxActorLen  = 64
-	maxActionLen = 32
-	maxLabelLen  = 128 // names and targets copied into records
-)
-
-func checkBy(b store.By) error {
-	if err := checkActor(b.Actor); err != nil {
-		return err
-	}
-	return checkLen("reason", b.Reason, maxReasonLen)
-}
-
 // banRecord is the stored form under bans/<big-endian id>.
 type banRecord struct {
 	V           int       `json:"v"`
@@ -150,7 +134,7 @@ func (s *Store) AddBan(ctx context.Context, b store.Ban) (store.Ban, error) {
 			d = b.Expires.Sub(b.Created)
 		}
 		return appendAudit(mb.audit, store.AuditEntry{
-			Time: now, Actor: b.Actor, Action: store.ActionBan, Target: label(b.Name, b.Fingerprint),
+			Time: now, Actor: b.Actor, Action: store.ActionBan, Target: store.AuditLabel(b.Name, b.Fingerprint),
 			TargetID: b.Fingerprint, CIDR: b.CIDR, Reason: b.Reason, Duration: d,
 		})
 	})
@@ -164,13 +148,13 @@ func (s *Store) prepareBan(b store.Ban) (store.Ban, netip.Prefix, error) {
 	if b.ID != 0 {
 		return store.Ban{}, netip.Prefix{}, fmt.Errorf("ID %d set: the store assigns ids", b.ID)
 	}
-	if err := checkFingerprint(b.Fingerprint); err != nil {
+	if err := store.CheckFingerprint(b.Fingerprint); err != nil {
 		return store.Ban{}, netip.Prefix{}, err
 	}
-	if err := checkActor(b.Actor); err != nil {
+	if err := store.CheckActor(b.Actor); err != nil {
 		return store.Ban{}, netip.Prefix{}, err
 	}
-	if err := errors.Join(checkLen("reason", b.Reason, maxReasonLen), checkLen("name", b.Name, maxLabelLen)); err != nil {
+	if err := errors.Join(store.CheckLen("reason", b.Reason, store.MaxReasonLen), store.CheckLen("name", b.Name, store.MaxLabelLen)); err != nil {
 		return store.Ban{}, netip.Prefix{}, err
 	}
 	if !b.Lifted.IsZero() || b.LiftedBy != "" {
@@ -206,7 +190,7 @@ func (s *Store) prepareBan(b store.Ban) (store.Ban, netip.Prefix, error) {
 // lifting nothing writes nothing. An unknown name is ErrNotFound; an
 // unknown fingerprint simply has no bans.
 func (s *Store) RemoveBan(ctx context.Context, fpOrName string, by store.By) (int, error) {
-	if err := checkBy(by); err != nil {
+	if err := store.CheckBy(by); err != nil {
 		return 0, fmt.Errorf("store: remove ban: %w", err)
 	}
 	now := s.now().UTC()
@@ -248,7 +232,7 @@ func (s *Store) RemoveBan(ctx context.Context, fpOrName string, by store.By) (in
 			return nil
 		}
 		return appendAudit(mb.audit, store.AuditEntry{
-			Time: now, Actor: by.Actor, Action: store.ActionUnban, Target: label(name, fp),
+			Time: now, Actor: by.Actor, Action: store.ActionUnban, Target: store.AuditLabel(name, fp),
 			TargetID: fp, Reason: by.Reason, Auto: by.Auto,
 		})
 	})
@@ -265,7 +249,7 @@ func (s *Store) RemoveBan(ctx context.Context, fpOrName string, by store.By) (in
 // player sees names the real end. Expired and lifted bans never apply.
 func (s *Store) ActiveBan(ctx context.Context, fp string, ip net.IP) (store.Ban, bool, error) {
 	if fp != "" {
-		if err := checkFingerprint(fp); err != nil {
+		if err := store.CheckFingerprint(fp); err != nil {
 			return store.Ban{}, false, fmt.Errorf("store: active ban: %w", err)
 		}
 	}
@@ -425,13 +409,13 @@ func (r banRecord) version() int { return r.V }
 // mute would never apply. Name is filled in from the player record when
 // empty. The player need not be known (the chat layer may mute by key).
 func (s *Store) SetMute(ctx context.Context, m store.Mute) error {
-	if err := checkFingerprint(m.Fingerprint); err != nil {
+	if err := store.CheckFingerprint(m.Fingerprint); err != nil {
 		return fmt.Errorf("store: set mute: %w", err)
 	}
-	if err := checkActor(m.Actor); err != nil {
+	if err := store.CheckActor(m.Actor); err != nil {
 		return fmt.Errorf("store: set mute: %w", err)
 	}
-	if err := errors.Join(checkLen("reason", m.Reason, maxReasonLen), checkLen("name", m.Name, maxLabelLen)); err != nil {
+	if err := errors.Join(store.CheckLen("reason", m.Reason, store.MaxReasonLen), store.CheckLen("name", m.Name, store.MaxLabelLen)); err != nil {
 		return fmt.Errorf("store: set mute: %w", err)
 	}
 	now := s.now().UTC()
@@ -468,7 +452,7 @@ func (s *Store) SetMute(ctx context.Context, m store.Mute) error {
 			d = m.Expires.Sub(m.Created)
 		}
 		return appendAudit(mb.audit, store.AuditEntry{
-			Time: now, Actor: m.Actor, Action: store.ActionMute, Target: label(m.Name, m.Fingerprint),
+			Time: now, Actor: m.Actor, Action: store.ActionMute, Target: store.AuditLabel(m.Name, m.Fingerprint),
 			TargetID: m.Fingerprint, Reason: m.Reason, Duration: d, Auto: m.Auto,
 		})
 	})
@@ -482,7 +466,7 @@ func (s *Store) SetMute(ctx context.Context, m store.Mute) error {
 // Only lifting an active mute writes the "unmute" audit entry (built from
 // by, in the same transaction); an expired record is deleted silently.
 func (s *Store) RemoveMute(ctx context.Context, fp string, by store.By) (bool, error) {
-	if err := errors.Join(checkFingerprint(fp), checkBy(by)); err != nil {
+	if err := errors.Join(store.CheckFingerprint(fp), store.CheckBy(by)); err != nil {
 		return false, fmt.Errorf("store: remove mute: %w", err)
 	}
 	now := s.now().UTC()
@@ -515,7 +499,7 @@ func (s *Store) RemoveMute(ctx context.Context, fp string, by store.By) (bool, e
 			name = m.Name
 		}
 		return appendAudit(mb.audit, store.AuditEntry{
-			Time: now, Actor: by.Actor, Action: store.ActionUnmute, Target: label(name, fp),
+			Time: now, Actor: by.Actor, Action: store.ActionUnmute, Target: store.AuditLabel(name, fp),
 			TargetID: fp, Reason: by.Reason, Auto: by.Auto,
 		})
 	})
@@ -527,7 +511,7 @@ func (s *Store) RemoveMute(ctx context.Context, fp string, by store.By) (bool, e
 
 // ActiveMute returns fp's mute if it still applies.
 func (s *Store) ActiveMute(ctx context.Context, fp string) (store.Mute, bool, error) {
-	if err := checkFingerprint(fp); err != nil {
+	if err := store.CheckFingerprint(fp); err != nil {
 		return store.Mute{}, false, fmt.Errorf("store: active mute: %w", err)
 	}
 	now := s.now()
@@ -611,7 +595,7 @@ func (s *Store) Audit(ctx context.Context, e store.AuditEntry) error {
 	if e.ID != 0 {
 		return fmt.Errorf("store: audit: ID %d set: the store assigns ids", e.ID)
 	}
-	if err := checkEntry(e); err != nil {
+	if err := store.CheckEntry(e); err != nil {
 		return fmt.Errorf("store: audit: %w", err)
 	}
 	e.Time = s.now().UTC()
@@ -631,7 +615,7 @@ func (s *Store) Audit(ctx context.Context, e store.AuditEntry) error {
 // AuditLog returns entries written at or after since (zero: from the
 // start), newest first; limit<=0 means 20 and more than 1000 means 1000.
 func (s *Store) AuditLog(ctx context.Context, since time.Time, limit int) ([]store.AuditEntry, error) {
-	limit = clampLimit(limit)
+	limit = store.ClampLimit(limit)
 	var out []store.AuditEntry
 	err := s.view(ctx, func(tx *bbolt.Tx) error {
 		b := tx.Bucket([]byte(bucketAudit))
@@ -660,18 +644,6 @@ func (s *Store) AuditLog(ctx context.Context, since time.Time, limit int) ([]sto
 		return nil, fmt.Errorf("store: audit log: %w", err)
 	}
 	return out, nil
-}
-
-func checkEntry(e store.AuditEntry) error {
-	return errors.Join(
-		checkActor(e.Actor),
-		checkLen("action", e.Action, maxActionLen),
-		nonEmpty("action", e.Action),
-		checkLen("target", e.Target, maxLabelLen),
-		checkLen("target id", e.TargetID, maxLabelLen),
-		checkLen("cidr", e.CIDR, maxLabelLen),
-		checkLen("reason", e.Reason, maxReasonLen),
-	)
 }
 
 // appendAudit is the one place entries are written, so every writer, the
@@ -709,7 +681,7 @@ func (s *Store) SetRole(ctx context.Context, fp, role string, by store.By) (stor
 	if role != "" && role != store.RoleModerator {
 		return store.Player{}, fmt.Errorf("store: set role: unknown role %q", role)
 	}
-	if err := checkBy(by); err != nil {
+	if err := store.CheckBy(by); err != nil {
 		return store.Player{}, fmt.Errorf("store: set role: %w", err)
 	}
 	now := s.now().UTC()
@@ -814,7 +786,7 @@ func modBuckets(tx *bbolt.Tx) (modBucketSet, error) {
 // fingerprint: names may not contain one, so the two never collide.
 func resolvePlayer(players, names *bbolt.Bucket, fpOrName string) (fp, name string, err error) {
 	if strings.Contains(fpOrName, ":") {
-		if err := checkFingerprint(fpOrName); err != nil {
+		if err := store.CheckFingerprint(fpOrName); err != nil {
 			return "", "", err
 		}
 		name, _, err := playerName(players, fpOrName)
@@ -829,30 +801,4 @@ func resolvePlayer(players, names *bbolt.Bucket, fpOrName string) (fp, name stri
 		return "", "", fmt.Errorf("name %q: %w", n, store.ErrNotFound)
 	}
 	return string(raw), n, nil
-}
-
-// label is how an audit entry names a target: by name when one is known.
-func label(name, fp string) string {
-	if name != "" {
-		return name
-	}
-	return fp
-}
-
-func checkActor(actor string) error {
-	return errors.Join(nonEmpty("actor", actor), checkLen("actor", actor, maxActorLen))
-}
-
-func nonEmpty(what, s string) error {
-	if s == "" {
-		return fmt.Errorf("%s is required", what)
-	}
-	return nil
-}
-
-func checkLen(what, s string, maxLen int) error {
-	if len(s) > maxLen {
-		return fmt.Errorf("%s is %d bytes, at most %d", what, len(s), maxLen)
-	}
-	return nil
 }

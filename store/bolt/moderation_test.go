@@ -269,7 +269,7 @@ func TestAddBanRefusesBadInput(t *testing.T) {
 		"bad range":       {Fingerprint: fpBob, Actor: "a", CIDR: "192.0.2.0/40"},
 		"expired":         {Fingerprint: fpBob, Actor: "a", Created: now, Expires: now},
 		"lifted":          {Fingerprint: fpBob, Actor: "a", Lifted: now},
-		"huge reason":     {Fingerprint: fpBob, Actor: "a", Reason: strings.Repeat("x", maxReasonLen+1)},
+		"huge reason":     {Fingerprint: fpBob, Actor: "a", Reason: strings.Repeat("x", store.MaxReasonLen+1)},
 	} {
 		if got, err := s.AddBan(ctx, b); err == nil {
 			t.Errorf("%s: AddBan accepted it: %+v", name, got)
@@ -415,7 +415,7 @@ func TestAuditLog(t *testing.T) {
 		"no actor":  {Action: store.ActionWarn},
 		"no action": {Actor: "alice"},
 		"id set":    {ID: 9, Actor: "alice", Action: store.ActionWarn},
-		"huge":      {Actor: "alice", Action: store.ActionWarn, Reason: strings.Repeat("x", maxReasonLen+1)},
+		"huge":      {Actor: "alice", Action: store.ActionWarn, Reason: strings.Repeat("x", store.MaxReasonLen+1)},
 	} {
 		if err := s.Audit(ctx, e); err == nil {
 			t.Errorf("%s: Audit accepted %+v", name, e)

@@ -12,12 +12,6 @@ import (
 	"github.com/termarena/termarena/store"
 )
 
-const (
-	// A SHA256 fingerprint is 50 bytes; the bound only stops absurd keys.
-	maxFingerprintLen = 128
-	maxKeyTypeLen     = 64
-)
-
 // playerRecord is the stored form under players/<fingerprint>. The
 // fingerprint is the key, so it is not repeated in the value.
 type playerRecord struct {
@@ -59,7 +53,7 @@ func (r playerRecord) player(fp string) store.Player {
 // known player still logs in, with the LastSeen saved before; a new one
 // gets an error matching ErrCannotSave.
 func (s *Store) Login(ctx context.Context, fingerprint, keyType, sshUser string) (p store.Player, created bool, err error) {
-	if err := checkFingerprint(fingerprint); err != nil {
+	if err := store.CheckFingerprint(fingerprint); err != nil {
 		return store.Player{}, false, fmt.Errorf("store: login: %w", err)
 	}
 	// UTC, and no monotonic reading, so what Login returns equals what a
@@ -95,7 +89,7 @@ func (s *Store) Login(ctx context.Context, fingerprint, keyType, sshUser string)
 		rec := playerRecord{
 			V:         recordVersion,
 			Name:      name,
-			KeyType:   cleanKeyType(keyType),
+			KeyType:   store.CleanKeyType(keyType),
 			FirstSeen: now,
 			LastSeen:  now,
 		}
@@ -298,37 +292,4 @@ func putPlayer(players *bbolt.Bucket, key []byte, rec playerRecord) error {
 		return fmt.Errorf("write player: %w", err)
 	}
 	return nil
-}
-
-// checkFingerprint refuses keys that cannot be a fingerprint, so nothing
-// odd becomes a bbolt key or reaches a log line through an error message.
-func checkFingerprint(fp string) error {
-	return checkToken("fingerprint", fp, maxFingerprintLen)
-}
-
-// checkToken accepts 1..maxLen bytes of printable ASCII without spaces.
-// Keys built from tokens rely on it: no token holds the zero byte that
-// separates key parts.
-func checkToken(what, s string, maxLen int) error {
-	if s == "" || len(s) > maxLen {
-		return fmt.Errorf("invalid %s: length %d", what, len(s))
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c <= ' ' || c > '~' {
-			return fmt.Errorf("invalid %s: byte 0x%02x at %d", what, c, i)
-		}
-	}
-	return nil
-}
-
-// cleanKeyType keeps only printable ASCII: key type names are ASCII, and the
-// value comes from the client's side of the handshake.
-func cleanKeyType(kt string) string {
-	b := make([]byte, 0, min(len(kt), maxKeyTypeLen))
-	for i := 0; i < len(kt) && len(b) < maxKeyTypeLen; i++ {
-		if c := kt[i]; c > ' ' && c <= '~' {
-			b = append(b, c)
-		}
-	}
-	return string(b)
 }

@@ -146,7 +146,7 @@ func TestLoginCleansKeyType(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.ContainsAny(p.KeyType, "\x1b\n") || len(p.KeyType) > maxKeyTypeLen {
+	if strings.ContainsAny(p.KeyType, "\x1b\n") || len(p.KeyType) > store.MaxKeyTypeLen {
 		t.Errorf("KeyType not cleaned: %q", p.KeyType)
 	}
 }

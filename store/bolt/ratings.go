@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"time"
@@ -23,15 +22,6 @@ const (
 	// deviation and volatility); version 1 records, Elo's, are rewritten
 	// by migration 5 and never read otherwise.
 	ratingVersion = 2
-
-	// Mode names are short identifiers ("pong-1v1"); the bound only stops
-	// absurd keys.
-	maxModeLen = 32
-
-	defaultListLimit = 20
-	// maxListLimit keeps one request from building an unbounded reply
-	// inside a read transaction.
-	maxListLimit = 1000
 )
 
 // ratingRecord is the stored form under ratings/<mode>\x00<fingerprint>.
@@ -83,10 +73,10 @@ func modePrefix(mode string) []byte { return append([]byte(mode), 0) }
 // yet gets InitialRating and zero games with found=false (not an error).
 // Name is the player's current name, or "" if fp is not a known player.
 func (s *Store) Rating(ctx context.Context, mode, fp string) (r store.Rating, found bool, err error) {
-	if err := checkMode(mode); err != nil {
+	if err := store.CheckMode(mode); err != nil {
 		return store.Rating{}, false, fmt.Errorf("store: rating: %w", err)
 	}
-	if err := checkFingerprint(fp); err != nil {
+	if err := store.CheckFingerprint(fp); err != nil {
 		return store.Rating{}, false, fmt.Errorf("store: rating: %w", err)
 	}
 	err = s.view(ctx, func(tx *bbolt.Tx) error {
@@ -106,7 +96,7 @@ func (s *Store) Rating(ctx context.Context, mode, fp string) (r store.Rating, fo
 // Ratings returns every mode the player has a rating in (for the profile),
 // sorted by mode; none is an empty result, not an error.
 func (s *Store) Ratings(ctx context.Context, fp string) ([]store.Rating, error) {
-	if err := checkFingerprint(fp); err != nil {
+	if err := store.CheckFingerprint(fp); err != nil {
 		return nil, fmt.Errorf("store: ratings: %w", err)
 	}
 	var out []store.Rating
@@ -164,7 +154,7 @@ func (s *Store) Ratings(ctx context.Context, fp string) ([]store.Rating, error) 
 // bucket updated in RecordMatch's transaction. offset skips that many from
 // the top (a page further down).
 func (s *Store) Leaderboard(ctx context.Context, mode string, offset, limit int) ([]store.Rating, error) {
-	offset, limit = max(offset, 0), clampLimit(limit)
+	offset, limit = max(offset, 0), store.ClampLimit(limit)
 	all, err := s.Standings(ctx, mode)
 	if err != nil {
 		return nil, err
@@ -179,7 +169,7 @@ func (s *Store) Leaderboard(ctx context.Context, mode string, offset, limit int)
 // from, and what a reader filters (established players only) before
 // cutting a leaderboard.
 func (s *Store) Standings(ctx context.Context, mode string) ([]store.Rating, error) {
-	if err := checkMode(mode); err != nil {
+	if err := store.CheckMode(mode); err != nil {
 		return nil, fmt.Errorf("store: leaderboard: %w", err)
 	}
 	var all []store.Rating
@@ -228,13 +218,6 @@ func compareStanding(a, b store.Rating) int {
 		return c
 	}
 	return strings.Compare(a.Fingerprint, b.Fingerprint)
-}
-
-func clampLimit(limit int) int {
-	if limit <= 0 {
-		return defaultListLimit
-	}
-	return min(limit, maxListLimit)
 }
 
 func ratingBuckets(tx *bbolt.Tx) (ratings, players *bbolt.Bucket, err error) {
@@ -311,27 +294,4 @@ func putRating(ratings *bbolt.Bucket, r store.Rating) error {
 		return fmt.Errorf("write rating: %w", err)
 	}
 	return nil
-}
-
-// checkRating refuses a rating that would poison the file: JSON cannot
-// encode NaN or Inf, and one bad number would spread through every later
-// Elo update of everyone who plays that player.
-func checkRating(r store.Rating) error {
-	if math.IsNaN(r.Rating) || math.IsInf(r.Rating, 0) {
-		return fmt.Errorf("rating %v is not a finite number", r.Rating)
-	}
-	// Glicko-2 divides by both: zero would be as poisonous as NaN.
-	if !(r.Deviation > 0 && r.Deviation < math.Inf(1)) || !(r.Volatility > 0 && r.Volatility < math.Inf(1)) {
-		return fmt.Errorf("deviation %v and volatility %v must be positive finite numbers", r.Deviation, r.Volatility)
-	}
-	if r.Games < 0 || r.Wins < 0 || r.Losses < 0 || r.Draws < 0 {
-		return fmt.Errorf("negative count: games %d, wins %d, losses %d, draws %d", r.Games, r.Wins, r.Losses, r.Draws)
-	}
-	return nil
-}
-
-// checkMode holds mode names to the same byte rules as fingerprints, which
-// is what keeps ratingKey unambiguous.
-func checkMode(mode string) error {
-	return checkToken("mode", mode, maxModeLen)
 }

@@ -11,11 +11,11 @@ import (
 )
 
 // seedRatings gives each player exactly the rating and game count in want
-// by recording ranked matches of up to maxMatchPlayers seats.
+// by recording ranked matches of up to store.MaxMatchPlayers seats.
 func seedRatings(t *testing.T, s *Store, mode string, want []store.Rating) {
 	t.Helper()
-	for start := 0; start < len(want); start += maxMatchPlayers {
-		chunk := want[start:min(start+maxMatchPlayers, len(want))]
+	for start := 0; start < len(want); start += store.MaxMatchPlayers {
+		chunk := want[start:min(start+store.MaxMatchPlayers, len(want))]
 		m := store.MatchRecord{Mode: mode, Ranked: true}
 		for i, r := range chunk {
 			m.Players = append(m.Players, store.MatchPlayer{Fingerprint: r.Fingerprint, Slot: i, Place: 1})
@@ -75,7 +75,7 @@ func TestLeaderboardOrder(t *testing.T) {
 		{"carol", 1550, 3},
 		{"erin", 1400, 1},
 	}
-	for _, limit := range []int{0, -1, 6, 100, maxListLimit + 1} {
+	for _, limit := range []int{0, -1, 6, 100, store.MaxListLimit + 1} {
 		got, err := s.Leaderboard(ctx, "pong-1v1", 0, limit)
 		if err != nil || !reflect.DeepEqual(standings(got), want) {
 			t.Errorf("Leaderboard(limit %d) = %+v, %v;\nwant %+v", limit, standings(got), err, want)
@@ -109,25 +109,25 @@ func TestLeaderboardOrder(t *testing.T) {
 func TestLeaderboardDefaultLimit(t *testing.T) {
 	s := openTest(t, dbPath(t), Options{})
 	var seed []store.Rating
-	for i := range defaultListLimit + 5 {
+	for i := range store.DefaultListLimit + 5 {
 		fp := fmt.Sprintf("SHA256:p%02d", i)
 		mustLogin(t, s, fp, fmt.Sprintf("p%02d", i))
 		seed = append(seed, store.Rating{Fingerprint: fp, Rating: 1000 + float64(i), Games: 1})
 	}
 	seedRatings(t, s, "pong-ffa4", seed)
 	got, err := s.Leaderboard(ctx, "pong-ffa4", 0, 0)
-	if err != nil || len(got) != defaultListLimit {
-		t.Fatalf("Leaderboard(0) = %d entries, %v; want %d", len(got), err, defaultListLimit)
+	if err != nil || len(got) != store.DefaultListLimit {
+		t.Fatalf("Leaderboard(0) = %d entries, %v; want %d", len(got), err, store.DefaultListLimit)
 	}
-	if got[0].Name != fmt.Sprintf("p%02d", defaultListLimit+4) || got[len(got)-1].Name != "p05" {
+	if got[0].Name != fmt.Sprintf("p%02d", store.DefaultListLimit+4) || got[len(got)-1].Name != "p05" {
 		t.Errorf("Leaderboard(0) runs %s … %s", got[0].Name, got[len(got)-1].Name)
 	}
 }
 
 func TestClampLimit(t *testing.T) {
 	for in, want := range map[int]int{-5: 20, 0: 20, 1: 1, 7: 7, 1000: 1000, 1001: 1000, 1 << 40: 1000} {
-		if got := clampLimit(in); got != want {
-			t.Errorf("clampLimit(%d) = %d, want %d", in, got, want)
+		if got := store.ClampLimit(in); got != want {
+			t.Errorf("store.ClampLimit(%d) = %d, want %d", in, got, want)
 		}
 	}
 }

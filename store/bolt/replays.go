@@ -21,11 +21,6 @@ const (
 	// treats it as opaque.
 	bucketReplays = "replays"
 
-	// maxReplayLen is twice the largest decoded replay the spectator
-	// package accepts, room enough for any real compressed one; the bound
-	// only stops a bug from writing a huge value.
-	maxReplayLen = 8 << 20
-
 	// defaultPruneBatch is how many replays PruneReplays reads or deletes
 	// per transaction: small enough that the writer lock (and a read
 	// transaction's hold on the file's pages) is brief, large enough that
@@ -45,8 +40,8 @@ func (s *Store) PutReplay(ctx context.Context, matchID uint64, data []byte) erro
 	if len(data) == 0 {
 		return fmt.Errorf("store: put replay of match %d: empty replay", matchID)
 	}
-	if len(data) > maxReplayLen {
-		return fmt.Errorf("store: put replay of match %d: %d bytes, at most %d", matchID, len(data), maxReplayLen)
+	if len(data) > store.MaxReplayLen {
+		return fmt.Errorf("store: put replay of match %d: %d bytes, at most %d", matchID, len(data), store.MaxReplayLen)
 	}
 	// bbolt keeps a reference to the value until commit; a copy means a
 	// caller reusing its buffer from another goroutine cannot change what

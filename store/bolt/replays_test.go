@@ -61,7 +61,7 @@ func TestReplayPutGet(t *testing.T) {
 	if err := s.PutReplay(ctx, m.ID, nil); err == nil {
 		t.Error("PutReplay accepted an empty replay")
 	}
-	if err := s.PutReplay(ctx, m.ID, make([]byte, maxReplayLen+1)); err == nil {
+	if err := s.PutReplay(ctx, m.ID, make([]byte, store.MaxReplayLen+1)); err == nil {
 		t.Error("PutReplay accepted an oversized replay")
 	}
 }

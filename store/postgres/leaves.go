@@ -12,7 +12,7 @@ import (
 
 // PutLeaves replaces fp's leave record.
 func (s *Store) PutLeaves(ctx context.Context, fp string, l store.Leaves) error {
-	if err := checkFingerprint(fp); err != nil {
+	if err := store.CheckFingerprint(fp); err != nil {
 		return fmt.Errorf("store: put leaves: %w", err)
 	}
 	if err := s.write(ctx, func(tx pgx.Tx) error { return putLeaves(ctx, tx, fp, l) }); err != nil {

@@ -27,11 +27,11 @@ func (s *Store) RecordMatch(ctx context.Context, end store.MatchEnd) (store.Matc
 		return store.MatchRecord{}, fmt.Errorf("store: record match: %w", err)
 	}
 	replay := bytes.Clone(end.Replay)
-	if len(replay) > maxReplayLen {
-		return store.MatchRecord{}, fmt.Errorf("store: record match: replay of %d bytes, at most %d", len(replay), maxReplayLen)
+	if len(replay) > store.MaxReplayLen {
+		return store.MatchRecord{}, fmt.Errorf("store: record match: replay of %d bytes, at most %d", len(replay), store.MaxReplayLen)
 	}
 	for fp := range end.Leaves {
-		if err := checkFingerprint(fp); err != nil {
+		if err := store.CheckFingerprint(fp); err != nil {
 			return store.MatchRecord{}, fmt.Errorf("store: record match: leaves: %w", err)
 		}
 	}
@@ -206,14 +206,14 @@ func prepareMatch(m store.MatchRecord) (store.MatchRecord, error) {
 	if m.ID != 0 {
 		return store.MatchRecord{}, fmt.Errorf("ID %d set: the store assigns ids", m.ID)
 	}
-	if err := checkMode(m.Mode); err != nil {
+	if err := store.CheckMode(m.Mode); err != nil {
 		return store.MatchRecord{}, err
 	}
 	if len(m.Players) == 0 {
 		return store.MatchRecord{}, errors.New("no players")
 	}
-	if len(m.Players) > maxMatchPlayers {
-		return store.MatchRecord{}, fmt.Errorf("%d players, at most %d", len(m.Players), maxMatchPlayers)
+	if len(m.Players) > store.MaxMatchPlayers {
+		return store.MatchRecord{}, fmt.Errorf("%d players, at most %d", len(m.Players), store.MaxMatchPlayers)
 	}
 	seen := make(map[string]int, len(m.Players))
 	for i, p := range m.Players {
@@ -223,7 +223,7 @@ func prepareMatch(m store.MatchRecord) (store.MatchRecord, error) {
 			}
 			continue
 		}
-		if err := checkFingerprint(p.Fingerprint); err != nil {
+		if err := store.CheckFingerprint(p.Fingerprint); err != nil {
 			return store.MatchRecord{}, fmt.Errorf("player %d: %w", i, err)
 		}
 		if j, dup := seen[p.Fingerprint]; dup {
@@ -249,7 +249,7 @@ func checkRated(mode string, current, next []store.Rating) error {
 		if r.Mode != mode {
 			return fmt.Errorf("rate result %d is for mode %q, want %q", i, r.Mode, mode)
 		}
-		if err := checkRating(r); err != nil {
+		if err := store.CheckRating(r); err != nil {
 			return fmt.Errorf("rate result %d (%s): %w", i, r.Fingerprint, err)
 		}
 	}
@@ -277,7 +277,7 @@ func (s *Store) Match(ctx context.Context, id uint64) (store.MatchRecord, error)
 
 // Matches is fp's matches, newest first.
 func (s *Store) Matches(ctx context.Context, fp string, limit int) ([]store.MatchRecord, error) {
-	if err := checkFingerprint(fp); err != nil {
+	if err := store.CheckFingerprint(fp); err != nil {
 		return nil, fmt.Errorf("store: matches: %w", err)
 	}
 	var out []store.MatchRecord
@@ -285,7 +285,7 @@ func (s *Store) Matches(ctx context.Context, fp string, limit int) ([]store.Matc
 		var err error
 		out, err = loadMatches(ctx, tx, "SELECT "+matchCols+` FROM matches m
 			WHERE m.id IN (SELECT match_id FROM match_players WHERE fingerprint = $1 ORDER BY match_id DESC LIMIT $2)
-			ORDER BY m.id DESC`, fp, clampLimit(limit))
+			ORDER BY m.id DESC`, fp, store.ClampLimit(limit))
 		return err
 	})
 	if err != nil {
@@ -301,7 +301,7 @@ const recentPage = 100
 // RecentMatches is the server's newest matches that keep keeps, newest
 // first, read a page at a time until limit are kept.
 func (s *Store) RecentMatches(ctx context.Context, limit int, keep func(store.MatchRecord) bool) ([]store.MatchRecord, error) {
-	limit = clampLimit(limit)
+	limit = store.ClampLimit(limit)
 	var out []store.MatchRecord
 	err := s.read(ctx, func(tx pgx.Tx) error {
 		before := int64(-1) // no bound yet

@@ -67,7 +67,7 @@ func (s *Store) AddBan(ctx context.Context, b store.Ban) (store.Ban, error) {
 		}
 		out = b
 		return appendAudit(ctx, tx, store.AuditEntry{
-			Time: now, Actor: b.Actor, Action: store.ActionBan, Target: label(b.Name, b.Fingerprint),
+			Time: now, Actor: b.Actor, Action: store.ActionBan, Target: store.AuditLabel(b.Name, b.Fingerprint),
 			TargetID: b.Fingerprint, CIDR: b.CIDR, Reason: b.Reason, Duration: d,
 		})
 	})
@@ -81,8 +81,8 @@ func (s *Store) prepareBan(b store.Ban) (store.Ban, netip.Prefix, error) {
 	if b.ID != 0 {
 		return store.Ban{}, netip.Prefix{}, fmt.Errorf("ID %d set: the store assigns ids", b.ID)
 	}
-	if err := errors.Join(checkFingerprint(b.Fingerprint), checkActor(b.Actor),
-		checkLen("reason", b.Reason, maxReasonLen), checkLen("name", b.Name, maxLabelLen)); err != nil {
+	if err := errors.Join(store.CheckFingerprint(b.Fingerprint), store.CheckActor(b.Actor),
+		store.CheckLen("reason", b.Reason, store.MaxReasonLen), store.CheckLen("name", b.Name, store.MaxLabelLen)); err != nil {
 		return store.Ban{}, netip.Prefix{}, err
 	}
 	if !b.Lifted.IsZero() || b.LiftedBy != "" {
@@ -113,7 +113,7 @@ func (s *Store) prepareBan(b store.Ban) (store.Ban, netip.Prefix, error) {
 // RemoveBan lifts every active ban of a fingerprint or current name, with
 // one "unban" audit entry when it lifts any, and says how many it lifted.
 func (s *Store) RemoveBan(ctx context.Context, fpOrName string, by store.By) (int, error) {
-	if err := checkBy(by); err != nil {
+	if err := store.CheckBy(by); err != nil {
 		return 0, fmt.Errorf("store: remove ban: %w", err)
 	}
 	now := s.clock()
@@ -152,7 +152,7 @@ func (s *Store) RemoveBan(ctx context.Context, fpOrName string, by store.By) (in
 			name = oldest.Name
 		}
 		return appendAudit(ctx, tx, store.AuditEntry{
-			Time: now, Actor: by.Actor, Action: store.ActionUnban, Target: label(name, fp),
+			Time: now, Actor: by.Actor, Action: store.ActionUnban, Target: store.AuditLabel(name, fp),
 			TargetID: fp, Reason: by.Reason, Auto: by.Auto,
 		})
 	})
@@ -167,7 +167,7 @@ func (s *Store) RemoveBan(ctx context.Context, fpOrName string, by store.By) (in
 // player is told the real end.
 func (s *Store) ActiveBan(ctx context.Context, fp string, ip net.IP) (store.Ban, bool, error) {
 	if fp != "" {
-		if err := checkFingerprint(fp); err != nil {
+		if err := store.CheckFingerprint(fp); err != nil {
 			return store.Ban{}, false, fmt.Errorf("store: active ban: %w", err)
 		}
 	}
@@ -214,8 +214,8 @@ func (s *Store) Bans(ctx context.Context, includeExpired bool) ([]store.Ban, err
 
 // SetMute replaces fp's mute, with its "mute" audit entry.
 func (s *Store) SetMute(ctx context.Context, m store.Mute) error {
-	if err := errors.Join(checkFingerprint(m.Fingerprint), checkActor(m.Actor),
-		checkLen("reason", m.Reason, maxReasonLen), checkLen("name", m.Name, maxLabelLen)); err != nil {
+	if err := errors.Join(store.CheckFingerprint(m.Fingerprint), store.CheckActor(m.Actor),
+		store.CheckLen("reason", m.Reason, store.MaxReasonLen), store.CheckLen("name", m.Name, store.MaxLabelLen)); err != nil {
 		return fmt.Errorf("store: set mute: %w", err)
 	}
 	now := s.clock()
@@ -249,7 +249,7 @@ func (s *Store) SetMute(ctx context.Context, m store.Mute) error {
 			d = m.Expires.Sub(m.Created)
 		}
 		return appendAudit(ctx, tx, store.AuditEntry{
-			Time: now, Actor: m.Actor, Action: store.ActionMute, Target: label(m.Name, m.Fingerprint),
+			Time: now, Actor: m.Actor, Action: store.ActionMute, Target: store.AuditLabel(m.Name, m.Fingerprint),
 			TargetID: m.Fingerprint, Reason: m.Reason, Duration: d, Auto: m.Auto,
 		})
 	})
@@ -274,7 +274,7 @@ func scanMute(row pgx.Row) (store.Mute, error) {
 // RemoveMute deletes fp's mute and says whether it was still active; only
 // then is the "unmute" audit entry written.
 func (s *Store) RemoveMute(ctx context.Context, fp string, by store.By) (bool, error) {
-	if err := errors.Join(checkFingerprint(fp), checkBy(by)); err != nil {
+	if err := errors.Join(store.CheckFingerprint(fp), store.CheckBy(by)); err != nil {
 		return false, fmt.Errorf("store: remove mute: %w", err)
 	}
 	now := s.clock()
@@ -299,7 +299,7 @@ func (s *Store) RemoveMute(ctx context.Context, fp string, by store.By) (bool, e
 			name = m.Name
 		}
 		return appendAudit(ctx, tx, store.AuditEntry{
-			Time: now, Actor: by.Actor, Action: store.ActionUnmute, Target: label(name, fp),
+			Time: now, Actor: by.Actor, Action: store.ActionUnmute, Target: store.AuditLabel(name, fp),
 			TargetID: fp, Reason: by.Reason, Auto: by.Auto,
 		})
 	})
@@ -311,7 +311,7 @@ func (s *Store) RemoveMute(ctx context.Context, fp string, by store.By) (bool, e
 
 // ActiveMute is fp's mute if it still applies.
 func (s *Store) ActiveMute(ctx context.Context, fp string) (store.Mute, bool, error) {
-	if err := checkFingerprint(fp); err != nil {
+	if err := store.CheckFingerprint(fp); err != nil {
 		return store.Mute{}, false, fmt.Errorf("store: active mute: %w", err)
 	}
 	m, err := scanMute(s.pool.QueryRow(ctx, "SELECT "+muteCols+" FROM mutes WHERE fingerprint = $1", fp))
@@ -348,7 +348,7 @@ func (s *Store) Audit(ctx context.Context, e store.AuditEntry) error {
 	if e.ID != 0 {
 		return fmt.Errorf("store: audit: ID %d set: the store assigns ids", e.ID)
 	}
-	if err := checkEntry(e); err != nil {
+	if err := store.CheckEntry(e); err != nil {
 		return fmt.Errorf("store: audit: %w", err)
 	}
 	e.Time = s.clock()
@@ -378,7 +378,7 @@ func appendAudit(ctx context.Context, db execer, e store.AuditEntry) error {
 // AuditLog is the entries at or after since (zero: all), newest first.
 func (s *Store) AuditLog(ctx context.Context, since time.Time, limit int) ([]store.AuditEntry, error) {
 	rows, err := s.pool.Query(ctx, `SELECT id, at, actor, action, target, target_id, cidr, reason, duration_ns, auto
-		FROM audit WHERE at >= $1 ORDER BY id DESC LIMIT $2`, since.UTC(), clampLimit(limit))
+		FROM audit WHERE at >= $1 ORDER BY id DESC LIMIT $2`, since.UTC(), store.ClampLimit(limit))
 	if err != nil {
 		return nil, fmt.Errorf("store: audit log: %w", classify(err))
 	}
@@ -403,7 +403,7 @@ func (s *Store) SetRole(ctx context.Context, fp, role string, by store.By) (stor
 	if role != "" && role != store.RoleModerator {
 		return store.Player{}, fmt.Errorf("store: set role: unknown role %q", role)
 	}
-	if err := checkBy(by); err != nil {
+	if err := store.CheckBy(by); err != nil {
 		return store.Player{}, fmt.Errorf("store: set role: %w", err)
 	}
 	now := s.clock()
@@ -466,7 +466,7 @@ func nameOf(ctx context.Context, tx pgx.Tx, fp string) (string, error) {
 // player holds); an unknown name is ErrNotFound.
 func resolvePlayer(ctx context.Context, tx pgx.Tx, fpOrName string) (fp, name string, err error) {
 	if strings.Contains(fpOrName, ":") {
-		if err := checkFingerprint(fpOrName); err != nil {
+		if err := store.CheckFingerprint(fpOrName); err != nil {
 			return "", "", err
 		}
 		name, err := nameOf(ctx, tx, fpOrName)

@@ -35,7 +35,7 @@ const firstBatch = 8
 // that want one name at the same moment cannot both get it: the loser's
 // insert does nothing and it moves on to the next candidate.
 func (s *Store) Login(ctx context.Context, fingerprint, keyType, sshUser string) (store.Player, bool, error) {
-	if err := checkFingerprint(fingerprint); err != nil {
+	if err := store.CheckFingerprint(fingerprint); err != nil {
 		return store.Player{}, false, fmt.Errorf("store: login: %w", err)
 	}
 	now := s.clock()
@@ -54,7 +54,7 @@ func (s *Store) Login(ctx context.Context, fingerprint, keyType, sshUser string)
 		}
 		return store.Player{}, false, fmt.Errorf("store: login %s: %w", fingerprint, err)
 	}
-	p, created, err := s.create(ctx, fingerprint, cleanKeyType(keyType), sshUser, now)
+	p, created, err := s.create(ctx, fingerprint, store.CleanKeyType(keyType), sshUser, now)
 	if err != nil {
 		return store.Player{}, false, fmt.Errorf("store: login %s: %w", fingerprint, classify(err))
 	}

@@ -28,7 +28,7 @@ func scanRating(row pgx.Row, name *string) (store.Rating, error) {
 // Rating is fp's rating in mode, or NewRating's with found=false; Name is
 // the player's current name, "" for an unknown fp.
 func (s *Store) Rating(ctx context.Context, mode, fp string) (store.Rating, bool, error) {
-	if err := errors.Join(checkMode(mode), checkFingerprint(fp)); err != nil {
+	if err := errors.Join(store.CheckMode(mode), store.CheckFingerprint(fp)); err != nil {
 		return store.Rating{}, false, fmt.Errorf("store: rating: %w", err)
 	}
 	var r store.Rating
@@ -65,7 +65,7 @@ func loadRating(ctx context.Context, tx pgx.Tx, mode, fp string) (store.Rating, 
 
 // Ratings is fp's rating in every mode they played, by mode.
 func (s *Store) Ratings(ctx context.Context, fp string) ([]store.Rating, error) {
-	if err := checkFingerprint(fp); err != nil {
+	if err := store.CheckFingerprint(fp); err != nil {
 		return nil, fmt.Errorf("store: ratings: %w", err)
 	}
 	rows, err := s.pool.Query(ctx, "SELECT "+ratingCols+`, coalesce(p.name, '')
@@ -100,11 +100,11 @@ const standingsOrder = `ORDER BY r.rating DESC, r.games DESC, p.name COLLATE "C"
 // long (<=0: 20; at most 1000). A rating whose player is gone is left out,
 // as on bbolt.
 func (s *Store) Leaderboard(ctx context.Context, mode string, offset, limit int) ([]store.Rating, error) {
-	if err := checkMode(mode); err != nil {
+	if err := store.CheckMode(mode); err != nil {
 		return nil, fmt.Errorf("store: leaderboard: %w", err)
 	}
 	rows, err := s.pool.Query(ctx, "SELECT "+ratingCols+", p.name FROM ratings r JOIN players p USING (fingerprint) WHERE r.mode = $1 "+
-		standingsOrder+" OFFSET $2 LIMIT $3", mode, max(offset, 0), clampLimit(limit))
+		standingsOrder+" OFFSET $2 LIMIT $3", mode, max(offset, 0), store.ClampLimit(limit))
 	if err != nil {
 		return nil, fmt.Errorf("store: leaderboard %s: %w", mode, classify(err))
 	}
@@ -117,7 +117,7 @@ func (s *Store) Leaderboard(ctx context.Context, mode string, offset, limit int)
 
 // Standings is every rated player of mode in Leaderboard's order.
 func (s *Store) Standings(ctx context.Context, mode string) ([]store.Rating, error) {
-	if err := checkMode(mode); err != nil {
+	if err := store.CheckMode(mode); err != nil {
 		return nil, fmt.Errorf("store: leaderboard: %w", err)
 	}
 	rows, err := s.pool.Query(ctx, "SELECT "+ratingCols+", p.name FROM ratings r JOIN players p USING (fingerprint) WHERE r.mode = $1 "+

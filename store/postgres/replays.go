@@ -17,8 +17,8 @@ func (s *Store) PutReplay(ctx context.Context, matchID uint64, data []byte) erro
 	if len(data) == 0 {
 		return fmt.Errorf("store: put replay of match %d: empty replay", matchID)
 	}
-	if len(data) > maxReplayLen {
-		return fmt.Errorf("store: put replay of match %d: %d bytes, at most %d", matchID, len(data), maxReplayLen)
+	if len(data) > store.MaxReplayLen {
+		return fmt.Errorf("store: put replay of match %d: %d bytes, at most %d", matchID, len(data), store.MaxReplayLen)
 	}
 	err := s.write(ctx, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, "UPDATE matches SET replay = true WHERE id = $1", int64(matchID))
