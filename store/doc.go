@@ -4,11 +4,12 @@
 // Matches, Replays, Bans, Mutes, Roles, Audit, LeaveStrikes, Maintenance)
 // composed into Store, the sentinel errors every backend returns
 // (ErrNotFound, ErrNameTaken, ErrInvalidName, ErrCannotSave, …), and the
-// rules both backends share (names, address ranges).
+// rules both backends share (names, address ranges, input bounds).
 //
 // Where things are:
 //
-//	store/           values, interfaces, errors, name rules (this package; no database)
+//	store/           values, interfaces, errors, name rules and input
+//	                 bounds (limits.go) (this package; no database)
 //	store/bolt/      the default backend: one bbolt file in --data, its
 //	                 schema versions and migrations, backup
 //	store/postgres/  the backend for several nodes on one PostgreSQL
