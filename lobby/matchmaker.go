@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/termarena/termarena/game"
@@ -70,6 +71,13 @@ type Matchmaker struct {
 	// matched is the live ranked room each player was last matched into,
 	// until that room ends: where to look for a seat they still hold.
 	matched map[string]*Room
+	// changed is closed at a join or a leave (Waiting), then replaced.
+	changed chan struct{}
+
+	// pairing, in a cluster, is the one matchmaker that pairs these
+	// queues instead of their own waves (PairElsewhere); nil on a
+	// single node.
+	pairing atomic.Pointer[pairingBox]
 
 	panics panicCount // waves and matches whose handling panicked
 }
@@ -80,7 +88,7 @@ func NewMatchmaker(rooms *Rooms, cooldowns *Cooldowns, log *slog.Logger) (*Match
 		log = slog.New(slog.DiscardHandler)
 	}
 	mm := &Matchmaker{rooms: rooms, queues: map[RankedMode]*Queue{}, cooldowns: cooldowns, now: time.Now, log: log,
-		tickets: map[string]*Ticket{}, last: map[string][]string{}, matched: map[string]*Room{}}
+		tickets: map[string]*Ticket{}, last: map[string][]string{}, matched: map[string]*Room{}, changed: make(chan struct{})}
 	for _, k := range rooms.Games() {
 		for _, m := range k.Modes() {
 			if m.Ranked == "" {
@@ -133,8 +141,21 @@ func (mm *Matchmaker) runQueue(ctx context.Context, q *Queue) (panicked bool) {
 			panicked = ctx.Err() == nil
 		}
 	}()
-	q.Run(ctx, mm.deliver)
-	return false
+	t := time.NewTicker(WaveInterval / 4)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return false
+		case now := <-t.C:
+			if mm.elsewhere() != nil {
+				continue // the cluster's matchmaker pairs this queue
+			}
+			for _, m := range q.Tick(now) {
+				mm.deliver(m)
+			}
+		}
+	}
 }
 
 // Panics is how many waves and matches the matchmaker skipped because
@@ -169,9 +190,13 @@ func (mm *Matchmaker) Join(mode RankedMode, id, name string, rating float64) (*T
 	if err != nil {
 		delete(mm.tickets, id)
 	}
+	mm.notifyLocked()
 	mm.mu.Unlock()
 	if err != nil {
 		return nil, err
+	}
+	if mm.elsewhere() != nil {
+		return t, nil // the cluster's matchmaker pairs it, told by Waiting
 	}
 	// A full table within tolerance pairs at once, not at the next wave.
 	for _, m := range q.Tick(now) {
@@ -191,6 +216,7 @@ func (mm *Matchmaker) dropTicketLocked(id string, now time.Time) {
 	if t := mm.tickets[id]; t != nil {
 		delete(mm.tickets, id)
 		mm.queues[t.Mode].Remove(id, now)
+		mm.notifyLocked()
 	}
 }
 

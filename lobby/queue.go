@@ -554,6 +554,9 @@ const StrikeDecay = 24 * time.Hour
 type Cooldowns struct {
 	mu sync.Mutex
 	m  map[string]leaveRecord
+	// observe, in a cluster, tells the other nodes of each leave
+	// (Matchmaker.OnLeave); nil on a single node.
+	observe func(id string, l store.Leaves)
 }
 
 type leaveRecord struct {
@@ -590,7 +593,25 @@ func (c *Cooldowns) RecordLeave(id string, now time.Time) (until time.Time) {
 	// a new cooldown never ends before the one it replaces.
 	until = now.Add(LeaveCooldown(strikes))
 	c.m[id] = leaveRecord{strikes: strikes, last: now, until: until}
+	if c.observe != nil {
+		c.observe(id, store.Leaves{Strikes: strikes, Last: now, Until: until})
+	}
 	return until
+}
+
+// Merge takes a leave record another node made (a cluster's nodes share
+// them as they happen; the store has them at start): the newer of it and
+// the one kept here wins.
+func (c *Cooldowns) Merge(id string, l store.Leaves) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = make(map[string]leaveRecord)
+	}
+	if r, ok := c.m[id]; ok && (r.last.After(l.Last) || (r.last.Equal(l.Last) && r.strikes >= l.Strikes)) {
+		return
+	}
+	c.m[id] = leaveRecord{strikes: l.Strikes, last: l.Last, until: l.Until}
 }
 
 // Leaves is id's record as it stands after their last leave, for the
