@@ -96,6 +96,9 @@ type Deps struct {
 	// Node is the cluster node answering (`admin stats` names it); ""
 	// on a single node.
 	Node string
+	// Matchmaker names the node that pairs the cluster's ranked queues
+	// (the lease holder; "none" between holders); nil on a single node.
+	Matchmaker func() string
 }
 
 // command is one `admin` subcommand.

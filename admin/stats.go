@@ -22,8 +22,9 @@ import (
 // panics (by worker: room, spectator-delay, results, matchmaker,
 // replay-prune)} plus "build":
 // buildinfo.Info {version, revision, date}, and "node" in a cluster (the
-// node answering: these figures are its own); rates are over the time since
-// the previous read, so poll it once a second.
+// node answering: these figures are its own) with "matchmaker" (the node
+// holding the matchmaker lease, pairing every node's ranked queues); rates
+// are over the time since the previous read, so poll it once a second.
 func runStats(r *runner, args []string) int {
 	p, err := cmdargs.Parse(args, []string{"json"}, nil)
 	if err == nil && len(p.Pos) > 0 {
@@ -37,17 +38,25 @@ func runStats(r *runner, args []string) int {
 	}
 	s := r.d.Stats()
 	build := buildinfo.Read()
+	var matchmaker string
+	if r.d.Matchmaker != nil {
+		matchmaker = r.d.Matchmaker()
+	}
 	if p.Bools["json"] {
 		return r.writeJSON(struct {
 			telemetry.Stats
-			Build buildinfo.Info `json:"build"`
-			Node  string         `json:"node,omitempty"`
-		}{s, build, r.d.Node})
+			Build      buildinfo.Info `json:"build"`
+			Node       string         `json:"node,omitempty"`
+			Matchmaker string         `json:"matchmaker,omitempty"`
+		}{s, build, r.d.Node, matchmaker})
 	}
 	var t table
 	if r.d.Node != "" {
 		// These figures are this node's; who is online counts every node's.
 		t.row("node", r.d.Node)
+	}
+	if matchmaker != "" {
+		t.row("matchmaker", matchmaker)
 	}
 	t.row("build", build.Version+" "+build.Revision)
 	t.row("sessions", fmt.Sprint(s.Sessions))

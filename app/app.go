@@ -74,6 +74,9 @@ type Cluster struct {
 	// Presence tunes how often nodes tell each other who is on them; the
 	// zero value is cluster's defaults.
 	Presence cluster.PresenceTiming
+	// Queue tunes the shared ranked queue and its matchmaker lease; the
+	// zero value is cluster's defaults.
+	Queue cluster.QueueTiming
 }
 
 // DefaultConfig is what `termarena` runs with when no flag says otherwise
@@ -99,7 +102,10 @@ type App struct {
 	// it on --http.
 	Web *web.Server
 	// Node is the cluster connection; nil on a single node.
-	Node         *cluster.Node
+	Node *cluster.Node
+	// Lease is this node's view of the cluster's matchmaker lease; nil
+	// on a single node.
+	Lease        *cluster.Lease
 	stopPresence func()
 	stopShared   []func()
 	closed       bool
@@ -161,6 +167,12 @@ func Assemble(c Config) (*App, error) {
 		stop, err := a.Node.ShareChat(a.Lobby.Chat)
 		if err != nil {
 			return fail(fmt.Errorf("cluster: share chat: %w", err))
+		}
+		a.stopShared = append(a.stopShared, stop)
+		// One matchmaker for the cluster: this node's queues are paired
+		// by the lease holder's, from here on.
+		if a.Lease, stop, err = a.Node.ShareQueue(a.Lobby.Matchmaker, c.Cluster.Queue); err != nil {
+			return fail(fmt.Errorf("cluster: share the ranked queue: %w", err))
 		}
 		a.stopShared = append(a.stopShared, stop)
 	}

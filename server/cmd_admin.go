@@ -17,13 +17,18 @@ func adminCommand() command {
 			if srv.deps.Metrics != nil {
 				stats = srv.deps.Metrics.Snapshot
 			}
+			var pairer func() string
+			if mm := srv.deps.Matchmaker; mm != nil && mm.Pairer() != "" {
+				pairer = mm.Pairer // a cluster's: names the lease holder
+			}
 			return admin.Run(s.Context(), admin.Deps{
-				Stats:    stats,
-				Store:    srv.deps.Store,
-				Sessions: srv.live,
-				TempDir:  srv.deps.TempDir,
-				IsAdmin:  srv.isAdmin,
-				Node:     srv.deps.Hub.Node(),
+				Stats:      stats,
+				Store:      srv.deps.Store,
+				Sessions:   srv.live,
+				TempDir:    srv.deps.TempDir,
+				IsAdmin:    srv.isAdmin,
+				Node:       srv.deps.Hub.Node(),
+				Matchmaker: pairer,
 			}, admin.Caller{ID: id.ID, Name: id.Name, Admin: id.Admin}, args, s.Out(), s.ErrOut())
 		},
 	}

@@ -51,6 +51,9 @@ type queueDesk interface {
 	Status(t *lobby.Ticket) (waited time.Duration, lo, hi float64, queued int, ok bool)
 	TableSize(mode lobby.RankedMode) int
 	Leave(id string)
+	// Scope says, in a cluster, which node the player waits on and how
+	// many wait on the others (shared false on a single node).
+	Scope(mode lobby.RankedMode) (node string, elsewhere int, shared bool)
 }
 
 // matchSeater is the router's hand-off to the room a match was made in
@@ -128,12 +131,27 @@ func (p *queuePage) view() string {
 		return style(colText).Render("Match found — joining…")
 	}
 	s := queueText(p.ticket.Mode, waited, lo, hi, queued, p.desk.TableSize(p.ticket.Mode))
+	if node, elsewhere, shared := p.desk.Scope(p.ticket.Mode); shared {
+		s += clusterQueueText(node, elsewhere)
+	}
 	if p.offering() {
 		s += "\n" + lipgloss.NewStyle().Bold(true).Foreground(colText).Render(
 			fmt.Sprintf("  Nobody else is queueing. b plays a level-%d bot now", p.bots.level)) + "\n" +
 			style(colDim).Render("  (practice: unrated) · or keep waiting here for a person") + "\n"
 	}
 	return s
+}
+
+// clusterQueueText tells a player in a cluster's queue the truth about it:
+// one matchmaker pairs every node's queue, but until matches are played
+// across nodes it pairs them only with players connected to the same node
+// (the count in the queue is this node's), and how many wait elsewhere.
+func clusterQueueText(node string, elsewhere int) string {
+	line := fmt.Sprintf("  matched with players on this node (%s) only, for now", node)
+	if elsewhere > 0 {
+		line += fmt.Sprintf(" · %d more wait on other nodes", elsewhere)
+	}
+	return style(colDim).Render(line) + "\n"
 }
 
 // queueText is the queue screen: how long the player has waited, the

@@ -1,0 +1,512 @@
+package cluster
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/termarena/termarena/lobby"
+	"github.com/termarena/termarena/store"
+)
+
+// The ranked queue across nodes. Every node publishes who waits in its
+// queues (on a change and as a heartbeat); the node holding the
+// matchmaker lease (lease.go) pairs them with the lobby's own waves and
+// sends each match to the node that seats it. Until rooms are played
+// across nodes a match seats players of one node only, so the holder keeps
+// one queue per node and mode: every node's players are paired by one
+// matchmaker, with the same tolerance, rematch and starvation rules as a
+// single node, never with a player whose session is on another node.
+const (
+	subjectQueueWaiting = "termarena.queue.waiting"
+	subjectQueueMatch   = "termarena.queue.match." // + the node that seats it
+	// subjectQueueLeave carries each ranked leave as it is recorded, so
+	// the leaver's cooldown holds on every node (the store has them too,
+	// read at start).
+	subjectQueueLeave = "termarena.queue.leave"
+	// bucketLastOpponents keeps each player's last ranked opponents
+	// (keyed by the hex of the player id: ids have characters keys may
+	// not), so a new holder avoids the same rematches the old one did.
+	bucketLastOpponents = "termarena_last_opponents"
+	lastOpponentsTTL    = 24 * time.Hour
+)
+
+// Queues is a node's ranked queues as the cluster pairs them:
+// *lobby.Matchmaker implements it.
+type Queues interface {
+	Waiting() (map[lobby.RankedMode][]lobby.Entry, <-chan struct{})
+	Apply(lobby.Match) error
+	NewQueues() map[lobby.RankedMode]*lobby.Queue
+	PairElsewhere(lobby.Pairing)
+	// OnLeave and MergeLeave share ranked leavers' cooldowns.
+	OnLeave(func(id string, l store.Leaves))
+	MergeLeave(id string, l store.Leaves)
+}
+
+// QueueTiming tunes the shared queue; the zero value is the defaults.
+type QueueTiming struct {
+	Heartbeat time.Duration // how often a node repeats who waits; default 1s
+	Forget    time.Duration // a node not heard from this long is dropped; default 3 heartbeats
+	Settle    time.Duration // a burst of joins is one message; default 20ms
+	// Pending is how long the holder leaves out players it has just
+	// matched while their node may still list them; default 3s.
+	Pending time.Duration
+	Lease   LeaseTiming
+}
+
+func (t QueueTiming) withDefaults() QueueTiming {
+	if t.Heartbeat <= 0 {
+		t.Heartbeat = time.Second
+	}
+	if t.Forget <= 0 {
+		t.Forget = 3 * t.Heartbeat
+	}
+	if t.Settle <= 0 {
+		t.Settle = 20 * time.Millisecond
+	}
+	if t.Pending <= 0 {
+		t.Pending = 3 * time.Second
+	}
+	return t
+}
+
+// queueMsg is who waits on a node (version 1; fields are only added).
+type queueMsg struct {
+	V       int                     `json:"v"`
+	Node    string                  `json:"node"`
+	Bye     bool                    `json:"bye,omitempty"`
+	Waiting map[string][]queueEntry `json:"waiting"`
+}
+
+type queueEntry struct {
+	ID     string    `json:"id"`
+	Name   string    `json:"name"`
+	Rating float64   `json:"rating"`
+	Since  time.Time `json:"since"`
+	Last   []string  `json:"last,omitempty"`
+}
+
+// matchMsg is a match the holder formed, for its node to seat (version 1).
+type matchMsg struct {
+	V       int          `json:"v"`
+	By      string       `json:"by"`
+	Mode    string       `json:"mode"`
+	Players []queueEntry `json:"players"`
+	Teams   [][]int      `json:"teams,omitempty"`
+	Formed  time.Time    `json:"formed"`
+}
+
+func toWire(e lobby.Entry) queueEntry {
+	return queueEntry{ID: e.ID, Name: e.Name, Rating: e.Rating, Since: e.Since, Last: e.LastOpponents}
+}
+
+func fromWire(e queueEntry) lobby.Entry {
+	return lobby.Entry{ID: e.ID, Name: e.Name, Rating: e.Rating, Since: e.Since, LastOpponents: e.Last}
+}
+
+// leaveMsg is a ranked leave recorded on a node (version 1).
+type leaveMsg struct {
+	V       int       `json:"v"`
+	Node    string    `json:"node"`
+	ID      string    `json:"id"`
+	Strikes int       `json:"strikes"`
+	Last    time.Time `json:"last"`
+	Until   time.Time `json:"until"`
+}
+
+// sharedQueue is the cluster's pairing as a node's Matchmaker sees it.
+type sharedQueue struct {
+	lease  *Lease
+	counts atomic.Pointer[map[lobby.RankedMode]int] // waiting on the other nodes
+}
+
+func (s *sharedQueue) Holder() string { return s.lease.Holder() }
+
+func (s *sharedQueue) Elsewhere(mode lobby.RankedMode) int {
+	if c := s.counts.Load(); c != nil {
+		return (*c)[mode]
+	}
+	return 0
+}
+
+// ShareQueue joins this node's ranked queues to the cluster's: it competes
+// for the matchmaker lease, publishes who waits here, pairs every node's
+// queues while it holds the lease and seats the matches formed for this
+// node. From the call on, q runs no waves of its own. stop hands the lease
+// back, tells the others this node's queue is gone and returns once the
+// goroutines it started have ended.
+func (n *Node) ShareQueue(q Queues, t QueueTiming) (l *Lease, stop func(), err error) {
+	t = t.withDefaults()
+	js, err := jetstream.New(n.nc)
+	if err != nil {
+		return nil, nil, fmt.Errorf("cluster: jetstream: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+		Bucket:      bucketLastOpponents,
+		Description: "termarena: each player's last ranked opponents, for the matchmaker to avoid rematches",
+		TTL:         lastOpponentsTTL,
+		History:     1,
+	})
+	cancel()
+	if err != nil {
+		return nil, nil, fmt.Errorf("cluster: the last-opponents bucket: %w", err)
+	}
+	in := make(chan *nats.Msg, 256)
+	subIn, err := n.nc.ChanSubscribe(subjectQueueWaiting, in)
+	if err != nil {
+		return nil, nil, fmt.Errorf("cluster: subscribe to queues: %w", err)
+	}
+	matches := make(chan *nats.Msg, 64)
+	subMatch, err := n.nc.ChanSubscribe(subjectQueueMatch+n.name, matches)
+	if err != nil {
+		_ = subIn.Unsubscribe()
+		return nil, nil, fmt.Errorf("cluster: subscribe to matches: %w", err)
+	}
+	subLeave, err := n.nc.Subscribe(subjectQueueLeave, func(msg *nats.Msg) {
+		var m leaveMsg
+		if err := json.Unmarshal(msg.Data, &m); err != nil || m.ID == "" {
+			n.log.Warn("cluster: a leave message that does not read", "err", err)
+			return
+		}
+		if m.Node != n.name {
+			q.MergeLeave(m.ID, store.Leaves{Strikes: m.Strikes, Last: m.Last, Until: m.Until})
+		}
+	})
+	if err != nil {
+		_ = subIn.Unsubscribe()
+		_ = subMatch.Unsubscribe()
+		return nil, nil, fmt.Errorf("cluster: subscribe to leaves: %w", err)
+	}
+	l, stopLease, err := n.TakeLease(t.Lease)
+	if err != nil {
+		_ = subIn.Unsubscribe()
+		_ = subMatch.Unsubscribe()
+		_ = subLeave.Unsubscribe()
+		return nil, nil, err
+	}
+	q.OnLeave(func(id string, l store.Leaves) {
+		// Publish only buffers: it never blocks the results writer.
+		b, _ := json.Marshal(leaveMsg{V: 1, Node: n.name, ID: id, Strikes: l.Strikes, Last: l.Last, Until: l.Until})
+		if err := n.nc.Publish(subjectQueueLeave, b); err != nil {
+			n.log.Warn("cluster: a ranked leave not told to the other nodes", "err", err)
+		}
+	})
+	shared := &sharedQueue{lease: l}
+	q.PairElsewhere(shared)
+	runCtx, stopRun := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() { _ = subIn.Unsubscribe(); _ = subMatch.Unsubscribe(); _ = subLeave.Unsubscribe() }()
+		n.queueLoop(runCtx, q, shared, kv, t, in, matches)
+	}()
+	return l, func() { q.OnLeave(nil); stopRun(); <-done; stopLease() }, nil
+}
+
+// queueLoop owns the node's view of every queue and, while this node holds
+// the lease, the pairing.
+func (n *Node) queueLoop(ctx context.Context, q Queues, shared *sharedQueue, kv jetstream.KeyValue, t QueueTiming,
+	in, matches <-chan *nats.Msg) {
+	type heardQueue struct {
+		at      time.Time
+		waiting map[lobby.RankedMode][]lobby.Entry
+	}
+	nodes := map[string]*heardQueue{} // every node's, this one's included (its own echo)
+	var p *pairer                     // non-nil while this node holds the lease
+	recount := func() {
+		c := map[lobby.RankedMode]int{}
+		for node, h := range nodes {
+			if node == n.name {
+				continue
+			}
+			for mode, es := range h.waiting {
+				c[mode] += len(es)
+			}
+		}
+		shared.counts.Store(&c)
+	}
+	local, changed := q.Waiting()
+	publish := func(bye bool) {
+		m := queueMsg{V: 1, Node: n.name, Bye: bye, Waiting: map[string][]queueEntry{}}
+		if !bye {
+			for mode, es := range local {
+				for _, e := range es {
+					m.Waiting[string(mode)] = append(m.Waiting[string(mode)], toWire(e))
+				}
+			}
+		}
+		b, _ := json.Marshal(m) // strings, numbers and times: cannot fail
+		if err := n.nc.Publish(subjectQueueWaiting, b); err != nil {
+			n.log.Warn("cluster: publish the queue", "err", err)
+		}
+	}
+	beat := time.NewTicker(t.Heartbeat)
+	defer beat.Stop()
+	waves := time.NewTicker(lobby.WaveInterval / 4)
+	defer waves.Stop()
+	var settle <-chan time.Time
+	publish(false)
+	for {
+		select {
+		case <-ctx.Done():
+			publish(true)
+			return
+		case <-changed:
+			changed = nil
+			settle = time.After(t.Settle)
+		case <-settle:
+			settle = nil
+			local, changed = q.Waiting()
+			publish(false)
+		case <-beat.C:
+			if settle == nil {
+				local, changed = q.Waiting()
+				publish(false)
+			}
+			now := time.Now()
+			for node, h := range nodes {
+				if now.Sub(h.at) > t.Forget {
+					delete(nodes, node)
+					if p != nil {
+						p.forget(node)
+					}
+				}
+			}
+			recount()
+		case msg := <-in:
+			var m queueMsg
+			if err := json.Unmarshal(msg.Data, &m); err != nil || m.Node == "" {
+				n.log.Warn("cluster: a queue message that does not read", "err", err)
+				continue
+			}
+			if m.Bye {
+				delete(nodes, m.Node)
+				if p != nil {
+					p.forget(m.Node)
+				}
+				recount()
+				continue
+			}
+			h := &heardQueue{at: time.Now(), waiting: map[lobby.RankedMode][]lobby.Entry{}}
+			for mode, es := range m.Waiting {
+				for _, e := range es {
+					h.waiting[lobby.RankedMode(mode)] = append(h.waiting[lobby.RankedMode(mode)], fromWire(e))
+				}
+			}
+			nodes[m.Node] = h
+			recount()
+			if p != nil {
+				p.sync(ctx, m.Node, h.waiting, time.Now())
+				p.tick(ctx, time.Now()) // a table completed on arrival pairs now
+			}
+		case msg := <-matches:
+			n.seat(q, msg)
+		case now := <-waves.C:
+			switch holding := shared.lease.Holding(); {
+			case holding && p == nil:
+				// Took the lease: pair what every node last said.
+				p = newPairer(n, q, kv, t)
+				for node, h := range nodes {
+					p.sync(ctx, node, h.waiting, now)
+				}
+			case !holding && p != nil:
+				p = nil // another node pairs now
+			}
+			if p != nil {
+				p.tick(ctx, now)
+			}
+		}
+	}
+}
+
+// seat applies a match the holder formed for this node.
+func (n *Node) seat(q Queues, msg *nats.Msg) {
+	var m matchMsg
+	if err := json.Unmarshal(msg.Data, &m); err != nil {
+		n.log.Warn("cluster: a match message that does not read", "err", err)
+		return
+	}
+	match := lobby.Match{Mode: lobby.RankedMode(m.Mode), Teams: m.Teams, Formed: m.Formed}
+	for _, e := range m.Players {
+		match.Players = append(match.Players, fromWire(e))
+	}
+	if err := q.Apply(match); err != nil {
+		// Someone left meanwhile: the others stay queued for the next wave.
+		n.log.Info("cluster: a match from the matchmaker not seated", "by", m.By, "err", err)
+	}
+}
+
+// pairer is the holder's pairing: one queue per node and mode.
+type pairer struct {
+	n         *Node
+	kv        jetstream.KeyValue
+	t         QueueTiming
+	newQueues func() map[lobby.RankedMode]*lobby.Queue
+	queues    map[string]map[lobby.RankedMode]*lobby.Queue
+	known     map[string]map[string]lobby.RankedMode // node → player → the mode they wait in
+	pending   map[string]pendingMatch                // players just matched, until their node drops them
+	last      map[string][]string                    // last opponents read or written
+}
+
+type pendingMatch struct {
+	node string
+	at   time.Time
+}
+
+func newPairer(n *Node, q Queues, kv jetstream.KeyValue, t QueueTiming) *pairer {
+	return &pairer{n: n, kv: kv, t: t, newQueues: q.NewQueues,
+		queues: map[string]map[lobby.RankedMode]*lobby.Queue{}, known: map[string]map[string]lobby.RankedMode{},
+		pending: map[string]pendingMatch{}, last: map[string][]string{}}
+}
+
+func (p *pairer) forget(node string) {
+	delete(p.queues, node)
+	delete(p.known, node)
+}
+
+// sync makes the holder's queues of node what the node last said.
+func (p *pairer) sync(ctx context.Context, node string, waiting map[lobby.RankedMode][]lobby.Entry, now time.Time) {
+	qs := p.queues[node]
+	if qs == nil {
+		qs = p.newQueues()
+		p.queues[node] = qs
+		p.known[node] = map[string]lobby.RankedMode{}
+	}
+	known := p.known[node]
+	listed := map[string]lobby.RankedMode{}
+	for mode, es := range waiting {
+		for _, e := range es {
+			listed[e.ID] = mode
+		}
+	}
+	for id, mode := range known {
+		if m, ok := listed[id]; !ok || m != mode {
+			qs[mode].Remove(id, now)
+			delete(known, id)
+		}
+	}
+	for id, pm := range p.pending {
+		if pm.node == node && (listed[id] == "" || now.Sub(pm.at) > p.t.Pending) {
+			delete(p.pending, id) // seated, or the match was refused: may queue again
+		}
+	}
+	for mode, es := range waiting {
+		qq := qs[mode]
+		if qq == nil {
+			continue // a mode this build does not run: a newer node's
+		}
+		for _, e := range es {
+			if _, ok := known[e.ID]; ok {
+				continue
+			}
+			if _, ok := p.pending[e.ID]; ok {
+				continue
+			}
+			if p.waitsElsewhere(node, e.ID) {
+				// One key queued from terminals on two nodes waits where
+				// it queued first: matched on both, it would play two
+				// ranked matches at once.
+				continue
+			}
+			e.LastOpponents = union(e.LastOpponents, p.lastOf(ctx, e.ID))
+			if err := qq.Enqueue(e, now); err != nil {
+				p.n.log.Warn("cluster: a queued player the matchmaker cannot queue", "node", node, "err", err)
+				continue
+			}
+			known[e.ID] = mode
+		}
+	}
+}
+
+func (p *pairer) waitsElsewhere(node, id string) bool {
+	for other, known := range p.known {
+		if _, ok := known[id]; ok && other != node {
+			return true
+		}
+	}
+	return false
+}
+
+// tick runs the waves that are due and sends their matches to their nodes.
+func (p *pairer) tick(ctx context.Context, now time.Time) {
+	for node, qs := range p.queues {
+		for _, qq := range qs {
+			for _, m := range qq.Tick(now) {
+				p.send(ctx, node, m, now)
+			}
+		}
+	}
+}
+
+func (p *pairer) send(ctx context.Context, node string, m lobby.Match, now time.Time) {
+	msg := matchMsg{V: 1, By: p.n.name, Mode: string(m.Mode), Teams: m.Teams, Formed: m.Formed}
+	for _, e := range m.Players {
+		msg.Players = append(msg.Players, toWire(e))
+		delete(p.known[node], e.ID)
+		p.pending[e.ID] = pendingMatch{node: node, at: now}
+	}
+	b, _ := json.Marshal(msg)
+	if err := p.n.nc.Publish(subjectQueueMatch+node, b); err != nil {
+		p.n.log.Warn("cluster: a match not sent to its node", "node", node, "err", err)
+	}
+	for _, e := range m.Players {
+		var opp []string
+		for _, o := range m.Players {
+			if o.ID != e.ID {
+				opp = append(opp, o.ID)
+			}
+		}
+		p.last[e.ID] = opp
+		b, _ := json.Marshal(opp)
+		c, cancel := context.WithTimeout(ctx, time.Second)
+		if _, err := p.kv.Put(c, lastKey(e.ID), b); err != nil {
+			p.n.log.Warn("cluster: last opponents not shared", "err", err)
+		}
+		cancel()
+	}
+}
+
+// lastOf is id's last ranked opponents: as this holder matched them, or
+// as the previous holder wrote them.
+func (p *pairer) lastOf(ctx context.Context, id string) []string {
+	if opp, ok := p.last[id]; ok {
+		return opp
+	}
+	c, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	var opp []string
+	e, err := p.kv.Get(c, lastKey(id))
+	switch {
+	case err == nil:
+		if err := json.Unmarshal(e.Value(), &opp); err != nil {
+			p.n.log.Warn("cluster: last opponents that do not read", "err", err)
+		}
+	case errors.Is(err, jetstream.ErrKeyNotFound):
+	default:
+		p.n.log.Warn("cluster: reading last opponents", "err", err)
+		return nil // not cached: asked again next time
+	}
+	p.last[id] = opp
+	return opp
+}
+
+func lastKey(id string) string { return hex.EncodeToString([]byte(id)) }
+
+func union(a, b []string) []string {
+	out := slices.Clone(a)
+	for _, x := range b {
+		if !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
