@@ -180,7 +180,8 @@ func TestLeaderboardPageAndJSONAgreeWithTheCommand(t *testing.T) {
 	w.login(alice, "alice")
 	w.login(bob, "bob")
 	w.rankedWin(alice, bob, 20, false)
-	w.wantPage("/leaderboard/pong-1v1", 200, "pong-1v1 leaderboard", `<a href="/@/alice">alice</a></td><td>1520</td>`, `<a href="/@/bob">bob</a></td><td>1480</td>`)
+	w.wantPage("/leaderboard/pong-1v1", 200, "pong-1v1 leaderboard", `<a href="/@/alice">alice</a></td><td>1520</td><td>80</td>`, `<a href="/@/bob">bob</a></td><td>1480</td><td>80</td>`,
+		"listed once its ± (rating deviation) is under 110") // the ± as the command's ± column shows it
 	lb, err := w.svc.Leaderboard(t.Context(), "pong-1v1", 100)
 	if err != nil {
 		t.Fatal(err)
@@ -200,7 +201,9 @@ func TestProfilePageChartsTheRatingAndListsMatches(t *testing.T) {
 	w.login(bob, "bob")
 	w.rankedWin(alice, bob, 20, false)
 	id := w.rankedWin(bob, alice, 5, false)
+	// The rating with its ± and the rank, as `profile` shows them.
 	body := w.wantPage("/@/alice", 200, "<h1>alice</h1>", "pong-1v1: 1500 → 1515 over 2 rated matches",
+		"<td>1515 ± 80</td><td>#1 of 2</td>",
 		`<a href="/m/`, "<svg", "<polyline")
 	if n := strings.Count(body, `<circle class="dot"`); n != 3 {
 		t.Errorf("the chart has %d points, want 3 (before, and after each of 2 matches)", n)
