@@ -120,6 +120,11 @@ func TestLeaderboard(t *testing.T) {
 		{name: "unknown mode", who: asGuest, args: []string{"--mode", "chess"}, code: 2, stderr: `unknown mode "chess": want pong-1v1, pong-2v2, pong-ffa4`},
 		{name: "bad limit", who: asGuest, args: []string{"--limit", "0"}, code: 2, stderr: "--limit \"0\": want a number from 1 to 1000"},
 		{name: "stray argument", who: asGuest, args: []string{"bob"}, code: 2, stderr: `unexpected argument "bob"`},
+		// The mode named as play and practice name it, without --mode.
+		{name: "mode by position", who: asGuest, args: []string{"pong-1v1", "--json"}, code: 0, stdout: []string{`"mode": "pong-1v1"`, `"name": "bob"`}},
+		{name: "short mode by position", who: asGuest, args: []string{"ffa4"}, code: 0, stdout: []string{"no established pong-ffa4 ratings yet"}},
+		{name: "mode by position and by flag", who: asGuest, args: []string{"pong-2v2", "--mode", "1v1"}, code: 2, stderr: `unexpected argument "pong-2v2"`},
+		{name: "mode and a stray argument", who: asGuest, args: []string{"1v1", "bob"}, code: 2, stderr: `unexpected argument "bob"`},
 	})
 }
 

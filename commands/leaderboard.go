@@ -13,19 +13,27 @@ import (
 	"github.com/termarena/termarena/service"
 )
 
-// Leaderboard is `leaderboard [--mode M] [--limit N | --around NAME]
+// Leaderboard is `leaderboard [[--mode] M] [--limit N | --around NAME]
 // [--json]`: the best established players of a ranked mode (the first if
 // none is named), or NAME's rank with the players either side.
 func Leaderboard(ctx context.Context, d Deps, _ Caller, args []string, stdout, stderr io.Writer) int {
 	svc := d.Service
-	usage := "usage: leaderboard [--mode " + strings.Join(svc.Modes(), "|") + "] [--limit N | --around NAME] [--json]"
+	usage := "usage: leaderboard [[--mode] " + strings.Join(svc.Modes(), "|") + "] [--limit N | --around NAME] [--json]"
 	p, err := cmdargs.Parse(args, []string{"json"}, []string{"mode", "limit", "around"})
+	// The mode may be named as play and practice name it, with no --mode
+	// (and as the web's /leaderboard/MODE does): a new player types
+	// `leaderboard pong-2v2`. Anything else there is a stray argument.
+	named := p.Vals["mode"]
 	if err == nil && len(p.Pos) > 0 {
-		err = fmt.Errorf("unexpected argument %q", sanitize.Arg(p.Pos[0]))
+		if _, bad := svc.ParseMode(p.Pos[0]); len(p.Pos) == 1 && named == "" && bad == nil {
+			named = p.Pos[0]
+		} else {
+			err = fmt.Errorf("unexpected argument %q", sanitize.Arg(p.Pos[len(p.Pos)-1]))
+		}
 	}
 	var mode string
 	if err == nil {
-		mode, err = svc.ParseMode(p.Vals["mode"])
+		mode, err = svc.ParseMode(named)
 	}
 	limit := 0
 	if err == nil {
