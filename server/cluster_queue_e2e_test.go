@@ -41,9 +41,9 @@ func TestClusterRankedQueueE2E(t *testing.T) {
 
 	ann := sshtest.Open(t, sshtest.Dial(t, n1.Addr, sshtest.Config("ann", sshtest.NewKey(t))), 100, 30, "play pong-1v1")
 	ann.WaitFor(wait, "Looking for a pong-1v1 match")
-	bob := sshtest.Open(t, sshtest.Dial(t, n2.Addr, sshtest.Config("bob", sshtest.NewKey(t))), 100, 30, "play pong-1v1")
+	bob := sshtest.Open(t, sshtest.Dial(t, n2.Addr, sshtest.Config("bob", sshtest.NewKey(t))), 80, 24, "play pong-1v1")
 	bob.WaitFor(wait, "Looking for a pong-1v1 match", "in the queue  1",
-		"matched with players on this node (n2) only, for now · 1 more wait on other nodes")
+		"matched with players on this node (n2) only, for now", "1 more waits on other nodes")
 	time.Sleep(2 * lobby.WaveInterval) // a wave or two, had they been paired across nodes
 	for _, tm := range []*sshtest.Term{ann, bob} {
 		if scr := tm.Screen(); !strings.Contains(scr, "Looking for a pong-1v1 match") {

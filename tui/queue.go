@@ -147,11 +147,15 @@ func (p *queuePage) view() string {
 // across nodes it pairs them only with players connected to the same node
 // (the count in the queue is this node's), and how many wait elsewhere.
 func clusterQueueText(node string, elsewhere int) string {
-	line := fmt.Sprintf("  matched with players on this node (%s) only, for now", node)
-	if elsewhere > 0 {
-		line += fmt.Sprintf(" · %d more wait on other nodes", elsewhere)
+	// Two short lines: the queue box is narrower than the terminal.
+	s := style(colDim).Render(fmt.Sprintf("  matched with players on this node (%s) only, for now", node)) + "\n"
+	switch {
+	case elsewhere == 1:
+		s += style(colDim).Render("  1 more waits on other nodes") + "\n"
+	case elsewhere > 1:
+		s += style(colDim).Render(fmt.Sprintf("  %d more wait on other nodes", elsewhere)) + "\n"
 	}
-	return style(colDim).Render(line) + "\n"
+	return s
 }
 
 // queueText is the queue screen: how long the player has waited, the
