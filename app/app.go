@@ -71,8 +71,8 @@ type Cluster struct {
 	NATS string
 	// Node is this node's name, different on every node.
 	Node string
-	// Presence tunes how often nodes tell each other who is on them; the
-	// zero value is cluster's defaults.
+	// Presence tunes how often nodes tell each other who is on them and
+	// which rooms they run; the zero value is cluster's defaults.
 	Presence cluster.PresenceTiming
 	// Queue tunes the shared ranked queue and its matchmaker lease; the
 	// zero value is cluster's defaults.
@@ -175,6 +175,11 @@ func Assemble(c Config) (*App, error) {
 			return fail(fmt.Errorf("cluster: share the ranked queue: %w", err))
 		}
 		a.stopShared = append(a.stopShared, stop)
+		stopRooms, err := a.Node.ShareRooms(a.Lobby.Rooms, c.Cluster.Presence)
+		if err != nil {
+			return fail(fmt.Errorf("cluster: share rooms: %w", err))
+		}
+		a.stopShared = append(a.stopShared, stopRooms)
 	}
 	a.Lobby.PruneReplays(st, c.Retention, log)
 	a.Metrics = telemetry.New(a.Lobby)

@@ -1,6 +1,7 @@
 // Package cluster joins termarena nodes into one server over NATS (opt-in:
 // --nats with a shared --store). Each shared concern is a file: presence.go
-// tells every node who is online on the others. A node without --nats
+// tells every node who is online on the others, rooms.go which rooms run
+// on them. A node without --nats
 // never imports this package's effects: the lobby's in-process types (the
 // Hub) are what it feeds, through the small interfaces declared beside
 // each concern.

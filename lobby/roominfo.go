@@ -14,8 +14,11 @@ type RoomInfo struct {
 	ID string
 	// Node is the server node the room runs on; "" on a single node.
 	Node string
-	Game string // the game's name ("pong")
-	Mode string // the game's mode ("1v1")
+	// Remote is a room of another node of the cluster (Rooms.SetRemote):
+	// it is joined and watched on its node, not here.
+	Remote bool
+	Game   string // the game's name ("pong")
+	Mode   string // the game's mode ("1v1")
 	// Queue is a ranked room's queue ("pong-1v1"); "" for a casual room.
 	Queue RankedMode
 	// Phase is the room's phase at its latest tick; Waiting before the
@@ -121,7 +124,8 @@ const (
 	Every
 )
 
-// Infos summarises the rooms of a listing, oldest first.
+// Infos summarises the rooms of a listing, oldest first, then other
+// nodes' (Remote) for the public and watchable listings.
 func (rs *Rooms) Infos(which Listing) []RoomInfo {
 	var rooms []*Room
 	switch which {
@@ -135,6 +139,11 @@ func (rs *Rooms) Infos(which Listing) []RoomInfo {
 	out := make([]RoomInfo, 0, len(rooms))
 	for _, r := range rooms {
 		out = append(out, r.Info())
+	}
+	if which != Every {
+		// Players see the whole cluster's rooms; operators' Every is
+		// the rooms this node runs, the ones they can act on here.
+		out = append(out, rs.Remote(which)...)
 	}
 	return out
 }

@@ -277,6 +277,12 @@ type Rooms struct {
 	practiceMu sync.Mutex
 	byCode     map[string]*Room
 	changed    chan struct{}
+	// remote is what other nodes of a cluster said their rooms are, by
+	// node (SetRemote); empty on a single node. remoteNodes is its size,
+	// read without the lock so a single node's lists never take it for
+	// other nodes' rooms (every lobby re-reads them each second).
+	remote      map[string][]RoomInfo
+	remoteNodes atomic.Int32
 	// retired sums the tick statistics of rooms that have ended, so the
 	// server's counts and histograms keep them (Prometheus counters must
 	// never go down).
@@ -299,7 +305,7 @@ func NewRooms(ctx context.Context, cfg RoomsConfig) *Rooms {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Rooms{ctx: ctx, cfg: cfg, byID: map[string]*Room{}, byCode: map[string]*Room{}, changed: make(chan struct{}), log: log}
+	return &Rooms{ctx: ctx, cfg: cfg, byID: map[string]*Room{}, byCode: map[string]*Room{}, changed: make(chan struct{}), remote: map[string][]RoomInfo{}, log: log}
 }
 
 // Panics is how many rooms ended on a panic since the server started.
@@ -391,7 +397,7 @@ func (rs *Rooms) create(k game.Kind, mode game.Mode, ranked RankedMode, private 
 		return nil, fmt.Errorf("lobby: the server has its maximum of %d rooms; join one instead", rs.cfg.MaxRooms)
 	}
 	rs.seq++
-	id := fmt.Sprintf("r%d", rs.seq)
+	id := RoomID(rs.seq, rs.cfg.Node)
 	r := &Room{Game: k, Mode: mode, Ranked: ranked, Private: private || ranked != "", Practice: practice, Created: time.Now(), Seats: seats, rooms: rs}
 	if ranked != "" {
 		switch d := rs.cfg.SpectateDelay; {
@@ -553,7 +559,8 @@ func (rs *Rooms) signalLocked() {
 
 // Find returns the live room named ref: a public room by id ("r7") or any
 // room by its join code. A private room is never found by id, so ids cannot
-// be walked to reach private rooms.
+// be walked to reach private rooms. Another node's room is an
+// *ElsewhereError naming its node.
 func (rs *Rooms) Find(ref string) (*Room, error) {
 	return rs.lookup(ref, func(r *Room) bool { return !r.Private })
 }
@@ -568,6 +575,9 @@ func (rs *Rooms) lookup(ref string, byID func(*Room) bool) (*Room, error) {
 	}
 	if r := rs.byID[ref]; r != nil && byID(r) {
 		return r, nil
+	}
+	if err := rs.elsewhereLocked(ref); err != nil {
+		return nil, err
 	}
 	return nil, ErrNoRoom
 }

@@ -59,13 +59,13 @@ func TestClusterPresenceE2E(t *testing.T) {
 	alice.Type("c")
 	alice.WaitFor(wait, "New room", "mode: 1v1")
 	alice.Type("\r")
-	alice.WaitFor(wait, "r1 · 1v1 · casual", "(you)")
-	bob.WaitFor(wait, "alice (playing r1)")
+	alice.WaitFor(wait, "r1@n1 · 1v1 · casual", "(you)")
+	bob.WaitFor(wait, "alice (playing r1@n1)")
 
 	var r sshtest.Result
 	waitUntil(t, "who on n2 to list alice playing on n1", wait, func() bool {
 		r = sshtest.Run(t, n2.Addr, "op", opKey, "who")
-		return strings.Contains(r.Stdout, "alice            n1           playing in r1\n")
+		return strings.Contains(r.Stdout, "alice            n1           playing in r1@n1\n")
 	})
 	if !strings.Contains(r.Stdout, "bob              n2           lobby\n") {
 		t.Errorf("who on n2 lacks bob on n2:\n%s", r.Stdout)
@@ -75,7 +75,7 @@ func TestClusterPresenceE2E(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.Stdout), &w); err != nil {
 		t.Fatalf("who --json: %v\n%s", err, r.Stdout)
 	}
-	if len(w.Players) != 2 || w.Players[0] != (service.OnlinePlayer{Name: "alice", Doing: "playing", Room: "r1", Node: "n1"}) ||
+	if len(w.Players) != 2 || w.Players[0] != (service.OnlinePlayer{Name: "alice", Doing: "playing", Room: "r1@n1", Node: "n1"}) ||
 		w.Players[1] != (service.OnlinePlayer{Name: "bob", Doing: "lobby", Node: "n2"}) {
 		t.Fatalf("who --json on n2 = %+v", w.Players)
 	}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/termarena/termarena/bot"
@@ -14,7 +15,8 @@ func joinCommand() command {
 		name:    "join",
 		args:    "ROOM|CODE [SEAT]",
 		summary: "go straight into a room (needs a terminal: ssh -t)",
-		detail: "ROOM is a public room's id (r3, as `rooms` lists them); CODE a private room's\n" +
+		detail: "ROOM is a public room's id (r3, as `rooms` lists them; r3@NODE in a cluster,\n" +
+			"joined on that node); CODE a private room's\n" +
 			"five-letter join code. SEAT asks for a seat, by its number from 1 or by its\n" +
 			"name: a Pong room's sides are left and right (1v1), or left, right, top and\n" +
 			"bottom. Exit status 1 when no such room is open, when it is full or when your\n" +
@@ -25,7 +27,7 @@ func joinCommand() command {
 				fmt.Fprintln(s.ErrOut(), "usage: ssh -t HOST join ROOM|CODE [SEAT]")
 				return ExitUsage
 			}
-			ref := sanitize.Text(args[0], 32)
+			ref := sanitize.Text(args[0], maxRoomRef)
 			side := -1
 			r, err := srv.deps.Rooms.Find(ref)
 			if len(args) == 2 && err == nil {
@@ -43,7 +45,11 @@ func joinCommand() command {
 				// seats them); anything else is refused here, before a
 				// screen opens, as replay refuses an unknown match.
 				rr, werr := srv.deps.Rooms.Watchable(ref)
+				var elsewhere *lobby.ElsewhereError
 				switch {
+				case errors.As(werr, &elsewhere):
+					fmt.Fprintf(s.ErrOut(), "termarena: room %s is on node %s: connect to %s to join it\n", elsewhere.Room, elsewhere.Node, elsewhere.Node)
+					return ExitFail
 				case werr != nil:
 					fmt.Fprintf(s.ErrOut(), "termarena: no room %q is open (ssh HOST rooms lists them)\n", sanitize.Arg(ref))
 					return ExitFail
@@ -87,3 +93,7 @@ func roomIsFull(s *Session, r *lobby.Room) bool {
 	}
 	return true
 }
+
+// maxRoomRef bounds a typed room id or join code: a cluster's ids carry
+// their node's name (up to 64 characters, --node).
+const maxRoomRef = 80

@@ -1,8 +1,10 @@
 package server
 
 import (
+	"errors"
 	"fmt"
 
+	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/sanitize"
 )
 
@@ -19,8 +21,13 @@ func spectateCommand() command {
 			}
 			start := lobbyStart{side: -1, spectateList: true}
 			if len(args) == 1 {
-				start.spectate = sanitize.Text(args[0], 32)
+				start.spectate = sanitize.Text(args[0], maxRoomRef)
 				r, err := srv.deps.Rooms.Watchable(start.spectate)
+				var elsewhere *lobby.ElsewhereError
+				if errors.As(err, &elsewhere) {
+					fmt.Fprintf(s.ErrOut(), "termarena: room %s is on node %s: connect to %s to watch it\n", elsewhere.Room, elsewhere.Node, elsewhere.Node)
+					return ExitFail
+				}
 				if err != nil {
 					fmt.Fprintf(s.ErrOut(), "termarena: no live room %q to watch (ssh -t HOST spectate lists them)\n", sanitize.Arg(args[0]))
 					return ExitFail

@@ -17,14 +17,18 @@ type Room struct {
 	Seats   int      `json:"seats"`
 	// Node is the cluster node the room runs on (only in a cluster).
 	Node string `json:"node,omitempty"`
+	// Remote is a room of another node than the one answering: it is
+	// joined and watched on its node.
+	Remote bool `json:"remote,omitempty"`
 }
 
 // RoomOf is the shape of one room's summary.
 func RoomOf(ri lobby.RoomInfo) Room {
-	return Room{ID: ri.ID, Game: ri.Game, Mode: ri.Mode, Phase: ri.Phase.String(), Players: ri.Names(), Seats: ri.Seats, Node: ri.Node}
+	return Room{ID: ri.ID, Game: ri.Game, Mode: ri.Mode, Phase: ri.Phase.String(), Players: ri.Names(), Seats: ri.Seats, Node: ri.Node, Remote: ri.Remote}
 }
 
-// Rooms lists the public rooms players can join, oldest first.
+// Rooms lists the public rooms players can join, oldest first, then (in
+// a cluster) other nodes' public rooms.
 func (s *Service) Rooms(ctx context.Context) ([]Room, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err

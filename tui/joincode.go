@@ -36,7 +36,7 @@ func (c *codePage) update(msg tea.Msg) (page, tea.Cmd) {
 		if r := []rune(c.code); len(r) > 0 {
 			c.code = string(r[:len(r)-1])
 		}
-	case len(k.Text) == 1 && isCodeChar(k.Text[0]) && len(c.code) < 12:
+	case len(k.Text) == 1 && isCodeChar(k.Text[0]) && len(c.code) < 72:
 		c.code += strings.ToLower(k.Text)
 	}
 	return c, nil
@@ -47,6 +47,8 @@ func (c *codePage) view() string {
 		style(colDim).Render("  enter join · esc cancel") + "\n"
 }
 
+// isCodeChar: a join code's letters, and a room id's, which in a cluster
+// carries a node's name ("r3@node-2.example").
 func isCodeChar(b byte) bool {
-	return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9')
+	return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9') || strings.IndexByte("@.-_", b) >= 0
 }

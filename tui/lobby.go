@@ -203,8 +203,9 @@ type (
 		ch <-chan struct{}
 	}
 	roomsMsg struct {
-		rooms []*lobby.Room
-		ch    <-chan struct{}
+		rooms  []*lobby.Room
+		remote []lobby.RoomInfo // other nodes' (a cluster)
+		ch     <-chan struct{}
 	}
 	refreshMsg     struct{}
 	roomEndedMsg   struct{ room *lobby.Room }
@@ -241,7 +242,8 @@ func NewLobby(d LobbyDeps) *Lobby {
 	m.home = &roomsPage{sh: m, status: m, hand: m, menu: m.menu(), me: d.Player, listed: d.Rooms != nil}
 	if d.Rooms != nil {
 		rooms, _ := d.Rooms.List()
-		m.home.list(rooms)
+		m.home.games = d.Rooms.Games()
+		m.home.list(rooms, d.Rooms.Remote(lobby.Public))
 	}
 	return m
 }
@@ -381,7 +383,7 @@ func (m *Lobby) readOnline() tea.Cmd {
 
 func (m *Lobby) readRooms() tea.Cmd {
 	rs := m.d.Rooms
-	return func() tea.Msg { rooms, next := rs.List(); return roomsMsg{rooms, next} }
+	return func() tea.Msg { rooms, next := rs.List(); return roomsMsg{rooms, rs.Remote(lobby.Public), next} }
 }
 
 func (m *Lobby) watchOnline(ch <-chan struct{}) tea.Cmd {
@@ -439,6 +441,10 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.openChooser("")
 		}
 		r, err := m.d.Rooms.Watchable(msg.ref)
+		var elsewhere *lobby.ElsewhereError
+		if errors.As(err, &elsewhere) {
+			return m, m.openChooser(fmt.Sprintf("Room %s is on node %s: connect to %s to watch it.", elsewhere.Room, elsewhere.Node, elsewhere.Node))
+		}
 		if err != nil {
 			return m, m.openChooser(fmt.Sprintf("No live room %q: pick one below.", msg.ref))
 		}
@@ -477,7 +483,7 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, m.watchOnline(msg.ch)
 	case roomsMsg:
-		m.home.list(msg.rooms)
+		m.home.list(msg.rooms, msg.remote)
 		if m.livePaused() {
 			m.roomsLive = false
 			return m, nil
@@ -488,6 +494,11 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.chat.tick() // the mute's time left counts down
 		}
 		cmd := refresh() // re-render the room list's live state
+		if m.state == stMenu && m.d.Rooms != nil {
+			// Other nodes' rooms move on by their heartbeats, not by
+			// the room set's channel.
+			m.home.list(m.home.rooms, m.d.Rooms.Remote(lobby.Public))
+		}
 		if m.state == stMenu {
 			cmd = tea.Batch(cmd, m.route(msg)) // a page may follow the clock too
 		}
@@ -839,6 +850,11 @@ func (m *Lobby) join(j joinMsg) tea.Cmd {
 			// come back to it from another terminal, and anyone else is
 			// told whose room it is.
 			rr, werr := m.d.Rooms.Watchable(j.ref)
+			var elsewhere *lobby.ElsewhereError
+			if errors.As(werr, &elsewhere) {
+				m.notice = elsewhereNotice(elsewhere.Room, elsewhere.Node)
+				return nil
+			}
 			if werr != nil || rr.Ranked == "" {
 				m.notice = fmt.Sprintf("No room %q is open. Pick one from the list or create one (c).", j.ref)
 				return nil

@@ -40,7 +40,7 @@ func benchLobby(b *testing.B, w, h int) *Lobby {
 	b.Cleanup(m.closeChat)
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	listed, _ := rooms.List()
-	m.home.list(listed)
+	m.home.list(listed, nil)
 	if m.chat != nil {
 		m.chat.drain()
 	}

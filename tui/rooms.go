@@ -23,7 +23,13 @@ type roomsPage struct {
 	me     game.Player
 	listed bool // the server has rooms: the list shows, empty or not
 	rooms  []*lobby.Room
-	sel    int
+	// remote are other nodes' public rooms in a cluster, listed after
+	// this node's: they are joined on their node, so enter on one says
+	// which.
+	remote []lobby.RoomInfo
+	// games is the catalogue, for a remote room's mode (its teams).
+	games game.Catalog
+	sel   int
 }
 
 // menuKey is a key of the rooms list that opens a screen or hands the
@@ -59,10 +65,20 @@ type roomsHandOff interface {
 	closeHelp()
 }
 
-// list takes the rooms as they are now, keeping the cursor in the list.
-func (r *roomsPage) list(rooms []*lobby.Room) {
-	r.rooms = rooms
-	r.sel = min(r.sel, max(len(r.rooms)-1, 0))
+// list takes the rooms as they are now, this node's and other nodes',
+// keeping the cursor in the list.
+func (r *roomsPage) list(rooms []*lobby.Room, remote []lobby.RoomInfo) {
+	r.rooms, r.remote = rooms, remote
+	r.sel = min(r.sel, max(r.count()-1, 0))
+}
+
+// count is how many rooms the list shows.
+func (r *roomsPage) count() int { return len(r.rooms) + len(r.remote) }
+
+// elsewhereNotice is what a player is told of a room on another node of
+// the cluster: it is played and watched there.
+func elsewhereNotice(room, node string) string {
+	return fmt.Sprintf("Room %s is on node %s: connect to %s to join it.", room, node, node)
 }
 
 func (r *roomsPage) update(msg tea.Msg) (page, tea.Cmd) {
@@ -81,11 +97,14 @@ func (r *roomsPage) update(msg tea.Msg) (page, tea.Cmd) {
 	case "up", "k":
 		r.sel = max(r.sel-1, 0)
 	case "down", "j":
-		r.sel = min(r.sel+1, max(len(r.rooms)-1, 0))
+		r.sel = min(r.sel+1, max(r.count()-1, 0))
 	default:
 		var sel *lobby.Room
 		if r.sel < len(r.rooms) {
 			sel = r.rooms[r.sel]
+		} else if i := r.sel - len(r.rooms); i < len(r.remote) && s == "enter" {
+			r.sh.notify(elsewhereNotice(r.remote[i].ID, r.remote[i].Node))
+			return r, nil
 		}
 		for _, mk := range r.menu {
 			for _, key := range mk.keys {
@@ -162,16 +181,29 @@ func (r *roomsPage) renderRooms(rows int) string {
 	if rows == 0 {
 		return b.String()
 	}
-	if len(r.rooms) == 0 {
+	if r.count() == 0 {
 		b.WriteString(style(colDim).Render("  no open rooms: press c to create one") + "\n")
 		return b.String()
 	}
-	start, end, hint := listWindow(len(r.rooms), r.sel, rows)
+	start, end, hint := listWindow(r.count(), r.sel, rows)
 	for i := start; i < end; i++ {
-		rm := r.rooms[i]
-		line := fmt.Sprintf("%-5s %-4s %s", rm.ID(), rm.Mode.Name, roomState(rm.Info(), rm.Mode.Teams))
-		cursor := "  "
+		var line string
 		st := style(colText)
+		if i < len(r.rooms) {
+			rm := r.rooms[i]
+			line = fmt.Sprintf("%-5s %-4s %s", rm.ID(), rm.Mode.Name, roomState(rm.Info(), rm.Mode.Teams))
+		} else {
+			// Another node's room, as that node said at its last
+			// heartbeat: dim, with the node it is joined on.
+			ri := r.remote[i-len(r.rooms)]
+			var teams [][]int
+			if _, m, ok := r.games.Mode(ri.Game, ri.Mode); ok {
+				teams = m.Teams
+			}
+			line = fmt.Sprintf("%-5s %-4s [on %s] %s", ri.ID, ri.Mode, ri.Node, roomState(ri, teams))
+			st = style(colDim)
+		}
+		cursor := "  "
 		if i == r.sel {
 			cursor = "▸ "
 			st = lipgloss.NewStyle().Bold(true).Foreground(colGood)

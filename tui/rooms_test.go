@@ -37,7 +37,7 @@ func (f *roomsRouter) closeHelp()               { f.help = false }
 
 func newRoomsPage(f *roomsRouter, menu []menuKey, rooms []*lobby.Room) *roomsPage {
 	p := &roomsPage{sh: f, status: f, hand: f, menu: menu, me: game.Player{ID: "alice", Name: "alice"}, listed: true}
-	p.list(rooms)
+	p.list(rooms, nil)
 	return p
 }
 
@@ -87,11 +87,11 @@ func TestRoomsPageListsRoomsAndMovesTheCursor(t *testing.T) {
 			t.Fatalf("after %s the cursor is on %q, want %s", step.key, got, step.want)
 		}
 	}
-	p.list(rooms[:1])
+	p.list(rooms[:1], nil)
 	if got := cursorOn(); got != rooms[0].ID() {
 		t.Fatalf("after rooms closed the cursor is on %q, want %s", got, rooms[0].ID())
 	}
-	p.list(nil)
+	p.list(nil, nil)
 	if scr := ansi.Strip(p.view()); !strings.Contains(scr, "no open rooms: press c to create one") {
 		t.Fatalf("empty list:\n%s", scr)
 	}
@@ -146,7 +146,7 @@ func TestRoomsPageKeysAskTheRouter(t *testing.T) {
 		t.Fatalf("q: quit asked %d times, command quits %v", f.quits, isQuit(cmd))
 	}
 	// With no rooms, enter hands its entry no room.
-	p.list(nil)
+	p.list(nil, nil)
 	p.update(keyPress("enter"))
 	if got != nil {
 		t.Fatalf("enter on an empty list handed %v", got)

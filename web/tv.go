@@ -32,7 +32,7 @@ func (s *Server) best(ctx context.Context, gameName string, skip ...*lobby.Room)
 	var pickAvg float64
 	for i := range infos {
 		ri := &infos[i]
-		if !ri.Started || (ri.Phase != game.Countdown && ri.Phase != game.Playing) || (gameName != "" && ri.Game != gameName) {
+		if ri.Remote || !ri.Started || (ri.Phase != game.Countdown && ri.Phase != game.Playing) || (gameName != "" && ri.Game != gameName) {
 			continue
 		}
 		if slices.ContainsFunc(skip, func(r *lobby.Room) bool { return r.ID() == ri.ID }) {

@@ -1,0 +1,181 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/lobby"
+)
+
+// subjectRooms carries every node's room directory: each node publishes
+// the whole list of its watchable rooms (public rooms and ranked
+// matches), on a change and as a heartbeat that also carries the rooms'
+// moving state (phase, players, score).
+const subjectRooms = "termarena.rooms"
+
+// Directory is where a node's rooms are and where the others' go:
+// *lobby.Rooms implements it.
+type Directory interface {
+	// Local lists this node's watchable rooms, and a channel closed when
+	// one opens or closes.
+	Local() ([]lobby.RoomInfo, <-chan struct{})
+	// SetRemote replaces what is known of another node's rooms (nil
+	// forgets the node).
+	SetRemote(node string, infos []lobby.RoomInfo)
+}
+
+// roomsMsg is a node's rooms on the wire (version 1; fields are only
+// added). Bye says the node is leaving: forget its rooms now.
+type roomsMsg struct {
+	V     int        `json:"v"`
+	Node  string     `json:"node"`
+	Bye   bool       `json:"bye,omitempty"`
+	Rooms []roomWire `json:"rooms"`
+}
+
+// roomWire is lobby.RoomInfo less the game's snapshot (State), which
+// only the room's own node can draw.
+type roomWire struct {
+	ID       string     `json:"id"`
+	Game     string     `json:"game"`
+	Mode     string     `json:"mode"`
+	Queue    string     `json:"queue,omitempty"`
+	Phase    game.Phase `json:"phase"`
+	Started  bool       `json:"started,omitempty"`
+	Seats    int        `json:"seats"`
+	Players  []seatWire `json:"players,omitempty"`
+	Ranked   bool       `json:"ranked,omitempty"`
+	Private  bool       `json:"private,omitempty"`
+	Watchers int        `json:"watchers,omitempty"`
+	Practice int        `json:"practice,omitempty"`
+	Label    string     `json:"label"`
+	Standing []int      `json:"standing,omitempty"`
+}
+
+type seatWire struct {
+	Slot      int    `json:"slot"`
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Connected bool   `json:"connected,omitempty"`
+}
+
+func roomToWire(ri lobby.RoomInfo) roomWire {
+	w := roomWire{ID: ri.ID, Game: ri.Game, Mode: ri.Mode, Queue: string(ri.Queue), Phase: ri.Phase, Started: ri.Started, Seats: ri.Seats,
+		Ranked: ri.Ranked, Private: ri.Private, Watchers: ri.Watchers, Practice: ri.Practice, Label: ri.Label, Standing: ri.Standing}
+	for _, p := range ri.Players {
+		w.Players = append(w.Players, seatWire{Slot: p.Slot, ID: string(p.ID), Name: p.Name, Connected: p.Connected})
+	}
+	return w
+}
+
+func roomFromWire(node string, w roomWire) lobby.RoomInfo {
+	ri := lobby.RoomInfo{ID: w.ID, Node: node, Remote: true, Game: w.Game, Mode: w.Mode, Queue: lobby.RankedMode(w.Queue), Phase: w.Phase,
+		Started: w.Started, Seats: w.Seats, Players: make([]lobby.SeatInfo, 0, len(w.Players)), Ranked: w.Ranked, Private: w.Private,
+		Watchers: w.Watchers, Practice: w.Practice, Label: w.Label, Standing: w.Standing}
+	for _, p := range w.Players {
+		ri.Players = append(ri.Players, lobby.SeatInfo{Slot: p.Slot, ID: game.PlayerID(p.ID), Name: p.Name, Connected: p.Connected})
+	}
+	return ri
+}
+
+// encodeRooms is node's directory message: its rooms, or its goodbye.
+func encodeRooms(node string, bye bool, local []lobby.RoomInfo) []byte {
+	m := roomsMsg{V: 1, Node: node, Bye: bye, Rooms: make([]roomWire, 0, len(local))}
+	for _, ri := range local {
+		m.Rooms = append(m.Rooms, roomToWire(ri))
+	}
+	b, _ := json.Marshal(m) // plain strings and numbers: cannot fail
+	return b
+}
+
+// ShareRooms tells the other nodes which rooms run on this one, at once
+// when one opens or closes and every heartbeat (presence's timing), and
+// hands what they say to d, forgetting a node not heard from for
+// t.Forget. One goroutine owns the other nodes' state; stop ends it,
+// saying goodbye, and returns once it has.
+func (n *Node) ShareRooms(d Directory, t PresenceTiming) (stop func(), err error) {
+	t = t.withDefaults()
+	in := make(chan *nats.Msg, 256)
+	sub, err := n.nc.ChanSubscribe(subjectRooms, in)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() { _ = sub.Unsubscribe() }()
+		n.roomsLoop(ctx, d, t, in)
+	}()
+	return func() { cancel(); <-done }, nil
+}
+
+func (n *Node) roomsLoop(ctx context.Context, d Directory, t PresenceTiming, in <-chan *nats.Msg) {
+	heard := map[string]time.Time{} // node → when it last spoke
+	beat := time.NewTicker(t.Heartbeat)
+	defer beat.Stop()
+	var settle <-chan time.Time
+	_, changed := d.Local()
+	publish := func(bye bool) {
+		var local []lobby.RoomInfo
+		if !bye {
+			local, changed = d.Local()
+		}
+		if err := n.nc.Publish(subjectRooms, encodeRooms(n.name, bye, local)); err != nil {
+			n.log.Warn("cluster: publish rooms", "err", err)
+		}
+	}
+	publish(false)
+	for {
+		select {
+		case <-ctx.Done():
+			publish(true)
+			for node := range heard {
+				d.SetRemote(node, nil)
+			}
+			return
+		case <-changed:
+			// Wait a moment so a burst of rooms opening is one message.
+			changed = nil
+			settle = time.After(t.Settle)
+		case <-settle:
+			settle = nil
+			publish(false)
+		case <-beat.C:
+			if settle == nil {
+				publish(false)
+			}
+			now := time.Now()
+			for node, at := range heard {
+				if now.Sub(at) > t.Forget {
+					delete(heard, node)
+					d.SetRemote(node, nil)
+				}
+			}
+		case msg := <-in:
+			var m roomsMsg
+			if err := json.Unmarshal(msg.Data, &m); err != nil || m.Node == "" {
+				n.log.Warn("cluster: a rooms message that does not read", "err", err)
+				continue
+			}
+			if m.Node == n.name {
+				continue // our own, echoed back
+			}
+			if m.Bye {
+				delete(heard, m.Node)
+				d.SetRemote(m.Node, nil)
+				continue
+			}
+			heard[m.Node] = time.Now()
+			infos := make([]lobby.RoomInfo, 0, len(m.Rooms))
+			for _, w := range m.Rooms {
+				infos = append(infos, roomFromWire(m.Node, w))
+			}
+			d.SetRemote(m.Node, infos)
+		}
+	}
+}

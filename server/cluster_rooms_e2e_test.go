@@ -1,0 +1,76 @@
+package server_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/termarena/termarena/cluster/natstest"
+	"github.com/termarena/termarena/service"
+	"github.com/termarena/termarena/sshtest"
+)
+
+// The room directory is the cluster's: a room made on n1 and one made on
+// n2 show in the lobby of a player on each node, the other node's marked
+// with it; `rooms --json` on either node lists both with their node, the
+// other's as remote; joining or watching n1's room from n2 (by the
+// command line and from the lobby's list) says to connect to n1.
+func TestClusterRoomsE2E(t *testing.T) {
+	url := natstest.Start(t)
+	n1 := startNode(t, url, "", "n1", nil)
+	n2 := startNode(t, url, "", "n2", nil)
+	player := func(n *harness, name, cmd string) *sshtest.Term {
+		tm := sshtest.Open(t, sshtest.Dial(t, n.Addr, sshtest.Config(name, sshtest.NewKey(t))), 100, 30, cmd)
+		if cmd == "" {
+			tm.WaitFor(wait, "Welcome, "+name+"!")
+		}
+		return tm
+	}
+	alice, dave := player(n1, "alice", ""), player(n1, "dave", "")
+	carol, bob := player(n2, "carol", ""), player(n2, "bob", "")
+	bob.WaitFor(wait, "4 players online")
+	dave.WaitFor(wait, "4 players online")
+
+	alice.Type("c")
+	alice.WaitFor(wait, "New room", "mode: 1v1")
+	alice.Type("\r")
+	alice.WaitFor(wait, "r1@n1 · 1v1 · casual", "(you)")
+	carol.Type("c")
+	carol.WaitFor(wait, "New room", "mode: 1v1")
+	carol.Type("\r")
+	carol.WaitFor(wait, "r1@n2 · 1v1 · casual", "(you)")
+
+	// Each lobby lists its own room and the other node's, with the node.
+	dave.WaitFor(wait, "r1@n1 1v1", "r1@n2 1v1  [on n2]", "carol")
+	bob.WaitFor(wait, "r1@n2 1v1", "r1@n1 1v1  [on n1]", "alice")
+
+	for _, n := range []*harness{n1, n2} {
+		r := sshtest.Run(t, n.Addr, "eve", sshtest.NewKey(t), "rooms --json")
+		var rooms []service.Room
+		if err := json.Unmarshal([]byte(r.Stdout), &rooms); err != nil {
+			t.Fatalf("rooms --json: %v\n%s", err, r.Stdout)
+		}
+		got := map[string]service.Room{}
+		for _, rm := range rooms {
+			got[rm.ID] = rm
+		}
+		a, c := got["r1@n1"], got["r1@n2"]
+		if len(rooms) != 2 || a.Node != "n1" || c.Node != "n2" || a.Remote == (n == n1) || c.Remote == (n == n2) ||
+			len(a.Players) != 1 || a.Players[0] != "alice" || len(c.Players) != 1 || c.Players[0] != "carol" {
+			t.Fatalf("rooms --json on %s = %+v", n.App.Node.Name(), rooms)
+		}
+	}
+
+	// Joining or watching n1's room from n2 names n1.
+	erin := player(n2, "erin", "join r1@n1")
+	if code, err := erin.Wait(wait); err != nil || code != 1 || !strings.Contains(erin.Screen(), "room r1@n1 is on node n1: connect to n1 to join it") {
+		t.Fatalf("join r1@n1 on n2: exit %d, %v\n%s", code, err, erin.Screen())
+	}
+	erin = player(n2, "erin", "spectate r1@n1")
+	if code, err := erin.Wait(wait); err != nil || code != 1 || !strings.Contains(erin.Screen(), "room r1@n1 is on node n1: connect to n1 to watch it") {
+		t.Fatalf("spectate r1@n1 on n2: exit %d, %v\n%s", code, err, erin.Screen())
+	}
+	bob.Type("j") // down to n1's room (n2's own is first)
+	bob.Type("\r")
+	bob.WaitFor(wait, "Room r1@n1 is on node n1: connect to n1 to join it.")
+}
