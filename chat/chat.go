@@ -23,8 +23,15 @@ type Config struct {
 	Flood   FloodConfig
 	// Relay, when set, is given every lobby message sent on this Chat (a
 	// player's line, a server post), for the other nodes of a cluster to
-	// Deliver. It runs under the chat's lock: it must not block.
+	// Deliver. It runs under the chat's lock: it must not block. In a
+	// cluster whispers are relayed too: the nodes holding the recipient's
+	// or the sender's other sessions show it there.
 	Relay func(Message)
+	// Elsewhere, when set, finds a player online on another node of a
+	// cluster by lower-cased name and returns the name as written: a
+	// whisper to them is admitted here and handed to Relay. It is called
+	// outside the chat's lock.
+	Elsewhere func(name string) (string, bool)
 }
 
 const (
@@ -405,8 +412,14 @@ func (c *Chat) newMessageLocked(m Message) *Message {
 
 // Deliver shows a lobby message sent on another node of a cluster to this
 // Chat's lobby (ignores apply; it joins the history) without relaying it
-// again. Messages of other channels are not shared and are dropped.
+// again, and a whisper to the sessions here of its recipient (unless
+// ignoring the sender; /r then answers them) and of its sender. Messages
+// of other channels are not shared and are dropped.
 func (c *Chat) Deliver(m Message) {
+	if m.Channel == WhisperChannel {
+		c.deliverWhisper(m)
+		return
+	}
 	if m.Channel != LobbyChannel {
 		return
 	}
@@ -414,6 +427,27 @@ func (c *Chat) Deliver(m Message) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.fanoutTo(c.newMessageLocked(m))
+}
+
+func (c *Chat) deliverWhisper(m Message) {
+	m.Kind = Whisper
+	m.Text = sanitize.Text(m.Text, MaxText) // from the wire: never trusted to be clean
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	msg := c.newMessageLocked(m)
+	if from := c.members[m.FromID]; from != nil {
+		for _, s := range from.subs {
+			s.push(msg) // the sender's sessions on this node follow the conversation
+		}
+	}
+	to := c.names[strings.ToLower(m.To)]
+	if to == nil || to.ID == m.FromID || to.ignoring(m.From) {
+		return
+	}
+	for _, s := range to.subs {
+		s.push(msg)
+	}
+	to.lastWhisperer = strings.ToLower(m.From)
 }
 
 // fanoutLocked delivers a channel message to its subscribers (less those

@@ -264,6 +264,12 @@ func (c *Chat) whisper(from Member, ch ChannelKey, target, text string, now time
 		return c.reply(ch, now, "usage: /w NAME message")
 	}
 	shown := c.filter.Mask(text)
+	// On another node of a cluster? Asked before taking the chat's lock,
+	// so the chat never waits on who-is-online's lock.
+	var remote string
+	if c.cfg.Elsewhere != nil && target != strings.ToLower(from.Name) {
+		remote, _ = c.cfg.Elsewhere(target)
+	}
 
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -272,27 +278,35 @@ func (c *Chat) whisper(from Member, ch ChannelKey, target, text string, now time
 		return c.reply(ch, now, mutedLine(e, now)) // before anything about the target
 	}
 	to := c.names[target]
+	toName := remote
 	switch {
 	case to == st || target == strings.ToLower(from.Name):
 		return c.reply(ch, now, "you cannot whisper to yourself")
-	case to == nil:
+	case to == nil && remote == "":
 		return c.reply(ch, now, fmt.Sprintf("%s is not online (/who lists who is here)", target))
+	case to != nil:
+		toName = to.Name
 	}
 	if res, ok := c.admitLocked(st, ch, Whisper, text, now); !ok {
 		return res
 	}
 	msg := c.newMessageLocked(Message{
 		Time: now, Channel: WhisperChannel, From: from.Name, FromID: from.ID,
-		Kind: Whisper, Text: shown, To: to.Name,
+		Kind: Whisper, Text: shown, To: toName,
 	})
 	for _, s := range st.subs {
 		s.push(msg) // the sender's other sessions see the conversation too
 	}
-	if !to.ignoring(from.Name) {
+	if to != nil && !to.ignoring(from.Name) {
 		for _, s := range to.subs {
 			s.push(msg)
 		}
 		to.lastWhisperer = strings.ToLower(from.Name)
+	}
+	if c.cfg.Relay != nil {
+		// The recipient's sessions on other nodes (all of them, when he
+		// is on none here) and the sender's get it from their node.
+		c.cfg.Relay(*msg)
 	}
 	return Result{Delivered: true}
 }

@@ -8,7 +8,9 @@ import (
 	"github.com/termarena/termarena/chat"
 )
 
-// subjectLobbyChat carries every node's lobby chat.
+// subjectLobbyChat carries every node's lobby chat, and whispers: the
+// nodes holding the recipient's (or the sender's other) sessions show
+// them.
 const subjectLobbyChat = "termarena.chat.lobby"
 
 // chatMsg is a lobby line on the wire (version 1; fields are only added).
@@ -18,15 +20,15 @@ type chatMsg struct {
 	Msg  chat.Message `json:"msg"`
 }
 
-// Lobby is where other nodes' lobby chat is shown: *chat.Chat implements
-// it.
+// Lobby is where other nodes' lobby chat and whispers are shown:
+// *chat.Chat implements it.
 type Lobby interface {
 	Deliver(chat.Message)
 }
 
-// RelayChat is chat.Config.Relay for this node: each lobby line said here
-// is published for the other nodes. It never blocks (NATS buffers; a line
-// said while NATS is away is logged and not sent).
+// RelayChat is chat.Config.Relay for this node: each lobby line said (or
+// whisper sent) here is published for the other nodes. It never blocks
+// (NATS buffers; a line said while NATS is away is logged and not sent).
 func (n *Node) RelayChat() func(chat.Message) {
 	return func(m chat.Message) {
 		b, _ := json.Marshal(chatMsg{V: 1, From: n.name, Msg: m})
@@ -36,7 +38,8 @@ func (n *Node) RelayChat() func(chat.Message) {
 	}
 }
 
-// ShareChat shows the other nodes' lobby chat in lobby until stop.
+// ShareChat shows the other nodes' lobby chat and whispers in lobby until
+// stop.
 func (n *Node) ShareChat(lobby Lobby) (stop func(), err error) {
 	sub, err := n.nc.Subscribe(subjectLobbyChat, func(msg *nats.Msg) {
 		var m chatMsg

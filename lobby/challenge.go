@@ -203,6 +203,10 @@ type Challenges struct {
 	mm    *Matchmaker
 	mutes ChatMutes
 	now   func() time.Time
+	// elsewhere finds a player on another node of a cluster (nil on a
+	// single node): challenges do not cross nodes yet, and the refusal
+	// says where the player is.
+	elsewhere func(name string) (Presence, bool)
 
 	mu       sync.Mutex
 	seq      uint64
@@ -279,6 +283,14 @@ func (cs *Challenges) Issue(in *Inbox, to string, spec ChallengeSpec) (Challenge
 		return Challenge{}, refuse("%s %s is played ranked only: add ranked", k.Name(), m.Name)
 	}
 
+	// Asked before taking the lock: the hub's lock is never taken under
+	// the challenges'.
+	var remote Presence
+	remoteOK := false
+	if cs.elsewhere != nil {
+		remote, remoteOK = cs.elsewhere(to)
+	}
+
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	if in.closed {
@@ -288,6 +300,8 @@ func (cs *Challenges) Issue(in *Inbox, to string, spec ChallengeSpec) (Challenge
 	switch {
 	case strings.EqualFold(to, from.Name) || target.ID == from.ID:
 		return Challenge{}, refuse("You can't challenge yourself")
+	case !online && remoteOK && !remote.Guest:
+		return Challenge{}, refuse("%s is on node %s: connect to %s to challenge them (challenges stay on one node for now)", remote.Name, remote.Node, remote.Node)
 	case !online:
 		return Challenge{}, refuse("Nobody named %s is online (guests can't be challenged)", to)
 	}

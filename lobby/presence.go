@@ -5,6 +5,7 @@ package lobby
 import (
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 )
@@ -166,6 +167,22 @@ func (h *Hub) SetRemote(node string, ps []Presence) {
 		h.remote[node] = ps
 	}
 	h.movedLocked()
+}
+
+// Elsewhere finds a session on another node of the cluster of the player
+// named name (any case): its Name is the name as written, its Node where
+// the player is.
+func (h *Hub) Elsewhere(name string) (Presence, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, ps := range h.remote {
+		for _, p := range ps {
+			if strings.EqualFold(p.Name, name) {
+				return p, true
+			}
+		}
+	}
+	return Presence{}, false
 }
 
 // Local lists the hub's own sessions (not other nodes'), and a channel

@@ -67,7 +67,16 @@ func Start(st Store, c Config, log *slog.Logger) (*Services, error) {
 	if len(c.Rooms.Games) == 0 {
 		return nil, errors.New("lobby: no games")
 	}
-	s := &Services{Hub: NewNodeHub(c.Node), Chat: chat.New(c.Chat)}
+	hub := NewNodeHub(c.Node)
+	if c.Chat.Relay != nil && c.Chat.Elsewhere == nil {
+		// A cluster's whispers reach players on other nodes, whom the
+		// hub knows of.
+		c.Chat.Elsewhere = func(name string) (string, bool) {
+			p, ok := hub.Elsewhere(name)
+			return p.Name, ok
+		}
+	}
+	s := &Services{Hub: hub, Chat: chat.New(c.Chat)}
 	cfg := c.Rooms
 	cfg.Node = c.Node
 	// Strikes outlive the process: a restart forgives no leaver.
@@ -101,6 +110,11 @@ func Start(st Store, c Config, log *slog.Logger) (*Services, error) {
 		return nil, err
 	}
 	s.Challenges = NewChallenges(c.Challenge, s.Rooms, mm, s.Chat)
+	if c.Node != "" {
+		// A challenge to a player on another node is refused naming
+		// the node, not as nobody online.
+		s.Challenges.elsewhere = hub.Elsewhere
+	}
 	s.wg.Add(2)
 	go func() { defer s.wg.Done(); mm.Run(roomsCtx) }()
 	go func() { defer s.wg.Done(); s.Results.Run(resultsCtx) }()
