@@ -156,7 +156,7 @@ func (h *harness) goroutineBaseline() int {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		stacks := string(buf[:runtime.Stack(buf, true)])
-		if strings.Count(stacks, "lobby.(*Queue).Run(") == queues && strings.Contains(stacks, "server.(*limitListener).Accept(") {
+		if strings.Count(stacks, "lobby.(*Matchmaker).runQueue(") == queues && strings.Contains(stacks, "server.(*limitListener).Accept(") {
 			return runtime.NumGoroutine()
 		}
 		if time.Now().After(deadline) {
