@@ -79,10 +79,15 @@ func TestInARealBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, p := range []store.Player{{Fingerprint: alice, Name: "alice"}, {Fingerprint: bob, Name: "bob"}} {
+	// Both sit before either is ready: one ready alone would start a
+	// lone warm-up first.
+	players := []store.Player{{Fingerprint: alice, Name: "alice"}, {Fingerprint: bob, Name: "bob"}}
+	for i, p := range players {
 		if _, err := r.Join(context.Background(), game.Player{ID: game.PlayerID(p.Fingerprint), Name: p.Name}, i); err != nil {
 			t.Fatal(err)
 		}
+	}
+	for _, p := range players {
 		if err := r.SetReady(context.Background(), game.PlayerID(p.Fingerprint), true); err != nil {
 			t.Fatal(err)
 		}

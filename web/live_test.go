@@ -225,10 +225,14 @@ func TestTVFollowsTheLiveMatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
+	// Both sit before either is ready: one ready alone would start a
+	// lone warm-up, which is not the match TV follows.
 	for i, name := range []string{"carol", "dave"} {
 		if _, err := r.Join(ctx, game.Player{ID: game.PlayerID(name), Name: name}, i); err != nil {
 			t.Fatal(err)
 		}
+	}
+	for _, name := range []string{"carol", "dave"} {
 		if err := r.SetReady(ctx, game.PlayerID(name), true); err != nil {
 			t.Fatal(err)
 		}

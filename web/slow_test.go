@@ -72,10 +72,14 @@ func TestSlowViewerSlowsNoOne(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
+	// Both sit before either is ready: one ready alone would start a
+	// lone warm-up first.
 	for i, name := range []string{"alice", "bob"} {
 		if _, err := r.Join(ctx, game.Player{ID: game.PlayerID(name), Name: name}, i); err != nil {
 			t.Fatal(err)
 		}
+	}
+	for _, name := range []string{"alice", "bob"} {
 		if err := r.SetReady(ctx, game.PlayerID(name), true); err != nil {
 			t.Fatal(err)
 		}
