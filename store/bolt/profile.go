@@ -2,7 +2,6 @@ package bolt
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/termarena/termarena/store"
 )
@@ -14,7 +13,7 @@ func (s *Store) Profile(ctx context.Context, fp string) (store.Profile, error) {
 	if err != nil {
 		return store.Profile{}, err
 	}
-	return s.profileOf(ctx, p)
+	return store.ProfileOf(ctx, s, p)
 }
 
 // ProfileByName reads the profile of the player holding name (compared
@@ -24,17 +23,5 @@ func (s *Store) ProfileByName(ctx context.Context, name string) (store.Profile, 
 	if err != nil {
 		return store.Profile{}, err
 	}
-	return s.profileOf(ctx, p)
-}
-
-func (s *Store) profileOf(ctx context.Context, p store.Player) (store.Profile, error) {
-	rs, err := s.Ratings(ctx, p.Fingerprint)
-	if err != nil {
-		return store.Profile{}, fmt.Errorf("store: profile of %s: %w", p.Name, err)
-	}
-	ms, err := s.Matches(ctx, p.Fingerprint, store.ProfileRecent)
-	if err != nil {
-		return store.Profile{}, fmt.Errorf("store: profile of %s: %w", p.Name, err)
-	}
-	return store.Profile{Player: p, Ratings: rs, Matches: ms}, nil
+	return store.ProfileOf(ctx, s, p)
 }

@@ -207,7 +207,7 @@ func (s *Store) Profile(ctx context.Context, fp string) (store.Profile, error) {
 	if err != nil {
 		return store.Profile{}, err
 	}
-	return s.profileOf(ctx, p)
+	return store.ProfileOf(ctx, s, p)
 }
 
 // ProfileByName is Profile of the player holding name.
@@ -216,17 +216,5 @@ func (s *Store) ProfileByName(ctx context.Context, name string) (store.Profile, 
 	if err != nil {
 		return store.Profile{}, err
 	}
-	return s.profileOf(ctx, p)
-}
-
-func (s *Store) profileOf(ctx context.Context, p store.Player) (store.Profile, error) {
-	rs, err := s.Ratings(ctx, p.Fingerprint)
-	if err != nil {
-		return store.Profile{}, fmt.Errorf("store: profile of %s: %w", p.Name, err)
-	}
-	ms, err := s.Matches(ctx, p.Fingerprint, store.ProfileRecent)
-	if err != nil {
-		return store.Profile{}, fmt.Errorf("store: profile of %s: %w", p.Name, err)
-	}
-	return store.Profile{Player: p, Ratings: rs, Matches: ms}, nil
+	return store.ProfileOf(ctx, s, p)
 }
