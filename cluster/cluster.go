@@ -1,7 +1,9 @@
 // Package cluster joins termarena nodes into one server over NATS (opt-in:
 // --nats with a shared --store). Each shared concern is a file: presence.go
 // tells every node who is online on the others, rooms.go which rooms run
-// on them. A node without --nats
+// on them, queue.go who waits to be matched; share.go is the loop they
+// have in common (publish on change and as a heartbeat, forget a node
+// that leaves or goes quiet). A node without --nats
 // never imports this package's effects: the lobby's in-process types (the
 // Hub) are what it feeds, through the small interfaces declared beside
 // each concern.

@@ -1,11 +1,7 @@
 package cluster
 
 import (
-	"context"
-	"encoding/json"
 	"time"
-
-	"github.com/nats-io/nats.go"
 
 	"github.com/termarena/termarena/lobby"
 )
@@ -66,102 +62,42 @@ type presenceSession struct {
 	Since time.Time `json:"since"`
 }
 
+func (m presenceMsg) header() (string, bool) { return m.Node, m.Bye }
+
+func (t PresenceTiming) beat() beat {
+	return beat{heartbeat: t.Heartbeat, forget: t.Forget, settle: t.Settle}
+}
+
 // SharePresence tells the other nodes who is on this one, at once when it
 // changes and every heartbeat, and hands what they say to p, forgetting a
 // node not heard from for t.Forget (one killed without saying goodbye).
 // One goroutine owns the other nodes' state; stop ends it, saying goodbye,
 // and returns once it has.
 func (n *Node) SharePresence(p Presence, t PresenceTiming) (stop func(), err error) {
-	t = t.withDefaults()
-	in := make(chan *nats.Msg, 256)
-	sub, err := n.nc.ChanSubscribe(subjectPresence, in)
-	if err != nil {
-		return nil, err
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		defer func() { _ = sub.Unsubscribe() }()
-		n.presenceLoop(ctx, p, t, in)
-	}()
-	return func() { cancel(); <-done }, nil
-}
-
-func (n *Node) presenceLoop(ctx context.Context, p Presence, t PresenceTiming, in <-chan *nats.Msg) {
-	heard := map[string]time.Time{} // node → when it last spoke
-	beat := time.NewTicker(t.Heartbeat)
-	defer beat.Stop()
-	var settle <-chan time.Time
-	local, changed := p.Local()
-	publish := func(bye bool) {
-		m := presenceMsg{V: 1, Node: n.name, Bye: bye, Sessions: make([]presenceSession, 0, len(local))}
-		if !bye {
+	s := &share[presenceMsg]{subject: subjectPresence, what: "presence", beat: t.withDefaults().beat(),
+		local: func() (presenceMsg, <-chan struct{}) {
+			local, changed := p.Local()
+			m := presenceMsg{V: 1, Node: n.name, Sessions: make([]presenceSession, 0, len(local))}
 			for _, s := range local {
 				m.Sessions = append(m.Sessions, presenceSession{ID: s.ID, Name: s.Name, Guest: s.Guest, Addr: s.Addr, Where: s.Where, Since: s.Since})
 			}
-		}
-		b, _ := json.Marshal(m) // plain strings and times: cannot fail
-		if err := n.nc.Publish(subjectPresence, b); err != nil {
-			n.log.Warn("cluster: publish presence", "err", err)
-		}
-	}
-	publish(false)
-	for {
-		select {
-		case <-ctx.Done():
-			publish(true)
-			for node := range heard {
-				p.SetRemote(node, nil)
-			}
-			return
-		case <-changed:
-			// Wait a moment so a burst of moves is one message.
-			changed = nil
-			settle = time.After(t.Settle)
-		case <-settle:
-			settle = nil
-			local, changed = p.Local()
-			publish(false)
-		case <-beat.C:
-			if settle == nil {
-				local, changed = p.Local()
-				publish(false)
-			}
-			now := time.Now()
-			for node, at := range heard {
-				if now.Sub(at) > t.Forget {
-					n.log.Warn("cluster: forgetting a node not heard from", "node", node, "after", t.Forget)
-					delete(heard, node)
-					p.SetRemote(node, nil)
-				}
-			}
-		case msg := <-in:
-			var m presenceMsg
-			if err := json.Unmarshal(msg.Data, &m); err != nil || m.Node == "" {
-				n.log.Warn("cluster: a presence message that does not read", "err", err)
-				continue
-			}
-			if m.Node == n.name {
-				continue // our own, echoed back
-			}
-			if m.Bye {
-				delete(heard, m.Node)
+			return m, changed
+		},
+		bye:    func() presenceMsg { return presenceMsg{V: 1, Node: n.name, Bye: true, Sessions: []presenceSession{}} },
+		forget: func(node string) { p.SetRemote(node, nil) },
+		heard: func(m presenceMsg) {
+			if len(m.Sessions) == 0 {
+				// A node with nobody on it is still heard; SetRemote(nil)
+				// would forget it the same way.
 				p.SetRemote(m.Node, nil)
-				continue
+				return
 			}
-			heard[m.Node] = time.Now()
 			ps := make([]lobby.Presence, 0, len(m.Sessions))
 			for _, s := range m.Sessions {
 				ps = append(ps, lobby.Presence{ID: s.ID, Name: s.Name, Guest: s.Guest, Addr: s.Addr, Where: s.Where, Since: s.Since, Node: m.Node})
 			}
-			if len(ps) == 0 {
-				// A node with nobody on it is still heard; SetRemote(nil)
-				// would forget it the same way.
-				p.SetRemote(m.Node, nil)
-				continue
-			}
 			p.SetRemote(m.Node, ps)
-		}
+		},
 	}
+	return s.start(n)
 }

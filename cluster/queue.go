@@ -160,15 +160,8 @@ func (n *Node) ShareQueue(q Queues, t QueueTiming) (l *Lease, stop func(), err e
 	if err != nil {
 		return nil, nil, fmt.Errorf("cluster: the last-opponents bucket: %w", err)
 	}
-	in := make(chan *nats.Msg, 256)
-	subIn, err := n.nc.ChanSubscribe(subjectQueueWaiting, in)
+	matches, err := n.nc.Subscribe(subjectQueueMatch+n.name, func(msg *nats.Msg) { n.seat(q, msg) })
 	if err != nil {
-		return nil, nil, fmt.Errorf("cluster: subscribe to queues: %w", err)
-	}
-	matches := make(chan *nats.Msg, 64)
-	subMatch, err := n.nc.ChanSubscribe(subjectQueueMatch+n.name, matches)
-	if err != nil {
-		_ = subIn.Unsubscribe()
 		return nil, nil, fmt.Errorf("cluster: subscribe to matches: %w", err)
 	}
 	subLeave, err := n.nc.Subscribe(subjectQueueLeave, func(msg *nats.Msg) {
@@ -182,15 +175,13 @@ func (n *Node) ShareQueue(q Queues, t QueueTiming) (l *Lease, stop func(), err e
 		}
 	})
 	if err != nil {
-		_ = subIn.Unsubscribe()
-		_ = subMatch.Unsubscribe()
+		_ = matches.Unsubscribe()
 		return nil, nil, fmt.Errorf("cluster: subscribe to leaves: %w", err)
 	}
+	unsubscribe := func() { _ = matches.Unsubscribe(); _ = subLeave.Unsubscribe() }
 	l, stopLease, err := n.TakeLease(t.Lease)
 	if err != nil {
-		_ = subIn.Unsubscribe()
-		_ = subMatch.Unsubscribe()
-		_ = subLeave.Unsubscribe()
+		unsubscribe()
 		return nil, nil, err
 	}
 	q.OnLeave(func(id string, l store.Leaves) {
@@ -202,121 +193,82 @@ func (n *Node) ShareQueue(q Queues, t QueueTiming) (l *Lease, stop func(), err e
 	})
 	shared := &sharedQueue{lease: l}
 	q.PairElsewhere(shared)
+	// runCtx bounds the holder's KV reads and writes: stop cuts one in
+	// flight short.
 	runCtx, stopRun := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		defer func() { _ = subIn.Unsubscribe(); _ = subMatch.Unsubscribe(); _ = subLeave.Unsubscribe() }()
-		n.queueLoop(runCtx, q, shared, kv, t, in, matches)
-	}()
-	return l, func() { q.OnLeave(nil); stopRun(); <-done; stopLease() }, nil
+	stopShare, err := n.queueShare(runCtx, q, shared, kv, t).start(n)
+	if err != nil {
+		q.OnLeave(nil)
+		stopRun()
+		stopLease()
+		unsubscribe()
+		return nil, nil, fmt.Errorf("cluster: subscribe to queues: %w", err)
+	}
+	return l, func() { q.OnLeave(nil); stopRun(); stopShare(); unsubscribe(); stopLease() }, nil
 }
 
-// queueLoop owns the node's view of every queue and, while this node holds
-// the lease, the pairing.
-func (n *Node) queueLoop(ctx context.Context, q Queues, shared *sharedQueue, kv jetstream.KeyValue, t QueueTiming,
-	in, matches <-chan *nats.Msg) {
-	type heardQueue struct {
-		at      time.Time
-		waiting map[lobby.RankedMode][]lobby.Entry
-	}
-	nodes := map[string]*heardQueue{} // every node's, this one's included (its own echo)
-	var p *pairer                     // non-nil while this node holds the lease
+func (m queueMsg) header() (string, bool) { return m.Node, m.Bye }
+
+// queueShare is the shared queue's loop: it owns the node's view of every
+// queue (this node's own echo included) and, while this node holds the
+// lease, the pairing.
+func (n *Node) queueShare(ctx context.Context, q Queues, shared *sharedQueue, kv jetstream.KeyValue, t QueueTiming) *share[queueMsg] {
+	nodes := map[string]map[lobby.RankedMode][]lobby.Entry{} // who waits where
+	var p *pairer                                            // non-nil while this node holds the lease
 	recount := func() {
 		c := map[lobby.RankedMode]int{}
-		for node, h := range nodes {
+		for node, waiting := range nodes {
 			if node == n.name {
 				continue
 			}
-			for mode, es := range h.waiting {
+			for mode, es := range waiting {
 				c[mode] += len(es)
 			}
 		}
 		shared.counts.Store(&c)
 	}
-	local, changed := q.Waiting()
-	publish := func(bye bool) {
-		m := queueMsg{V: 1, Node: n.name, Bye: bye, Waiting: map[string][]queueEntry{}}
-		if !bye {
+	return &share[queueMsg]{subject: subjectQueueWaiting, what: "queue", echo: true,
+		beat: beat{heartbeat: t.Heartbeat, forget: t.Forget, settle: t.Settle},
+		local: func() (queueMsg, <-chan struct{}) {
+			local, changed := q.Waiting()
+			m := queueMsg{V: 1, Node: n.name, Waiting: map[string][]queueEntry{}}
 			for mode, es := range local {
 				for _, e := range es {
 					m.Waiting[string(mode)] = append(m.Waiting[string(mode)], toWire(e))
 				}
 			}
-		}
-		b, _ := json.Marshal(m) // strings, numbers and times: cannot fail
-		if err := n.nc.Publish(subjectQueueWaiting, b); err != nil {
-			n.log.Warn("cluster: publish the queue", "err", err)
-		}
-	}
-	beat := time.NewTicker(t.Heartbeat)
-	defer beat.Stop()
-	waves := time.NewTicker(lobby.WaveInterval / 4)
-	defer waves.Stop()
-	var settle <-chan time.Time
-	publish(false)
-	for {
-		select {
-		case <-ctx.Done():
-			publish(true)
-			return
-		case <-changed:
-			changed = nil
-			settle = time.After(t.Settle)
-		case <-settle:
-			settle = nil
-			local, changed = q.Waiting()
-			publish(false)
-		case <-beat.C:
-			if settle == nil {
-				local, changed = q.Waiting()
-				publish(false)
-			}
-			now := time.Now()
-			for node, h := range nodes {
-				if now.Sub(h.at) > t.Forget {
-					delete(nodes, node)
-					if p != nil {
-						p.forget(node)
-					}
-				}
+			return m, changed
+		},
+		bye: func() queueMsg { return queueMsg{V: 1, Node: n.name, Bye: true, Waiting: map[string][]queueEntry{}} },
+		forget: func(node string) {
+			delete(nodes, node)
+			if p != nil {
+				p.forget(node)
 			}
 			recount()
-		case msg := <-in:
-			var m queueMsg
-			if err := json.Unmarshal(msg.Data, &m); err != nil || m.Node == "" {
-				n.log.Warn("cluster: a queue message that does not read", "err", err)
-				continue
-			}
-			if m.Bye {
-				delete(nodes, m.Node)
-				if p != nil {
-					p.forget(m.Node)
-				}
-				recount()
-				continue
-			}
-			h := &heardQueue{at: time.Now(), waiting: map[lobby.RankedMode][]lobby.Entry{}}
+		},
+		heard: func(m queueMsg) {
+			waiting := map[lobby.RankedMode][]lobby.Entry{}
 			for mode, es := range m.Waiting {
 				for _, e := range es {
-					h.waiting[lobby.RankedMode(mode)] = append(h.waiting[lobby.RankedMode(mode)], fromWire(e))
+					waiting[lobby.RankedMode(mode)] = append(waiting[lobby.RankedMode(mode)], fromWire(e))
 				}
 			}
-			nodes[m.Node] = h
+			nodes[m.Node] = waiting
 			recount()
 			if p != nil {
-				p.sync(ctx, m.Node, h.waiting, time.Now())
+				p.sync(ctx, m.Node, waiting, time.Now())
 				p.tick(ctx, time.Now()) // a table completed on arrival pairs now
 			}
-		case msg := <-matches:
-			n.seat(q, msg)
-		case now := <-waves.C:
+		},
+		tickEvery: lobby.WaveInterval / 4,
+		tick: func(now time.Time) {
 			switch holding := shared.lease.Holding(); {
 			case holding && p == nil:
 				// Took the lease: pair what every node last said.
 				p = newPairer(n, q, kv, t)
-				for node, h := range nodes {
-					p.sync(ctx, node, h.waiting, now)
+				for node, waiting := range nodes {
+					p.sync(ctx, node, waiting, now)
 				}
 			case !holding && p != nil:
 				p = nil // another node pairs now
@@ -324,7 +276,7 @@ func (n *Node) queueLoop(ctx context.Context, q Queues, shared *sharedQueue, kv 
 			if p != nil {
 				p.tick(ctx, now)
 			}
-		}
+		},
 	}
 }
 

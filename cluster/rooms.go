@@ -1,11 +1,7 @@
 package cluster
 
 import (
-	"context"
 	"encoding/json"
-	"time"
-
-	"github.com/nats-io/nats.go"
 
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/lobby"
@@ -82,15 +78,22 @@ func roomFromWire(node string, w roomWire) lobby.RoomInfo {
 	return ri
 }
 
-// encodeRooms is node's directory message: its rooms, or its goodbye.
-func encodeRooms(node string, bye bool, local []lobby.RoomInfo) []byte {
+// roomsMessage is node's directory message: its rooms, or its goodbye.
+func roomsMessage(node string, bye bool, local []lobby.RoomInfo) roomsMsg {
 	m := roomsMsg{V: 1, Node: node, Bye: bye, Rooms: make([]roomWire, 0, len(local))}
 	for _, ri := range local {
 		m.Rooms = append(m.Rooms, roomToWire(ri))
 	}
-	b, _ := json.Marshal(m) // plain strings and numbers: cannot fail
+	return m
+}
+
+// encodeRooms is roomsMessage as sent.
+func encodeRooms(node string, bye bool, local []lobby.RoomInfo) []byte {
+	b, _ := json.Marshal(roomsMessage(node, bye, local)) // plain strings and numbers: cannot fail
 	return b
 }
+
+func (m roomsMsg) header() (string, bool) { return m.Node, m.Bye }
 
 // ShareRooms tells the other nodes which rooms run on this one, at once
 // when one opens or closes and every heartbeat (presence's timing), and
@@ -98,84 +101,20 @@ func encodeRooms(node string, bye bool, local []lobby.RoomInfo) []byte {
 // t.Forget. One goroutine owns the other nodes' state; stop ends it,
 // saying goodbye, and returns once it has.
 func (n *Node) ShareRooms(d Directory, t PresenceTiming) (stop func(), err error) {
-	t = t.withDefaults()
-	in := make(chan *nats.Msg, 256)
-	sub, err := n.nc.ChanSubscribe(subjectRooms, in)
-	if err != nil {
-		return nil, err
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		defer func() { _ = sub.Unsubscribe() }()
-		n.roomsLoop(ctx, d, t, in)
-	}()
-	return func() { cancel(); <-done }, nil
-}
-
-func (n *Node) roomsLoop(ctx context.Context, d Directory, t PresenceTiming, in <-chan *nats.Msg) {
-	heard := map[string]time.Time{} // node → when it last spoke
-	beat := time.NewTicker(t.Heartbeat)
-	defer beat.Stop()
-	var settle <-chan time.Time
-	_, changed := d.Local()
-	publish := func(bye bool) {
-		var local []lobby.RoomInfo
-		if !bye {
-			local, changed = d.Local()
-		}
-		if err := n.nc.Publish(subjectRooms, encodeRooms(n.name, bye, local)); err != nil {
-			n.log.Warn("cluster: publish rooms", "err", err)
-		}
-	}
-	publish(false)
-	for {
-		select {
-		case <-ctx.Done():
-			publish(true)
-			for node := range heard {
-				d.SetRemote(node, nil)
-			}
-			return
-		case <-changed:
-			// Wait a moment so a burst of rooms opening is one message.
-			changed = nil
-			settle = time.After(t.Settle)
-		case <-settle:
-			settle = nil
-			publish(false)
-		case <-beat.C:
-			if settle == nil {
-				publish(false)
-			}
-			now := time.Now()
-			for node, at := range heard {
-				if now.Sub(at) > t.Forget {
-					delete(heard, node)
-					d.SetRemote(node, nil)
-				}
-			}
-		case msg := <-in:
-			var m roomsMsg
-			if err := json.Unmarshal(msg.Data, &m); err != nil || m.Node == "" {
-				n.log.Warn("cluster: a rooms message that does not read", "err", err)
-				continue
-			}
-			if m.Node == n.name {
-				continue // our own, echoed back
-			}
-			if m.Bye {
-				delete(heard, m.Node)
-				d.SetRemote(m.Node, nil)
-				continue
-			}
-			heard[m.Node] = time.Now()
+	s := &share[roomsMsg]{subject: subjectRooms, what: "rooms", beat: t.withDefaults().beat(),
+		local: func() (roomsMsg, <-chan struct{}) {
+			local, changed := d.Local()
+			return roomsMessage(n.name, false, local), changed
+		},
+		bye:    func() roomsMsg { return roomsMessage(n.name, true, nil) },
+		forget: func(node string) { d.SetRemote(node, nil) },
+		heard: func(m roomsMsg) {
 			infos := make([]lobby.RoomInfo, 0, len(m.Rooms))
 			for _, w := range m.Rooms {
 				infos = append(infos, roomFromWire(m.Node, w))
 			}
 			d.SetRemote(m.Node, infos)
-		}
+		},
 	}
+	return s.start(n)
 }
