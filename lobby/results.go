@@ -425,7 +425,9 @@ func (rs *Results) write(j resultJob) error {
 	if !rec.Aborted {
 		placeLeavers(rec.Players)
 	}
-	end := store.MatchEnd{Match: rec}
+	// The key makes the write idempotent: a match another node resumed
+	// from this room's log and finished too is rated once (cluster).
+	end := store.MatchEnd{Match: rec, Key: fmt.Sprintf("%s/%d", r.ID(), j.started.seed)}
 	if j.replay != nil {
 		// Saved with the match, in one transaction: a match is never
 		// recorded without the replay it came with unless we say so.

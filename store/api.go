@@ -196,4 +196,13 @@ type MatchEnd struct {
 	// Leaves are the leave records the match's leavers earned, by
 	// fingerprint, each replacing what was stored.
 	Leaves map[string]Leaves
+	// Key, when not empty, names the match across a cluster (its room id
+	// and seed): a match end whose key is already stored writes nothing
+	// and returns the record stored first, so a match that two nodes both
+	// finish (one resumed it from the other's log while the other still
+	// ran) is rated once. At most MaxMatchKeyLen bytes.
+	Key string
 }
+
+// MaxMatchKeyLen bounds MatchEnd.Key.
+const MaxMatchKeyLen = 200

@@ -18,6 +18,9 @@ import (
 const (
 	bucketMatches       = "matches"
 	bucketPlayerMatches = "player_matches"
+	// bucketMatchKeys maps a match end's Key to its match id (big-endian),
+	// so a second end of the same match writes nothing.
+	bucketMatchKeys = "match_keys"
 )
 
 // Test hook stages, in the order RecordMatch passes them.
@@ -150,11 +153,25 @@ func (s *Store) RecordMatch(ctx context.Context, end store.MatchEnd) (store.Matc
 	if rated && end.Rate == nil {
 		return store.MatchRecord{}, fmt.Errorf("store: record %s match: ranked match needs a rate func", m.Mode)
 	}
+	if len(end.Key) > store.MaxMatchKeyLen {
+		return store.MatchRecord{}, fmt.Errorf("store: record match: key of %d bytes, at most %d", len(end.Key), store.MaxMatchKeyLen)
+	}
 	now := s.now().UTC()
+	var already uint64 // the id stored under end.Key before this call
 	err = s.update(ctx, func(tx *bbolt.Tx) error {
 		b, err := matchBuckets(tx)
 		if err != nil {
 			return err
+		}
+		var keys *bbolt.Bucket
+		if end.Key != "" {
+			if keys, err = tx.CreateBucketIfNotExists([]byte(bucketMatchKeys)); err != nil {
+				return fmt.Errorf("bucket %s: %w", bucketMatchKeys, err)
+			}
+			if v := keys.Get([]byte(end.Key)); len(v) == 8 {
+				already = binary.BigEndian.Uint64(v)
+				return nil
+			}
 		}
 		current := make([]store.Rating, len(m.Players))
 		for i, p := range m.Players {
@@ -210,6 +227,11 @@ func (s *Store) RecordMatch(ctx context.Context, end store.MatchEnd) (store.Matc
 		if err := b.matches.Put(matchKey(m.ID), raw); err != nil {
 			return fmt.Errorf("write match %d: %w", m.ID, err)
 		}
+		if keys != nil {
+			if err := keys.Put([]byte(end.Key), matchKey(m.ID)); err != nil {
+				return fmt.Errorf("write key of match %d: %w", m.ID, err)
+			}
+		}
 		if err := s.testFail(stageMatch); err != nil {
 			return err
 		}
@@ -255,6 +277,9 @@ func (s *Store) RecordMatch(ctx context.Context, end store.MatchEnd) (store.Matc
 	})
 	if err != nil {
 		return store.MatchRecord{}, fmt.Errorf("store: record %s match: %w", m.Mode, err)
+	}
+	if already != 0 {
+		return s.Match(ctx, already)
 	}
 	return m, nil
 }

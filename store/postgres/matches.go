@@ -39,11 +39,31 @@ func (s *Store) RecordMatch(ctx context.Context, end store.MatchEnd) (store.Matc
 	if rated && end.Rate == nil {
 		return store.MatchRecord{}, fmt.Errorf("store: record %s match: ranked match needs a rate func", m.Mode)
 	}
+	if len(end.Key) > store.MaxMatchKeyLen {
+		return store.MatchRecord{}, fmt.Errorf("store: record match: key of %d bytes, at most %d", len(end.Key), store.MaxMatchKeyLen)
+	}
 	now := s.clock()
 	var out store.MatchRecord
+	var already int64 // the match stored under end.Key before this call
 	err = s.write(ctx, func(tx pgx.Tx) error {
 		m := m // a retry starts from the prepared value again
 		m.Players = slices.Clone(m.Players)
+		already = 0
+		if end.Key != "" {
+			// Two nodes ending one match wait for each other here; the
+			// second (read committed: each statement sees what committed
+			// before it) finds the first's row and writes nothing.
+			if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtextextended($1, 7))", end.Key); err != nil {
+				return fmt.Errorf("lock match key: %w", err)
+			}
+			err := tx.QueryRow(ctx, "SELECT id FROM matches WHERE match_key = $1", end.Key).Scan(&already)
+			if err == nil {
+				return nil
+			}
+			if !errors.Is(err, pgx.ErrNoRows) {
+				return fmt.Errorf("read match key: %w", err)
+			}
+		}
 		current, err := seatRatings(ctx, tx, m, rated)
 		if err != nil {
 			return err
@@ -72,9 +92,13 @@ func (s *Store) RecordMatch(ctx context.Context, end store.MatchEnd) (store.Matc
 		}
 		m.Replay = len(replay) > 0
 		var id int64
-		if err := tx.QueryRow(ctx, `INSERT INTO matches (mode, ranked, aborted, forfeit, room, start, duration_ns, replay)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-			m.Mode, m.Ranked, m.Aborted, m.Forfeit, m.Room, m.Start, int64(m.Duration), m.Replay).Scan(&id); err != nil {
+		var key *string
+		if end.Key != "" {
+			key = &end.Key
+		}
+		if err := tx.QueryRow(ctx, `INSERT INTO matches (mode, ranked, aborted, forfeit, room, start, duration_ns, replay, match_key)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+			m.Mode, m.Ranked, m.Aborted, m.Forfeit, m.Room, m.Start, int64(m.Duration), m.Replay, key).Scan(&id); err != nil {
 			return fmt.Errorf("write match: %w", err)
 		}
 		m.ID = uint64(id)
@@ -109,6 +133,9 @@ func (s *Store) RecordMatch(ctx context.Context, end store.MatchEnd) (store.Matc
 	})
 	if err != nil {
 		return store.MatchRecord{}, fmt.Errorf("store: record %s match: %w", m.Mode, err)
+	}
+	if already != 0 {
+		return s.Match(ctx, uint64(already))
 	}
 	return out, nil
 }

@@ -324,3 +324,52 @@ func testConcurrentWriters(t *testing.T, b Backend) {
 		t.Errorf("%d audit entries, want %d (a ban's and a mute's each)", len(log), 2*n)
 	}
 }
+
+// A match end with a key (a cluster's room id and seed) is stored and
+// rated once however many times, and from however many handles, it is
+// recorded at once: two nodes that both finished a resumed match. Every
+// caller gets the record stored first; a different key is another match.
+func testKeyedMatchEnd(t *testing.T, b Backend) {
+	s, c := open(t, b)
+	login(t, s, "ann")
+	login(t, s, "bob")
+	handles := []store.Store{s}
+	if !b.Exclusive {
+		handles = append(handles, b.Again(t, s))
+	}
+	const n = 6
+	var wg sync.WaitGroup
+	got := make([]store.MatchRecord, n)
+	for i := range n {
+		h := handles[i%len(handles)]
+		wg.Go(func() {
+			m, err := h.RecordMatch(bg, store.MatchEnd{Match: duel("ann", "bob", c.now()), Rate: shift(10, -10), Key: "r3@n1/42"})
+			if err != nil {
+				t.Errorf("RecordMatch %d: %v", i, err)
+			}
+			got[i] = m
+		})
+	}
+	wg.Wait()
+	for i, m := range got {
+		if m.ID == 0 || m.ID != got[0].ID || !equalMatch(m, got[0]) {
+			t.Fatalf("caller %d got %+v, caller 0 %+v: want the one stored record", i, m, got[0])
+		}
+	}
+	if p := got[0].Players[0]; p.RatingBefore != store.InitialRating || p.RatingAfter != store.InitialRating+10 {
+		t.Errorf("ann's change as stored: %v → %v, want one win's", p.RatingBefore, p.RatingAfter)
+	}
+	if r, _, err := s.Rating(bg, "pong-1v1", fp("ann")); err != nil || r.Rating != store.InitialRating+10 || r.Games != 1 {
+		t.Errorf("ann after %d records of one match: %+v, %v; want it rated once", n, r, err)
+	}
+	if ms := must[[]store.MatchRecord](t)(s.Matches(bg, fp("bob"), 100)); len(ms) != 1 {
+		t.Errorf("bob's history holds %d matches, want 1", len(ms))
+	}
+	other := must[store.MatchRecord](t)(s.RecordMatch(bg, store.MatchEnd{Match: duel("ann", "bob", c.now()), Rate: shift(10, -10), Key: "r3@n1/43"}))
+	if other.ID == got[0].ID {
+		t.Errorf("another key was taken for the same match (id %d)", other.ID)
+	}
+	if r, _, _ := s.Rating(bg, "pong-1v1", fp("ann")); r.Games != 2 {
+		t.Errorf("ann played %d after a second keyed match, want 2", r.Games)
+	}
+}

@@ -54,6 +54,7 @@ func Run(t *testing.T, b Backend) {
 		{"MatchEndRatesEverySeat", testMatchEndRatesEverySeat},
 		{"UnrankedMatchEnd", testUnrankedMatchEnd},
 		{"ConcurrentMatchEndsLoseNoUpdate", testConcurrentMatchEnds},
+		{"KeyedMatchEndRatedOnce", testKeyedMatchEnd},
 		{"NameRaceBetweenHandles", testNameRace},
 		{"RenameRace", testRenameRace},
 		{"Names", testNames},
