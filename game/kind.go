@@ -278,3 +278,17 @@ func (c Catalog) Validate() error {
 	}
 	return nil
 }
+
+// SnapshotCodec is a Kind whose snapshots can cross a network: a room
+// played from another node of a cluster travels as frames whose State the
+// game encodes (EncodeFrame, DecodeFrame). DecodeSnapshot reads bytes from
+// the network, so it checks every count and value against what the game
+// can draw and fails, never panics, on bytes it did not write; it
+// allocates no more than the bytes justify.
+type SnapshotCodec interface {
+	// AppendSnapshot appends the encoding of state (a value Game.Snapshot
+	// returned) to b.
+	AppendSnapshot(b []byte, state any) ([]byte, error)
+	// DecodeSnapshot reads what AppendSnapshot wrote, as the same type.
+	DecodeSnapshot(data []byte) (any, error)
+}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/termarena/termarena/game"
 )
 
 // snapshotVersion is the first byte of an encoded Snapshot.
@@ -209,3 +211,17 @@ func (r *reader) uvarint(limit uint64) uint64 {
 	r.b = r.b[n:]
 	return v
 }
+
+var _ game.SnapshotCodec = Kind{}
+
+// AppendSnapshot appends the encoding of a *Snapshot (game.SnapshotCodec).
+func (Kind) AppendSnapshot(b []byte, state any) ([]byte, error) {
+	s, ok := state.(*Snapshot)
+	if !ok || s == nil {
+		return b, fmt.Errorf("tron: encode snapshot: a %T, not a *tron.Snapshot", state)
+	}
+	return s.AppendBinary(b)
+}
+
+// DecodeSnapshot reads what AppendSnapshot wrote (game.SnapshotCodec).
+func (Kind) DecodeSnapshot(data []byte) (any, error) { return DecodeSnapshot(data) }
