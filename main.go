@@ -38,6 +38,7 @@ func main() {
 type config struct {
 	version       bool
 	listen        string
+	advertise     string
 	addrFile      string
 	data          string
 	storeURL      string
@@ -99,6 +100,7 @@ func flagSet(getenv func(string) string, errOut io.Writer) (*flag.FlagSet, *conf
 	}
 	fs.BoolVar(&c.version, "version", false, "print the version, VCS revision and build date, then exit")
 	str(&c.listen, "listen", ":2222", "address to serve SSH on")
+	str(&c.advertise, "advertise", "", "`HOST:PORT` players ssh to for this server, printed in the web pages' commands and, in a cluster, given by the other nodes when a room or player is here (default: --listen's address, or the host name and its port when --listen is every address)")
 	str(&c.addrFile, "addr-file", "", "`FILE` the server writes the address it listens on to, for termarena healthcheck (the image sets it)")
 	str(&c.data, "data", "./data", "data dir: host key and database, created on first start")
 	str(&c.natsURL, "nats", "", "`URL` of the NATS server (nats://HOST:4222) joining this node to others sharing --store: who is online and the rooms of every node (\"\" = a single node)")
@@ -212,6 +214,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	if c.storeCheck <= 0 {
 		fmt.Fprintln(stderr, "termarena: --store-check-interval must be positive")
+		return 2
+	}
+	if err := checkAdvertise(c.advertise); err != nil {
+		fmt.Fprintln(stderr, "termarena:", err)
 		return 2
 	}
 	if err := checkCluster(&c.node, c.natsURL, c.storeURL, os.Hostname); err != nil {
@@ -336,7 +342,9 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	log.Info("termarena serving", "addr", ln.Addr().String(), "host_key", key.Fingerprint(), "data", c.data, "store", storeName(a), "admins", len(admins))
+	adv := advertised(c.advertise, ln.Addr().String(), os.Hostname)
+	a.Advertise(adv)
+	log.Info("termarena serving", "addr", ln.Addr().String(), "advertised", adv, "host_key", key.Fingerprint(), "data", c.data, "store", storeName(a), "admins", len(admins))
 	if c.addrFile != "" {
 		if err := writeAddrFile(c.addrFile, ln.Addr().String(), ""); err != nil {
 			log.Warn("healthcheck address not recorded: healthcheck will dial --listen", "err", err)

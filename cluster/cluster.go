@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -26,6 +27,9 @@ type Node struct {
 	name string
 	nc   *nats.Conn
 	log  *slog.Logger
+	// ssh is the address players reach this node at over SSH
+	// (--advertise), told to the others with its presence and rooms.
+	ssh atomic.Pointer[string]
 }
 
 // ErrNoName is a node started without a name: every node's name must be
@@ -65,6 +69,19 @@ func Connect(url, name string, log *slog.Logger) (*Node, error) {
 
 // Name is the node's name.
 func (n *Node) Name() string { return n.name }
+
+// Advertise sets the address (host:port) players reach this node at over
+// SSH, which its presence and room messages carry from then on: the other
+// nodes name it when they send a player here.
+func (n *Node) Advertise(addr string) { n.ssh.Store(&addr) }
+
+// SSH is the address set by Advertise ("" before).
+func (n *Node) SSH() string {
+	if p := n.ssh.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
 
 // Close flushes what the node published and disconnects. Stop what was
 // started on the node (SharePresence's stop) first.

@@ -50,6 +50,7 @@ type presenceMsg struct {
 	V        int               `json:"v"`
 	Node     string            `json:"node"`
 	Bye      bool              `json:"bye,omitempty"`
+	SSH      string            `json:"ssh,omitempty"` // the node's advertised SSH address
 	Sessions []presenceSession `json:"sessions"`
 }
 
@@ -77,7 +78,7 @@ func (n *Node) SharePresence(p Presence, t PresenceTiming) (stop func(), err err
 	s := &share[presenceMsg]{subject: subjectPresence, what: "presence", beat: t.withDefaults().beat(),
 		local: func() (presenceMsg, <-chan struct{}) {
 			local, changed := p.Local()
-			m := presenceMsg{V: 1, Node: n.name, Sessions: make([]presenceSession, 0, len(local))}
+			m := presenceMsg{V: 1, Node: n.name, SSH: n.SSH(), Sessions: make([]presenceSession, 0, len(local))}
 			for _, s := range local {
 				m.Sessions = append(m.Sessions, presenceSession{ID: s.ID, Name: s.Name, Guest: s.Guest, Addr: s.Addr, Where: s.Where, Since: s.Since})
 			}
@@ -94,7 +95,7 @@ func (n *Node) SharePresence(p Presence, t PresenceTiming) (stop func(), err err
 			}
 			ps := make([]lobby.Presence, 0, len(m.Sessions))
 			for _, s := range m.Sessions {
-				ps = append(ps, lobby.Presence{ID: s.ID, Name: s.Name, Guest: s.Guest, Addr: s.Addr, Where: s.Where, Since: s.Since, Node: m.Node})
+				ps = append(ps, lobby.Presence{ID: s.ID, Name: s.Name, Guest: s.Guest, Addr: s.Addr, Where: s.Where, Since: s.Since, Node: m.Node, SSH: m.SSH})
 			}
 			p.SetRemote(m.Node, ps)
 		},

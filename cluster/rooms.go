@@ -30,6 +30,7 @@ type roomsMsg struct {
 	V     int        `json:"v"`
 	Node  string     `json:"node"`
 	Bye   bool       `json:"bye,omitempty"`
+	SSH   string     `json:"ssh,omitempty"` // the node's advertised SSH address
 	Rooms []roomWire `json:"rooms"`
 }
 
@@ -104,14 +105,18 @@ func (n *Node) ShareRooms(d Directory, t PresenceTiming) (stop func(), err error
 	s := &share[roomsMsg]{subject: subjectRooms, what: "rooms", beat: t.withDefaults().beat(),
 		local: func() (roomsMsg, <-chan struct{}) {
 			local, changed := d.Local()
-			return roomsMessage(n.name, false, local), changed
+			m := roomsMessage(n.name, false, local)
+			m.SSH = n.SSH()
+			return m, changed
 		},
 		bye:    func() roomsMsg { return roomsMessage(n.name, true, nil) },
 		forget: func(node string) { d.SetRemote(node, nil) },
 		heard: func(m roomsMsg) {
 			infos := make([]lobby.RoomInfo, 0, len(m.Rooms))
 			for _, w := range m.Rooms {
-				infos = append(infos, roomFromWire(m.Node, w))
+				ri := roomFromWire(m.Node, w)
+				ri.SSH = m.SSH
+				infos = append(infos, ri)
 			}
 			d.SetRemote(m.Node, infos)
 		},

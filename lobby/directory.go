@@ -24,10 +24,22 @@ func RoomID(seq int, node string) string {
 type ElsewhereError struct {
 	Room string // its id
 	Node string // the node it runs on
+	SSH  string // the node's advertised SSH address; "" when not known
 }
 
 func (e *ElsewhereError) Error() string {
-	return fmt.Sprintf("room %s is on node %s: connect to %s to join or watch it", e.Room, e.Node, e.Node)
+	return fmt.Sprintf("room %s is on node %s: %s", e.Room, e.Node, e.Reach("join or watch it", "join", e.Room))
+}
+
+// Reach tells a player how to reach the room's node to do what (join
+// it, watch it) with command: "connect to n2 to watch it: ssh -p 2222 -t
+// n2.example.com spectate r3@n2", or only the node's name when its
+// address is not known.
+func (e *ElsewhereError) Reach(what string, command ...string) string {
+	if e.SSH == "" {
+		return fmt.Sprintf("connect to %s to %s", e.Node, what)
+	}
+	return fmt.Sprintf("connect to %s to %s: %s", e.Node, what, SSHCommand(e.SSH, command...))
 }
 
 // Is makes the error an ErrNoRoom: nothing here can seat or show it.
@@ -95,7 +107,7 @@ func (rs *Rooms) elsewhereLocked(ref string) error {
 	for _, infos := range rs.remote {
 		for _, ri := range infos {
 			if ri.ID == ref {
-				return &ElsewhereError{Room: ri.ID, Node: ri.Node}
+				return &ElsewhereError{Room: ri.ID, Node: ri.Node, SSH: ri.SSH}
 			}
 		}
 	}

@@ -78,3 +78,27 @@ func TestRoomDirectoryAcrossNodes(t *testing.T) {
 		t.Fatalf("after n2 is forgotten the rooms are %v", got)
 	}
 }
+
+// The command that reaches a node: -p unless the port is 22, -t before a
+// command (they need a terminal), nothing when the address is unknown.
+func TestSSHCommand(t *testing.T) {
+	for _, c := range []struct {
+		addr string
+		cmd  []string
+		want string
+	}{
+		{"n2.example.com:2222", nil, "ssh -p 2222 n2.example.com"},
+		{"n2.example.com:22", nil, "ssh n2.example.com"},
+		{"10.0.0.5:2222", []string{"spectate", "r3@n2"}, "ssh -p 2222 -t 10.0.0.5 spectate r3@n2"},
+		{"[2001:db8::1]:2222", nil, "ssh -p 2222 2001:db8::1"},
+		{"", []string{"join", "r3@n2"}, ""},
+	} {
+		if got := SSHCommand(c.addr, c.cmd...); got != c.want {
+			t.Errorf("SSHCommand(%q, %q) = %q, want %q", c.addr, c.cmd, got, c.want)
+		}
+	}
+	e := &ElsewhereError{Room: "r3@n2", Node: "n2", SSH: "n2.example.com:2222"}
+	if got, want := e.Error(), "room r3@n2 is on node n2: connect to n2 to join or watch it: ssh -p 2222 -t n2.example.com join r3@n2"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+}

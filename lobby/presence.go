@@ -22,6 +22,9 @@ type Presence struct {
 	// name for its sessions, another node's for those it hears of (see
 	// Hub.SetRemote). Empty on a server that is not part of a cluster.
 	Node string
+	// SSH is the address (host:port) the session's node is reached at
+	// over SSH, as that node advertises it; empty outside a cluster.
+	SSH string
 }
 
 // Notice is something said to sessions from outside their own flow: the
@@ -39,6 +42,7 @@ type Notice struct {
 type Hub struct {
 	mu       sync.Mutex
 	node     string // stamped on this hub's own sessions (Presence.Node)
+	ssh      string // and the node's SSH address (Presence.SSH); SetSSH
 	next     uint64
 	sessions map[uint64]entry
 	players  map[string]int // player id → live sessions
@@ -89,7 +93,7 @@ func (h *Hub) Enter(p Presence, notify func(Notice)) (move func(where string), l
 	h.mu.Lock()
 	h.next++
 	id := h.next
-	p.Node = h.node
+	p.Node, p.SSH = h.node, h.ssh
 	h.sessions[id] = entry{p, notify}
 	h.players[p.ID]++
 	h.countLocked(p.ID, 1)

@@ -17,8 +17,11 @@ type RoomInfo struct {
 	// Remote is a room of another node of the cluster (Rooms.SetRemote):
 	// it is joined and watched on its node, not here.
 	Remote bool
-	Game   string // the game's name ("pong")
-	Mode   string // the game's mode ("1v1")
+	// SSH is the address (host:port) a remote room's node is reached at
+	// over SSH, as that node advertises it ("" when not known).
+	SSH  string
+	Game string // the game's name ("pong")
+	Mode string // the game's mode ("1v1")
 	// Queue is a ranked room's queue ("pong-1v1"); "" for a casual room.
 	Queue RankedMode
 	// Phase is the room's phase at its latest tick; Waiting before the

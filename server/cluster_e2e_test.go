@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"strings"
 	"sync"
@@ -75,8 +76,11 @@ func TestClusterPresenceE2E(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.Stdout), &w); err != nil {
 		t.Fatalf("who --json: %v\n%s", err, r.Stdout)
 	}
-	if len(w.Players) != 2 || w.Players[0] != (service.OnlinePlayer{Name: "alice", Doing: "playing", Room: "r1@n1", Node: "n1"}) ||
-		w.Players[1] != (service.OnlinePlayer{Name: "bob", Doing: "lobby", Node: "n2"}) {
+	// Each with the ssh command that reaches their node, as it
+	// advertises itself (the harness: what it listens on).
+	reach := func(n *harness) string { h, p, _ := net.SplitHostPort(n.Addr); return "ssh -p " + p + " " + h }
+	if len(w.Players) != 2 || w.Players[0] != (service.OnlinePlayer{Name: "alice", Doing: "playing", Room: "r1@n1", Node: "n1", SSH: reach(n1)}) ||
+		w.Players[1] != (service.OnlinePlayer{Name: "bob", Doing: "lobby", Node: "n2", SSH: reach(n2)}) {
 		t.Fatalf("who --json on n2 = %+v", w.Players)
 	}
 	r = sshtest.Run(t, n1.Addr, "op", opKey, "admin sessions --json")

@@ -2,6 +2,8 @@ package server_test
 
 import (
 	"encoding/json"
+	"net"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -13,8 +15,10 @@ import (
 // The room directory is the cluster's: a room made on n1 and one made on
 // n2 show in the lobby of a player on each node, the other node's marked
 // with it; `rooms --json` on either node lists both with their node, the
-// other's as remote; joining or watching n1's room from n2 (by the
-// command line and from the lobby's list) says to connect to n1.
+// other's as remote, with the ssh command that reaches its node; joining
+// or watching n1's room from n2 (by the command line, from the lobby's
+// list, on n2's web page of the room) says to connect to n1 and gives the
+// ssh command n1 advertises.
 func TestClusterRoomsE2E(t *testing.T) {
 	url := natstest.Start(t)
 	n1 := startNode(t, url, "", "n1", nil)
@@ -61,16 +65,46 @@ func TestClusterRoomsE2E(t *testing.T) {
 		}
 	}
 
-	// Joining or watching n1's room from n2 names n1.
-	erin := player(n2, "erin", "join r1@n1")
-	if code, err := erin.Wait(wait); err != nil || code != 1 || !strings.Contains(erin.Screen(), "room r1@n1 is on node n1: connect to n1 to join it") {
+	// Joining or watching n1's room from n2 names n1 and how to reach it
+	// (the harness advertises what each node listens on).
+	host, port, _ := net.SplitHostPort(n1.Addr)
+	reach := "ssh -p " + port + " -t " + host
+	// A wide terminal: the line is not cut.
+	wide := func(cmd string) *sshtest.Term {
+		return sshtest.Open(t, sshtest.Dial(t, n2.Addr, sshtest.Config("erin", sshtest.NewKey(t))), 200, 30, cmd)
+	}
+	erin := wide("join r1@n1")
+	if code, err := erin.Wait(wait); err != nil || code != 1 ||
+		!strings.Contains(erin.Screen(), "room r1@n1 is on node n1: connect to n1 to join it: "+reach+" join r1@n1") {
 		t.Fatalf("join r1@n1 on n2: exit %d, %v\n%s", code, err, erin.Screen())
 	}
-	erin = player(n2, "erin", "spectate r1@n1")
-	if code, err := erin.Wait(wait); err != nil || code != 1 || !strings.Contains(erin.Screen(), "room r1@n1 is on node n1: connect to n1 to watch it") {
+	erin = wide("spectate r1@n1")
+	if code, err := erin.Wait(wait); err != nil || code != 1 ||
+		!strings.Contains(erin.Screen(), "room r1@n1 is on node n1: connect to n1 to watch it: "+reach+" spectate r1@n1") {
 		t.Fatalf("spectate r1@n1 on n2: exit %d, %v\n%s", code, err, erin.Screen())
+	}
+	r := sshtest.Run(t, n2.Addr, "eve", sshtest.NewKey(t), "rooms --json")
+	if !strings.Contains(r.Stdout, `"ssh": "ssh -p `+port+` `+host+`"`) {
+		t.Errorf("rooms --json on n2 does not say how to reach n1:\n%s", r.Stdout)
 	}
 	bob.Type("j") // down to n1's room (n2's own is first)
 	bob.Type("\r")
-	bob.WaitFor(wait, "Room r1@n1 is on node n1: connect to n1 to join it.")
+	bob.WaitFor(wait, "Room r1@n1 is on node n1: connect to n1 to join it:", reach, "join r1@n1.")
+
+	// n2's web page of n1's room says where it is; n1's page of its own
+	// room gives n1's own address.
+	page := func(n *harness, path string) string {
+		rec := httptest.NewRecorder()
+		n.App.Web.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+		if rec.Code != 200 {
+			t.Fatalf("GET %s on %s: %d\n%s", path, n.App.Node.Name(), rec.Code, rec.Body)
+		}
+		return rec.Body.String()
+	}
+	if body := page(n2, "/r/r1@n1"); !strings.Contains(body, "runs on node n1") || !strings.Contains(body, "<code>"+reach+" spectate r1@n1</code>") {
+		t.Errorf("n2's page of r1@n1:\n%s", body)
+	}
+	if body := page(n1, "/r/r1@n1"); !strings.Contains(body, "<code>"+reach+" spectate r1@n1</code>") {
+		t.Errorf("n1's page of r1@n1:\n%s", body)
+	}
 }

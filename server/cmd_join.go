@@ -48,7 +48,7 @@ func joinCommand() command {
 				var elsewhere *lobby.ElsewhereError
 				switch {
 				case errors.As(werr, &elsewhere):
-					fmt.Fprintf(s.ErrOut(), "termarena: room %s is on node %s: connect to %s to join it\n", elsewhere.Room, elsewhere.Node, elsewhere.Node)
+					fmt.Fprintf(s.ErrOut(), "termarena: room %s is on node %s: %s\n", elsewhere.Room, elsewhere.Node, elsewhere.Reach("join it", "join", elsewhere.Room))
 					return ExitFail
 				case werr != nil:
 					fmt.Fprintf(s.ErrOut(), "termarena: no room %q is open (ssh HOST rooms lists them)\n", sanitize.Arg(ref))

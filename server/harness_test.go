@@ -117,6 +117,7 @@ func serveApp(t testing.TB, dir string, ac app.Config, hooks ...func(*server.Ser
 	if err != nil {
 		t.Fatal(err)
 	}
+	a.Advertise(ln.Addr().String()) // as main does with what it listens on
 	h := &harness{t: t, Addr: ln.Addr().String(), Dir: dir, App: a, Srv: srv, Store: st, Hub: hub, Rooms: rooms, Svc: svc, Metrics: metrics, HostKey: key, served: make(chan error, 1)}
 	go func() { h.served <- srv.Serve(ln) }()
 	t.Cleanup(h.Stop)

@@ -20,11 +20,14 @@ type Room struct {
 	// Remote is a room of another node than the one answering: it is
 	// joined and watched on its node.
 	Remote bool `json:"remote,omitempty"`
+	// SSH reaches a remote room's node ("ssh -p 2222 n2.example.com"),
+	// when that node advertises its address.
+	SSH string `json:"ssh,omitempty"`
 }
 
 // RoomOf is the shape of one room's summary.
 func RoomOf(ri lobby.RoomInfo) Room {
-	return Room{ID: ri.ID, Game: ri.Game, Mode: ri.Mode, Phase: ri.Phase.String(), Players: ri.Names(), Seats: ri.Seats, Node: ri.Node, Remote: ri.Remote}
+	return Room{ID: ri.ID, Game: ri.Game, Mode: ri.Mode, Phase: ri.Phase.String(), Players: ri.Names(), Seats: ri.Seats, Node: ri.Node, Remote: ri.Remote, SSH: lobby.SSHCommand(ri.SSH)}
 }
 
 // Rooms lists the public rooms players can join, oldest first, then (in

@@ -59,6 +59,9 @@ type OnlinePlayer struct {
 	// Node is the cluster node the player is connected to (only in a
 	// cluster).
 	Node string `json:"node,omitempty"`
+	// SSH reaches that node ("ssh -p 2222 n2.example.com"), as it
+	// advertises itself (only in a cluster).
+	SSH string `json:"ssh,omitempty"`
 }
 
 // Activity is what the player is doing, in the listings' words
@@ -92,7 +95,7 @@ func (s *Service) Who(ctx context.Context) (Who, <-chan struct{}, error) {
 			continue
 		}
 		a := p.Activity()
-		w.Players = append(w.Players, OnlinePlayer{Name: p.Name, Doing: a.Doing, Mode: a.Mode, Room: a.Room, Match: a.Match, Node: p.Node, Casual: a.Casual})
+		w.Players = append(w.Players, OnlinePlayer{Name: p.Name, Doing: a.Doing, Mode: a.Mode, Room: a.Room, Match: a.Match, Node: p.Node, SSH: lobby.SSHCommand(p.SSH), Casual: a.Casual})
 	}
 	if s.queues != nil {
 		for _, q := range s.queues.Queued() {

@@ -443,7 +443,7 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		r, err := m.d.Rooms.Watchable(msg.ref)
 		var elsewhere *lobby.ElsewhereError
 		if errors.As(err, &elsewhere) {
-			return m, m.openChooser(fmt.Sprintf("Room %s is on node %s: connect to %s to watch it.", elsewhere.Room, elsewhere.Node, elsewhere.Node))
+			return m, m.openChooser(fmt.Sprintf("Room %s is on node %s: %s.", elsewhere.Room, elsewhere.Node, elsewhere.Reach("watch it", "spectate", elsewhere.Room)))
 		}
 		if err != nil {
 			return m, m.openChooser(fmt.Sprintf("No live room %q: pick one below.", msg.ref))
@@ -852,7 +852,7 @@ func (m *Lobby) join(j joinMsg) tea.Cmd {
 			rr, werr := m.d.Rooms.Watchable(j.ref)
 			var elsewhere *lobby.ElsewhereError
 			if errors.As(werr, &elsewhere) {
-				m.notice = elsewhereNotice(elsewhere.Room, elsewhere.Node)
+				m.notice = elsewhereNotice(elsewhere)
 				return nil
 			}
 			if werr != nil || rr.Ranked == "" {

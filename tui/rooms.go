@@ -77,8 +77,8 @@ func (r *roomsPage) count() int { return len(r.rooms) + len(r.remote) }
 
 // elsewhereNotice is what a player is told of a room on another node of
 // the cluster: it is played and watched there.
-func elsewhereNotice(room, node string) string {
-	return fmt.Sprintf("Room %s is on node %s: connect to %s to join it.", room, node, node)
+func elsewhereNotice(e *lobby.ElsewhereError) string {
+	return fmt.Sprintf("Room %s is on node %s: %s.", e.Room, e.Node, e.Reach("join it", "join", e.Room))
 }
 
 func (r *roomsPage) update(msg tea.Msg) (page, tea.Cmd) {
@@ -103,7 +103,8 @@ func (r *roomsPage) update(msg tea.Msg) (page, tea.Cmd) {
 		if r.sel < len(r.rooms) {
 			sel = r.rooms[r.sel]
 		} else if i := r.sel - len(r.rooms); i < len(r.remote) && s == "enter" {
-			r.sh.notify(elsewhereNotice(r.remote[i].ID, r.remote[i].Node))
+			ri := r.remote[i]
+			r.sh.notify(elsewhereNotice(&lobby.ElsewhereError{Room: ri.ID, Node: ri.Node, SSH: ri.SSH}))
 			return r, nil
 		}
 		for _, mk := range r.menu {

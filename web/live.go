@@ -433,7 +433,8 @@ func (s *Server) findRoom(ref string) (*lobby.Room, error) {
 	}
 	r, err := s.d.Rooms.Watchable(ref)
 	if err != nil {
-		return nil, fmt.Errorf("room %q: %w", ref, errNoRoom)
+		// The cause stays wrapped: a room on another node names it.
+		return nil, fmt.Errorf("room %q: %w: %w", ref, errNoRoom, err)
 	}
 	return r, nil
 }

@@ -133,7 +133,12 @@ func TestLiveRoomStreamsTheWatchersScreen(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	lw.wantPage("/r/r1", 200, "Room r1", `aria-live="polite"`, `data-live="/r/r1/live"`, `<a href="/@/alice">alice</a>`)
+	lw.wantPage("/r/r1", 200, "Room r1", `aria-live="polite"`, `data-live="/r/r1/live"`, `<a href="/@/alice">alice</a>`,
+		"<code>ssh -t HOST spectate r1</code>")
+	// Once the server knows the address players reach it at, the page
+	// gives the command that works (it printed "ssh -t host" before).
+	lw.web.Advertise("play.example.com:2222")
+	lw.wantPage("/r/r1", 200, "<code>ssh -p 2222 -t play.example.com spectate r1</code>")
 
 	frames, resp, cancel := lw.stream("r1")
 	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" {

@@ -265,7 +265,15 @@ func (s *Server) match(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err, fmt.Sprintf("no match %d", id))
 		return
 	}
-	s.render(w, r, http.StatusOK, "match", fmt.Sprintf("match %d", id), m, m)
+	v := matchView{Match: m, Command: s.sshCommand("replay", strconv.FormatUint(id, 10))}
+	s.render(w, r, http.StatusOK, "match", fmt.Sprintf("match %d", id), v, m)
+}
+
+// matchView is a match's page: the match, and the command that replays
+// it in a terminal.
+type matchView struct {
+	service.Match
+	Command string
 }
 
 // cast serves match raw's replay as an asciicast v2 download, streamed as
@@ -310,9 +318,30 @@ func (l *lazyHeader) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
+// elsewhereView is the page of a room another node runs.
+type elsewhereView struct {
+	Room    service.Room
+	Command string // ssh … spectate ROOM, on its node
+}
+
+// sshCommand is the command line that reaches this server to run
+// command: its advertised address, or HOST when that is not known.
+func (s *Server) sshCommand(command ...string) string {
+	addr := s.ssh.Load()
+	if addr == nil || *addr == "" {
+		return strings.Join(append([]string{"ssh -t HOST"}, command...), " ")
+	}
+	return lobby.SSHCommand(*addr, command...)
+}
+
+// Advertise sets the address (host:port) players reach this server at
+// over SSH, for the ssh commands the pages print (HOST until it is set).
+func (s *Server) Advertise(addr string) { s.ssh.Store(&addr) }
+
 // roomView is a live room's page.
 type roomView struct {
 	service.Room
+	Command  string // ssh … spectate REF, to watch it in a terminal
 	Ref      string
 	Label    string
 	Watchers int
@@ -323,6 +352,15 @@ type roomView struct {
 func (s *Server) roomPage(w http.ResponseWriter, r *http.Request) {
 	ref := trimExt(r.PathValue("ref"), ".json")
 	room, err := s.findRoom(ref)
+	var elsewhere *lobby.ElsewhereError
+	if errors.As(err, &elsewhere) {
+		// Another node of the cluster runs it: say which, and how to
+		// watch it there.
+		sr := service.Room{ID: elsewhere.Room, Node: elsewhere.Node, Remote: true, SSH: lobby.SSHCommand(elsewhere.SSH)}
+		v := elsewhereView{Room: sr, Command: lobby.SSHCommand(elsewhere.SSH, "spectate", elsewhere.Room)}
+		s.render(w, r, http.StatusOK, "elsewhere", "room "+sr.ID, v, sr)
+		return
+	}
 	if err != nil {
 		s.fail(w, r, err, "no live room "+strconv.Quote(ref))
 		return
@@ -336,7 +374,7 @@ func (s *Server) roomPage(w http.ResponseWriter, r *http.Request) {
 func (s *Server) roomView(room *lobby.Room, ref string) roomView {
 	ri := room.Info()
 	sr := service.RoomOf(ri)
-	v := roomView{Room: sr, Ref: strings.ToLower(ref), Label: ri.Label, Watchers: ri.Watchers, Delay: int(room.SpectateDelay().Seconds())}
+	v := roomView{Room: sr, Ref: strings.ToLower(ref), Command: s.sshCommand("spectate", strings.ToLower(ref)), Label: ri.Label, Watchers: ri.Watchers, Delay: int(room.SpectateDelay().Seconds())}
 	var parts []string
 	for _, p := range ri.Players {
 		t := p.Name

@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/termarena/termarena/lobby"
@@ -93,6 +94,9 @@ type Server struct {
 	flate *sync.Pool // live streams' own compressors (sharedzip.go)
 	live  *live
 	stop  context.CancelFunc
+	// ssh is where players reach this server over SSH (Advertise), for
+	// the commands the pages print.
+	ssh atomic.Pointer[string]
 }
 
 // New builds the web face over d.
