@@ -49,8 +49,8 @@ func (e *ElsewhereError) Is(target error) bool { return target == ErrNoRoom }
 // the node): another node of the cluster said so. They show in Infos's
 // public and watchable listings after this node's own, marked Remote; the
 // lookups name their node (ElsewhereError). Watchers of the room set are
-// woken only when a room comes or goes, not when one's state moves on
-// (lists re-read Remote as they redraw).
+// woken only when a room comes or goes; when one's state moves on, only
+// Shown's (lists re-read Remote as they redraw).
 func (rs *Rooms) SetRemote(node string, infos []RoomInfo) {
 	if node == rs.cfg.Node {
 		return
@@ -71,8 +71,13 @@ func (rs *Rooms) SetRemote(node string, infos []RoomInfo) {
 		rs.remote[node] = infos
 	}
 	rs.remoteNodes.Store(int32(len(rs.remote)))
-	if !slices.EqualFunc(old, infos, func(a, b RoomInfo) bool { return a.ID == b.ID }) {
+	switch {
+	case !slices.EqualFunc(old, infos, func(a, b RoomInfo) bool { return a.ID == b.ID }):
 		rs.signalLocked()
+	case !sameShown(old, infos):
+		// The same rooms, moved on: lists redraw, the set's watchers
+		// (another directory message) are not woken.
+		rs.signalShownLocked()
 	}
 }
 

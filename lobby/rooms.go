@@ -277,6 +277,9 @@ type Rooms struct {
 	practiceMu sync.Mutex
 	byCode     map[string]*Room
 	changed    chan struct{}
+	// shown is closed when what room lists show changes (Shown); nil
+	// until someone waits on it.
+	shown chan struct{}
 	// remote is what other nodes of a cluster said their rooms are, by
 	// node (SetRemote); empty on a single node. remoteNodes is its size,
 	// read without the lock so a single node's lists never take it for
@@ -305,7 +308,9 @@ func NewRooms(ctx context.Context, cfg RoomsConfig) *Rooms {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Rooms{ctx: ctx, cfg: cfg, byID: map[string]*Room{}, byCode: map[string]*Room{}, changed: make(chan struct{}), remote: map[string][]RoomInfo{}, log: log}
+	rs := &Rooms{ctx: ctx, cfg: cfg, byID: map[string]*Room{}, byCode: map[string]*Room{}, changed: make(chan struct{}), remote: map[string][]RoomInfo{}, log: log}
+	go rs.followShown()
+	return rs
 }
 
 // Panics is how many rooms ended on a panic since the server started.
@@ -555,6 +560,7 @@ func call3[A, B, C any](f func(A, B, C), a A, b B, c C) {
 func (rs *Rooms) signalLocked() {
 	close(rs.changed)
 	rs.changed = make(chan struct{})
+	rs.signalShownLocked()
 }
 
 // Find returns the live room named ref: a public room by id ("r7") or any

@@ -383,6 +383,14 @@ func (cs *chatState) target() chat.ChannelKey {
 // tick is the pane's once-a-second work: the mute's time left, and
 // dropping a banner whose time is up (the view stops showing it by
 // itself; this spares it the check).
+// counting says whether the pane shows something that runs out on the
+// clock: a mute with an end (its countdown) or a banner. Only then does
+// the lobby tick (Lobby.wantsClock); a mute or unmute itself is announced
+// by chat, which wakes the session.
+func (cs *chatState) counting() bool {
+	return (cs.muted != "" && !cs.muteUntil.IsZero()) || cs.banner != ""
+}
+
 func (cs *chatState) tick() {
 	cs.refreshMute()
 	if cs.banner != "" && !cs.now().Before(cs.bannerUntil) {

@@ -32,6 +32,9 @@ type chooserPage struct {
 // liveLister is the room directory as the chooser reads it.
 type liveLister interface {
 	Live() ([]*lobby.Room, <-chan struct{})
+	// Shown is closed when what the list shows of its rooms may have
+	// changed (a phase, a score): the chooser re-sorts then.
+	Shown() <-chan struct{}
 }
 
 // watchHandOff is the router's hand-off to the watch screen.
@@ -45,6 +48,9 @@ type liveMsg struct {
 	ch     <-chan struct{}
 }
 
+// liveMovedMsg: the listed rooms moved on (Shown), the set is the same.
+type liveMovedMsg struct{ set <-chan struct{} }
+
 // open reads the live rooms as they are now and follows their changes.
 func (c *chooserPage) open() tea.Cmd {
 	rooms, ch := c.rooms.Live()
@@ -57,13 +63,29 @@ func (c *chooserPage) open() tea.Cmd {
 // follow follows the live-room list. Ratings are read here, once per
 // change of the list, never while drawing it: a ranked room's players are
 // fixed when it is created, so its labels cannot go stale in the list.
+//
+// The rooms' phases move on without the set changing: Shown wakes the
+// same wait, and the chooser only re-sorts then (a match that ended moves
+// down), without reading the store.
 func (c *chooserPage) follow(ch <-chan struct{}) tea.Cmd {
 	rs, rr, ctx := c.rooms, c.rr, c.ctx
-	return afterChange(c.ctx, ch, func() tea.Msg {
+	moved := rs.Shown()
+	return func() tea.Msg {
+		select {
+		case <-ch:
+		case <-moved:
+			select {
+			case <-ch: // the set changed too: read it
+			default:
+				return liveMovedMsg{ch}
+			}
+		case <-ctx.Done():
+			return nil
+		}
 		rooms, next := rs.Live()
 		rooms = liveFirst(rooms)
 		return liveMsg{rooms, readLabels(ctx, rr, rooms), next}
-	})
+	}
 }
 
 func (c *chooserPage) update(msg tea.Msg) (page, tea.Cmd) {
@@ -72,8 +94,9 @@ func (c *chooserPage) update(msg tea.Msg) (page, tea.Cmd) {
 		c.live, c.labels = msg.rooms, msg.labels
 		c.sel = min(c.sel, max(len(c.live)-1, 0))
 		return c, c.follow(msg.ch)
-	case refreshMsg:
+	case liveMovedMsg:
 		c.resort() // a match that ended moves down the chooser
+		return c, c.follow(msg.set)
 	case tea.KeyPressMsg:
 		switch msg.String() {
 		case "esc", "q":

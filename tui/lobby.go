@@ -160,12 +160,14 @@ type Lobby struct {
 	// onlineLive, roomsLive: a watcher for that figure is armed. They are
 	// not re-armed while a game screen is up (see livePaused).
 	onlineLive, roomsLive bool
-	people                people
-	state                 lobbyState
-	help                  bool
-	notice                string
-	final                 bool
-	quitting              bool
+	// clockOn: a refresh tick is armed (wantsClock); at most one is.
+	clockOn  bool
+	people   people
+	state    lobbyState
+	help     bool
+	notice   string
+	final    bool
+	quitting bool
 
 	in *inRoom
 
@@ -283,11 +285,12 @@ func (m *Lobby) Detach(ctx context.Context) {
 func (m *Lobby) Init() tea.Cmd {
 	// Start from the count as it is now (the session registered itself
 	// after the model was built), then follow changes.
-	cmds := []tea.Cmd{m.readOnline(), refresh(), m.readWho()}
+	// No clock: the lobby wakes for what changes (the online count, who
+	// is where, the rooms as lists show them) and for nothing else.
+	cmds := []tea.Cmd{m.readOnline(), m.readWho()}
 	m.onlineLive = true
 	if m.d.Rooms != nil {
-		_, rch := m.d.Rooms.List()
-		cmds = append(cmds, m.watchRooms(rch))
+		cmds = append(cmds, m.watchRooms(m.d.Rooms.Shown()))
 		m.roomsLive = true
 	}
 	if m.chat != nil {
@@ -344,8 +347,30 @@ type joinMsg struct {
 	room *lobby.Room
 }
 
+// refresh is the lobby's clock: one tick a second, armed only while
+// something on screen counts time (wantsClock).
 func refresh() tea.Cmd {
 	return tea.Tick(time.Second, func(time.Time) tea.Msg { return refreshMsg{} })
+}
+
+// clocked is a page that shows a clock (the queue's wait): the lobby
+// ticks once a second while it is on screen.
+type clocked interface{ clocked() bool }
+
+// wantsClock says whether anything the session shows counts time: a
+// clocked page, or the chat pane's mute countdown or banner. Nothing else
+// does, so an idle lobby asks for no tick at all (issue 21: a tick a
+// second redrew every lobby's whole screen).
+func (m *Lobby) wantsClock() bool {
+	if m.chat != nil && m.chat.counting() {
+		return true
+	}
+	if m.state == stMenu {
+		if c, ok := m.scr.(clocked); ok && c.clocked() {
+			return true
+		}
+	}
+	return false
 }
 
 // livePaused: a game screen is up, so the lobby's online count and room
@@ -383,7 +408,13 @@ func (m *Lobby) readOnline() tea.Cmd {
 
 func (m *Lobby) readRooms() tea.Cmd {
 	rs := m.d.Rooms
-	return func() tea.Msg { rooms, next := rs.List(); return roomsMsg{rooms, rs.Remote(lobby.Public), next} }
+	return func() tea.Msg {
+		// What lists show, followed from before it is read: nothing that
+		// changes meanwhile is missed.
+		next := rs.Shown()
+		rooms, _ := rs.List()
+		return roomsMsg{rooms, rs.Remote(lobby.Public), next}
+	}
 }
 
 func (m *Lobby) watchOnline(ch <-chan struct{}) tea.Cmd {
@@ -408,9 +439,16 @@ func (m *Lobby) watchRooms(ch <-chan struct{}) tea.Cmd {
 }
 
 func (m *Lobby) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(refreshMsg); ok {
+		m.clockOn = false
+	}
 	_, cmd := m.update(msg)
 	if resume := m.resumeLive(); resume != nil {
 		cmd = tea.Batch(cmd, resume)
+	}
+	if !m.clockOn && m.wantsClock() {
+		m.clockOn = true
+		cmd = tea.Batch(cmd, refresh())
 	}
 	if m.chat != nil {
 		// Wherever the message took the player, chat follows, and the room
@@ -493,16 +531,10 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.chat != nil {
 			m.chat.tick() // the mute's time left counts down
 		}
-		cmd := refresh() // re-render the room list's live state
-		if m.state == stMenu && m.d.Rooms != nil {
-			// Other nodes' rooms move on by their heartbeats, not by
-			// the room set's channel.
-			m.home.list(m.home.rooms, m.d.Rooms.Remote(lobby.Public))
-		}
 		if m.state == stMenu {
-			cmd = tea.Batch(cmd, m.route(msg)) // a page may follow the clock too
+			return m, m.route(msg) // the page's clock
 		}
-		return m, cmd
+		return m, nil
 	case chatMsg:
 		if cs := m.chat; cs != nil && msg.sub == cs.sub && !cs.closed {
 			cs.drain()

@@ -62,34 +62,29 @@ type matchSeater interface {
 	seatMatch(r *lobby.Room) tea.Cmd
 }
 
-type (
-	queueTickMsg struct{}
-	matchedMsg   struct{ room *lobby.Room }
-)
+type matchedMsg struct{ room *lobby.Room }
 
 // newQueuePage waits on ticket t for its room until ctx ends; the command
-// is the screen's clock and that wait.
+// is that wait. The screen's clock is the lobby's (clocked).
 func newQueuePage(ctx context.Context, desk queueDesk, hand matchSeater, t *lobby.Ticket) (*queuePage, tea.Cmd) {
 	ctx, cancel := context.WithCancel(ctx)
 	p := &queuePage{desk: desk, hand: hand, ticket: t, cancel: cancel}
-	return p, tea.Batch(queueTick(), func() tea.Msg {
+	return p, func() tea.Msg {
 		select {
 		case r := <-t.Room():
 			return matchedMsg{r}
 		case <-ctx.Done():
 			return nil
 		}
-	})
+	}
 }
 
-func queueTick() tea.Cmd {
-	return tea.Tick(250*time.Millisecond, func(time.Time) tea.Msg { return queueTickMsg{} })
-}
+// clocked: the wait is counted in seconds on screen, and the count of who
+// waits is read as it is drawn.
+func (p *queuePage) clocked() bool { return true }
 
 func (p *queuePage) update(msg tea.Msg) (page, tea.Cmd) {
 	switch msg := msg.(type) {
-	case queueTickMsg:
-		return p, queueTick()
 	case matchedMsg:
 		p.cancel()
 		return nil, p.hand.seatMatch(msg.room)

@@ -87,8 +87,8 @@ func TestQueuePageShowsTheWaitAndLeavesOnEscOrQ(t *testing.T) {
 }
 
 // When the matchmaker pairs the player, the page's wait delivers the room
-// and the page hands it to the router, leaving the screen; its clock keeps
-// ticking while it waits.
+// and the page hands it to the router, leaving the screen; it asks for
+// the lobby's clock while it waits.
 func TestQueuePageHandsTheMatchToTheRouter(t *testing.T) {
 	mm, _ := testMatchmaker(t)
 	tk, err := mm.Join("pong-1v1", "alice", "alice", 1500)
@@ -97,8 +97,8 @@ func TestQueuePageHandsTheMatchToTheRouter(t *testing.T) {
 	}
 	seat := &seatRecorder{}
 	p, wait := newQueuePage(t.Context(), mm, seat, tk)
-	if next, tick := p.update(queueTickMsg{}); next != p || tick == nil {
-		t.Fatal("the queue page's clock stopped")
+	if next, _ := p.update(refreshMsg{}); next != p || !p.clocked() {
+		t.Fatal("the queue page left the screen on its clock's tick, or shows no clock")
 	}
 	if _, err := mm.Join("pong-1v1", "bob", "bob", 1500); err != nil {
 		t.Fatal(err)

@@ -39,6 +39,9 @@ type quickMatchedMsg struct {
 
 func (*quickPage) modal() {} // esc and q leave the queue; chat waits
 
+// clocked: the wait is counted in seconds on screen.
+func (*quickPage) clocked() bool { return true }
+
 // leave takes the player out of the queue.
 func (p *quickPage) leave() {
 	p.cancel()

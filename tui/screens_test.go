@@ -478,8 +478,9 @@ func TestWatchListPutsLiveMatchesFirst(t *testing.T) {
 	if m.chooser.live[0] != live {
 		t.Fatalf("enter on the first row would watch %s, not the live %s", m.chooser.live[0].ID(), live.ID())
 	}
-	// A match that ends while the chooser is open moves down at the
-	// next second's refresh, the cursor staying on the room it was on.
+	// A match that ends while the chooser is open moves down when the
+	// rooms are seen to move on (Rooms.Shown), the cursor staying on the
+	// room it was on.
 	other := rankedRoom(t, rooms)
 	waitPhase(t, other, game.Countdown)
 	m.openChooser("") // as the list's change would re-read it
@@ -490,8 +491,14 @@ func TestWatchListPutsLiveMatchesFirst(t *testing.T) {
 	if err := live.Leave(context.Background(), "SHA256:ann"); err != nil {
 		t.Fatal(err)
 	}
+	moved := rooms.Shown()
 	waitPhase(t, live, game.Finished)
-	m.Update(refreshMsg{})
+	select {
+	case <-moved:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the rooms' list was not told a match ended")
+	}
+	m.Update(liveMovedMsg{})
 	if m.chooser.live[0] != other || m.chooser.live[m.chooser.sel] != other {
 		t.Fatalf("after %s ended: first row %s, cursor on %s; want %s for both", live.ID(), m.chooser.live[0].ID(), m.chooser.live[m.chooser.sel].ID(), other.ID())
 	}
