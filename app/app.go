@@ -77,6 +77,9 @@ type Cluster struct {
 	// Queue tunes the shared ranked queue and its matchmaker lease; the
 	// zero value is cluster's defaults.
 	Queue cluster.QueueTiming
+	// RoomLog tunes the room leases by which another node resumes a
+	// dead node's matches; the zero value is cluster's defaults.
+	RoomLog cluster.LogTiming
 }
 
 // DefaultConfig is what `termarena` runs with when no flag says otherwise
@@ -105,7 +108,11 @@ type App struct {
 	Node *cluster.Node
 	// Lease is this node's view of the cluster's matchmaker lease; nil
 	// on a single node.
-	Lease        *cluster.Lease
+	Lease *cluster.Lease
+	// RoomLog streams this node's matches so another can resume them,
+	// and resumes dead nodes'; nil on a single node.
+	RoomLog      *cluster.RoomLog
+	stopRoomLog  func()
 	stopPresence func()
 	stopShared   []func()
 	closed       bool
@@ -156,6 +163,10 @@ func Assemble(c Config) (*App, error) {
 			return fail(err)
 		}
 		c.Lobby.Chat.Relay = a.Node.RelayChat()
+		if a.RoomLog, err = a.Node.RoomLog(c.Cluster.RoomLog); err != nil {
+			return fail(err)
+		}
+		c.Lobby.Rooms.Journal = a.RoomLog
 	}
 	if a.Lobby, err = lobby.Start(st, c.Lobby, log); err != nil {
 		return fail(err)
@@ -180,6 +191,7 @@ func Assemble(c Config) (*App, error) {
 			return fail(fmt.Errorf("cluster: share rooms: %w", err))
 		}
 		a.stopShared = append(a.stopShared, stopRooms)
+		a.stopRoomLog = a.RoomLog.Run(a.Lobby)
 	}
 	a.Lobby.PruneReplays(st, c.Retention, log)
 	a.Metrics = telemetry.New(a.Lobby)
@@ -217,6 +229,12 @@ func Assemble(c Config) (*App, error) {
 // leaveCluster says goodbye to the other nodes (they forget this one's
 // sessions at once) and disconnects; nothing on a single node.
 func (a *App) leaveCluster() {
+	a.leaveShared()
+	a.closeNode()
+}
+
+// leaveShared stops sharing presence, chat, the queue and rooms.
+func (a *App) leaveShared() {
 	if a.stopPresence != nil {
 		a.stopPresence()
 		a.stopPresence = nil
@@ -225,6 +243,15 @@ func (a *App) leaveCluster() {
 		stop()
 	}
 	a.stopShared = nil
+}
+
+// closeNode stops the room log (after the rooms, whose last words it
+// writes) and disconnects.
+func (a *App) closeNode() {
+	if a.stopRoomLog != nil {
+		a.stopRoomLog()
+		a.stopRoomLog = nil
+	}
 	if a.Node != nil {
 		a.Node.Close()
 		a.Node = nil
@@ -266,8 +293,11 @@ func (a *App) Close() error {
 		return nil
 	}
 	a.closed = true
-	a.leaveCluster()
+	a.leaveShared()
 	a.Lobby.Stop()
+	// The rooms have ended their logs (their matches recorded here):
+	// the room log writes that before the node disconnects.
+	a.closeNode()
 	if err := a.Store.Close(); err != nil {
 		return fmt.Errorf("close store: %w", err)
 	}

@@ -55,6 +55,9 @@ type RoomsConfig struct {
 	// Node is the cluster node the rooms run on (RoomInfo.Node); "" on a
 	// single node.
 	Node string
+	// Journal, in a cluster, streams every match to where another node
+	// can resume it (cluster's room log); nil on a single node.
+	Journal MatchJournal
 }
 
 // MatchObserver watches the matches played in rooms. Its hooks run on the
@@ -108,6 +111,10 @@ type Room struct {
 	// what ends its goroutine (when a person takes its seat).
 	botMu sync.Mutex
 	bots  map[game.PlayerID]context.CancelFunc
+
+	// handedOff: the room stopped because another node took its match
+	// over (a drain), so this node neither records it nor ends its log.
+	handedOff atomic.Bool
 }
 
 // Watch returns the room's feed for spectators (delayed for ranked rooms)
@@ -426,17 +433,7 @@ func (rs *Rooms) create(k game.Kind, mode game.Mode, ranked RankedMode, private 
 		rs.mu.Unlock()
 		return nil, err
 	}
-	hooks := rec.Hooks()
-	if obs := rs.cfg.Observer; obs != nil {
-		hooks = chainHooks(hooks, obs.Hooks(r))
-		// The replay goes from the recorder to the observer as a value,
-		// in one call: nothing is left on the room for a later hook to
-		// find (or miss).
-		hooks.MatchEnded = func(room string, res game.Result, seats []game.Seat, ticks uint64) {
-			obs.MatchEnded(r, res, seats, ticks, rec.End(room, res, seats, ticks))
-		}
-	}
-	r.SetHooks(hooks)
+	rj := rs.setHooks(r, rec)
 	if private {
 		for {
 			r.Code = newCode()
@@ -449,7 +446,54 @@ func (rs *Rooms) create(k game.Kind, mode game.Mode, ranked RankedMode, private 
 	rs.byID[id] = r
 	rs.signalLocked()
 	rs.mu.Unlock()
+	rs.run(r, rj)
+	return r, nil
+}
 
+// setHooks gives r its hooks: the recorder's, the observer's and the
+// journal's (returned, nil without one), in that order.
+func (rs *Rooms) setHooks(r *Room, rec *spectator.Recorder) *roomJournal {
+	hooks := rec.Hooks()
+	if obs := rs.cfg.Observer; obs != nil {
+		hooks = chainHooks(hooks, obs.Hooks(r))
+		// The replay goes from the recorder to the observer as a value,
+		// in one call: nothing is left on the room for a later hook to
+		// find (or miss).
+		hooks.MatchEnded = func(room string, res game.Result, seats []game.Seat, ticks uint64) {
+			obs.MatchEnded(r, res, seats, ticks, rec.End(room, res, seats, ticks))
+		}
+	}
+	var rj *roomJournal
+	if j := rs.cfg.Journal; j != nil {
+		rj = &roomJournal{r: r, j: j}
+		hooks = chainHooks(hooks, rj.hooks())
+	}
+	r.SetHooks(hooks)
+	return rj
+}
+
+// install registers a room made elsewhere than create (a resumed one)
+// and runs it; init, when the rooms keep a journal, sets its journal
+// where the match's log stands.
+func (rs *Rooms) install(r *Room, rec *spectator.Recorder, init func(*roomJournal)) {
+	rs.mu.Lock()
+	rj := rs.setHooks(r, rec)
+	if rj != nil && init != nil {
+		init(rj)
+	}
+	if r.Code != "" {
+		rs.byCode[r.Code] = r
+	}
+	rs.byID[r.ID()] = r
+	rs.signalLocked()
+	rs.mu.Unlock()
+	rs.run(r, rj)
+}
+
+// run runs r on its own goroutine until it ends, then takes it out of
+// the registry.
+func (rs *Rooms) run(r *Room, rj *roomJournal) {
+	id := r.ID()
 	ctx, cancel := context.WithCancel(rs.ctx)
 	r.ctx, r.cancel = ctx, cancel
 	go func() {
@@ -460,6 +504,11 @@ func (rs *Rooms) create(k game.Kind, mode game.Mode, ranked RankedMode, private 
 				rs.failed(r, p)
 			}
 		}
+		if rj != nil && !r.handedOff.Load() {
+			// The match is settled here (recorded, or aborted with this
+			// node's stop): nobody is to resume it.
+			rj.j.MatchOver(id)
+		}
 		rs.mu.Lock()
 		addTickStats(&rs.retired, r.Stats())
 		delete(rs.byID, id)
@@ -469,7 +518,6 @@ func (rs *Rooms) create(k game.Kind, mode game.Mode, ranked RankedMode, private 
 		rs.signalLocked()
 		rs.mu.Unlock()
 	}()
-	return r, nil
 }
 
 // newGameRoom makes the game's room. The factory runs here, on the

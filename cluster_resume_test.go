@@ -1,0 +1,164 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/termarena/termarena/cluster/natstest"
+	"github.com/termarena/termarena/sshtest"
+	"github.com/termarena/termarena/store"
+	"github.com/termarena/termarena/store/postgres"
+	"github.com/termarena/termarena/store/postgres/pgtest"
+)
+
+// clusterNode is a termarena node running as its own process (this test
+// binary as main), so that a test can kill -9 it.
+type clusterNode struct {
+	name, addr string
+	cmd        *exec.Cmd
+	log        *syncBuffer
+	done       chan struct{}
+}
+
+// startNodeProcess starts node name on the NATS server at natsURL and the
+// PostgreSQL database at db, as an operator would: termarena --listen …
+// --data … --nats … --store … --node name.
+func startNodeProcess(t *testing.T, natsURL, db, name string, extra ...string) *clusterNode {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := &clusterNode{name: name, addr: freeAddr(t), log: &syncBuffer{}, done: make(chan struct{})}
+	args := append([]string{"--listen", n.addr, "--data", filepath.Join(t.TempDir(), name), "--nats", natsURL, "--store", db, "--node", name}, extra...)
+	n.cmd = exec.Command(self, args...)
+	n.cmd.Env = append(os.Environ(), "TERMARENA_TEST_MAIN=1", "TERMARENA_HTTP=127.0.0.1:0")
+	n.cmd.Stdout, n.cmd.Stderr = n.log, n.log
+	if err := n.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = n.cmd.Wait(); close(n.done) }()
+	t.Cleanup(func() {
+		if n.cmd.ProcessState == nil {
+			_ = n.cmd.Process.Signal(syscall.SIGTERM)
+			select {
+			case <-n.done:
+			case <-time.After(15 * time.Second):
+				_ = n.cmd.Process.Kill()
+				<-n.done
+			}
+		}
+		if t.Failed() || os.Getenv("TERMARENA_TEST_LOG") != "" {
+			t.Logf("log of %s:\n%s", n.name, n.log.String())
+		}
+	})
+	c := waitUp(t, n.addr)
+	c.Close()
+	return n
+}
+
+// kill9 kills the node as a crash or an OOM killer would: no goodbye,
+// nothing flushed, its leases left to expire.
+func (n *clusterNode) kill9(t *testing.T) {
+	t.Helper()
+	if err := n.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-n.done
+}
+
+func waitFor(t *testing.T, what string, d time.Duration, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %v waiting for %s", d, what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// A ranked match survives the kill -9 of the node it runs on: ann and
+// bob, matched on n1, play; n1 is killed mid-match; n2 takes the room's
+// lease, rebuilds the match from its log and holds their seats; both
+// reconnect, to n2, with the same keys, and are back in the match (r1@n1
+// still); bob walks out, which ends it; the match is stored once, rated,
+// with one rating change each.
+func TestClusterResumeAfterKill9E2E(t *testing.T) {
+	db := pgtest.URL(t)
+	url := natstest.Start(t)
+	n1 := startNodeProcess(t, url, db, "n1")
+	n2 := startNodeProcess(t, url, db, "n2")
+
+	annKey, bobKey := sshtest.NewKey(t), sshtest.NewKey(t)
+	ann := sshtest.Open(t, sshtest.Dial(t, n1.addr, sshtest.Config("ann", annKey)), 100, 30, "play pong-1v1")
+	bob := sshtest.Open(t, sshtest.Dial(t, n1.addr, sshtest.Config("bob", bobKey)), 100, 30, "play pong-1v1")
+	ann.WaitFor(wait(), "r1@n1 · pong-1v1 · ranked")
+	bob.WaitFor(wait(), "r1@n1 · pong-1v1 · ranked")
+	// Play: the countdown runs out and both move their paddles for a
+	// while, so the log holds inputs and several batches.
+	deadline := time.Now().Add(6 * time.Second)
+	for time.Now().Before(deadline) {
+		ann.Type("w")
+		bob.Type("s")
+		time.Sleep(100 * time.Millisecond)
+	}
+
+	killed := time.Now()
+	n1.kill9(t)
+	waitFor(t, "n2 to resume r1@n1", 10*time.Second, func() bool {
+		return strings.Contains(n2.log.String(), "resumed a room whose node is gone")
+	})
+	t.Logf("kill -9 to resumed on n2 (as the log saw it): %v", time.Since(killed).Round(10*time.Millisecond))
+	if !strings.Contains(n2.log.String(), "room=r1@n1") {
+		t.Fatalf("n2 resumed another room:\n%s", n2.log.String())
+	}
+
+	ann2 := sshtest.Open(t, sshtest.Dial(t, n2.addr, sshtest.Config("ann", annKey)), 100, 30, "")
+	ann2.WaitFor(wait(), "r1@n1 · pong-1v1 · ranked", "▸ann")
+	bob2 := sshtest.Open(t, sshtest.Dial(t, n2.addr, sshtest.Config("bob", bobKey)), 100, 30, "")
+	bob2.WaitFor(wait(), "r1@n1 · pong-1v1 · ranked", "▸bob")
+	for range 10 {
+		ann2.Type("w")
+		bob2.Type("w")
+		time.Sleep(100 * time.Millisecond)
+	}
+	bob2.Type("q") // walks out of the match: a forfeit, and the end of it
+	bob2.Type("y") // confirms, as leaving a ranked match asks
+	bob2.WaitFor(wait(), "You left a ranked match")
+
+	st, err := postgres.Open(context.Background(), db, postgres.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	annFP := gossh.FingerprintSHA256(annKey.PublicKey())
+	var ms []store.MatchRecord
+	waitFor(t, "the match to be recorded", 20*time.Second, func() bool {
+		ms, err = st.Matches(context.Background(), annFP, 10)
+		return err == nil && len(ms) > 0
+	})
+	time.Sleep(time.Second) // a second record, were there one, would be here by now
+	ms, _ = st.Matches(context.Background(), annFP, 10)
+	if len(ms) != 1 {
+		t.Fatalf("ann has %d matches recorded, want 1: %+v", len(ms), ms)
+	}
+	m := ms[0]
+	if m.Room != "r1@n1" || !m.Ranked || m.Aborted || m.Mode != "pong-1v1" {
+		t.Fatalf("the match as recorded: %+v; want ranked pong-1v1 in r1@n1, not aborted", m)
+	}
+	r, _, err := st.Rating(context.Background(), "pong-1v1", annFP)
+	if err != nil || r.Games != 1 || r.Rating <= store.InitialRating {
+		t.Fatalf("ann's rating after winning by bob's forfeit: %+v, %v; want one game, above %v", r, err, store.InitialRating)
+	}
+}
+
+func wait() time.Duration { return 20 * time.Second }
