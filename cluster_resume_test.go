@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/termarena/termarena/cluster/natstest"
@@ -162,3 +166,88 @@ func TestClusterResumeAfterKill9E2E(t *testing.T) {
 }
 
 func wait() time.Duration { return 20 * time.Second }
+
+// A match whose log does not reproduce its state is not resumed: it is
+// recorded as aborted, with nobody's rating changed, and the node says
+// why. Here the killed node's log gains a batch whose hash is wrong (as
+// a damaged log, or a game whose rules changed under it, would have).
+func TestClusterUnresumableMatchIsRecordedAbortedE2E(t *testing.T) {
+	db := pgtest.URL(t)
+	url := natstest.Start(t)
+	n1 := startNodeProcess(t, url, db, "n1")
+	n2 := startNodeProcess(t, url, db, "n2")
+	annKey, bobKey := sshtest.NewKey(t), sshtest.NewKey(t)
+	ann := sshtest.Open(t, sshtest.Dial(t, n1.addr, sshtest.Config("ann", annKey)), 100, 30, "play pong-1v1")
+	bob := sshtest.Open(t, sshtest.Dial(t, n1.addr, sshtest.Config("bob", bobKey)), 100, 30, "play pong-1v1")
+	ann.WaitFor(wait(), "r1@n1 · pong-1v1 · ranked")
+	bob.WaitFor(wait(), "r1@n1 · pong-1v1 · ranked")
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		ann.Type("w")
+		time.Sleep(100 * time.Millisecond)
+	}
+
+	nc, err := nats.Connect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n1.kill9(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	stream, err := js.Stream(ctx, "TERMARENA_ROOMLOG")
+	if err != nil {
+		t.Fatal(err)
+	}
+	last, err := stream.GetLastMsgForSubject(ctx, "termarena.roomlog.r1_n1")
+	if err != nil {
+		t.Fatalf("the killed node's log of r1@n1: %v", err)
+	}
+	var b struct {
+		Tick uint64 `json:"tick"`
+		Hash uint64 `json:"hash"`
+	}
+	if err := json.Unmarshal(last.Data, &b); err != nil || b.Tick == 0 {
+		t.Fatalf("the log's last batch %s: %v", last.Data, err)
+	}
+	bad := fmt.Sprintf(`{"v":1,"node":"n1","tick":%d,"hash":%d}`, b.Tick+12, b.Hash^1)
+	if _, err := js.Publish(ctx, "termarena.roomlog.r1_n1", []byte(bad)); err != nil {
+		t.Fatal(err)
+	}
+
+	waitFor(t, "n2 to give up on r1@n1", 10*time.Second, func() bool {
+		return strings.Contains(n2.log.String(), "could not be resumed; its match is recorded aborted")
+	})
+	if !strings.Contains(n2.log.String(), "does not reproduce its state") {
+		t.Errorf("n2's log does not say why:\n%s", n2.log.String())
+	}
+	st, err := postgres.Open(context.Background(), db, postgres.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	annFP := gossh.FingerprintSHA256(annKey.PublicKey())
+	var ms []store.MatchRecord
+	waitFor(t, "the match to be recorded", 10*time.Second, func() bool {
+		ms, err = st.Matches(context.Background(), annFP, 10)
+		return err == nil && len(ms) > 0
+	})
+	if m := ms[0]; len(ms) != 1 || m.Room != "r1@n1" || !m.Aborted || !m.Ranked || len(m.Players) != 2 {
+		t.Fatalf("matches recorded: %+v; want r1@n1 once, ranked, aborted, both players", ms)
+	}
+	for _, fp := range []string{annFP, gossh.FingerprintSHA256(bobKey.PublicKey())} {
+		if r, _, err := st.Rating(context.Background(), "pong-1v1", fp); err == nil && r.Games != 0 {
+			t.Errorf("a rating changed by an aborted match: %+v", r)
+		}
+	}
+	// Nothing holds their seats: back on n2 they are in the lobby.
+	ann2 := sshtest.Open(t, sshtest.Dial(t, n2.addr, sshtest.Config("ann", annKey)), 100, 30, "")
+	ann2.WaitFor(wait(), "Welcome")
+	if strings.Contains(ann2.Screen(), "r1@n1 · pong-1v1") {
+		t.Fatalf("ann is back in a match recorded aborted:\n%s", ann2.Screen())
+	}
+}
