@@ -19,9 +19,12 @@ import (
 //
 //   - every byte the client sends proves it alive (liveConn records it;
 //     bytes still unread in the socket, after a stall of the server's own,
-//     count too),
-//     and the RTT probe's keepalive every probeEvery makes a live client
-//     send one, so silence for ClientTimeout means the client is gone;
+//     count too), and the RTT probe's keepalive makes a live client send
+//     one, so silence for ClientTimeout means the client is gone. The
+//     probe asks every probeEvery while a screen shows the round trip (a
+//     game's HUD reads it), and otherwise only after the client has been
+//     silent for half the timeout: an idle lobby is asked once every few
+//     seconds, and a client that types is never asked at all;
 //   - a session's output blocked that long (a client that answers
 //     keepalives but reads nothing) is as good as gone for a game;
 //   - a connection with no session open for SessionOpenTimeout holds a
@@ -29,13 +32,15 @@ import (
 //
 // Any of these closes the connection; the SSH layer then closes its
 // channels and each session ends by the path of a clean drop (a player's
-// seat is kept for the room's grace period). The check runs on a timer,
-// not a goroutine of its own, so a connection costs one goroutine more
-// than the SSH layer's only while a session has started the probe.
+// seat is kept for the room's grace period). The check and the probe run
+// on one timer, not a goroutine of their own: a connection costs a
+// goroutine more than the SSH layer's only while a probe waits for its
+// answer.
 type connWatch struct {
 	timeout     time.Duration // silence or blocked output before the drop; 0 = never
 	openTimeout time.Duration // no session open for this long; 0 = never
-	every       time.Duration
+	every       time.Duration // the probe's interval while the round trip is shown
+	quiet       time.Duration // the silence before a probe while it is not
 	log         *slog.Logger
 	conn        net.Conn
 	ctx         context.Context
@@ -54,10 +59,28 @@ type connWatch struct {
 	mu      sync.Mutex
 	writers map[*lockedWriter]struct{}
 	timer   *time.Timer
+	req     requester // the connection the probe asks; nil before the first session
+
+	// checking makes check run once at a time (the first session's
+	// Reset can meet a round already running); what follows is its own.
+	checking  sync.Mutex
+	lastProbe time.Time
+	asked     uint64 // rtt.asked at the last check
 }
 
-// probeEvery is how often the RTT probe asks the client for a reply.
+// requester is what the probe asks a reply of: the SSH connection.
+type requester interface {
+	SendRequest(name string, wantReply bool, payload []byte) (bool, []byte, error)
+}
+
+// probeEvery is how often the RTT probe asks the client for a reply while
+// a screen shows the round trip.
 const probeEvery = 2 * time.Second
+
+// quietProbes: with no client timeout and the round trip not shown, the
+// timer looks (for a screen that shows it again) this many probeEvery
+// apart.
+const quietProbes = 5
 
 func newConnWatch(ctx context.Context, c net.Conn, cfg Config, log *slog.Logger) *connWatch {
 	now := time.Now().UnixNano()
@@ -70,6 +93,13 @@ func newConnWatch(ctx context.Context, c net.Conn, cfg Config, log *slog.Logger)
 			w.every = d / 2
 		}
 	}
+	// Unasked, a live client is asked once it has been silent half the
+	// timeout: its answer comes back with the other half to spare. With
+	// no timeout nothing is dropped, and the probe is only for the HUD.
+	w.quiet = quietProbes * w.every
+	if w.timeout > 0 {
+		w.quiet = max(w.every, w.timeout/2)
+	}
 	w.lastRead.Store(now)
 	w.noSession.Store(now)
 	if w.timeout > 0 || w.openTimeout > 0 {
@@ -80,9 +110,39 @@ func newConnWatch(ctx context.Context, c net.Conn, cfg Config, log *slog.Logger)
 	return w
 }
 
+// probe asks the client for a reply and measures the round trip, on a
+// goroutine that lives until the answer comes or the connection closes
+// (a dead client's: connWatch closes it).
+func (w *connWatch) probe(req requester, now time.Time) {
+	w.lastProbe = now
+	w.rtt.sent.Store(now.UnixNano())
+	go func() {
+		if _, _, err := req.SendRequest("keepalive@openssh.com", true, nil); err != nil {
+			return
+		}
+		w.rtt.last.Store(int64(time.Since(now)))
+		w.rtt.sent.Store(0)
+	}()
+}
+
+// probeDue is when the next probe should go out: probeEvery after the
+// last while the round trip is shown (rtt read since the last check),
+// else once the client has been silent for quiet.
+func (w *connWatch) probeDue(shown bool) time.Time {
+	if w.lastProbe.IsZero() {
+		return w.lastProbe // the first: a round trip to show at once
+	}
+	if shown {
+		return w.lastProbe.Add(w.every)
+	}
+	return time.Unix(0, w.lastRead.Load()).Add(w.quiet)
+}
+
 // check runs on the timer: it closes the connection when the client is
 // gone, and re-arms itself while the connection lives.
 func (w *connWatch) check() {
+	w.checking.Lock()
+	defer w.checking.Unlock()
 	if w.ctx.Err() != nil {
 		return
 	}
@@ -92,17 +152,48 @@ func (w *connWatch) check() {
 		_ = w.conn.Close()
 		return
 	}
+	// Shown: a screen read the round trip since the last look.
+	asked := w.rtt.asked.Load()
+	shown := asked != w.asked
+	w.asked = asked
+	// The next look: a round apart while the round trip is shown, else
+	// quiet apart (so output that starts blocking is seen within half the
+	// timeout), sooner when the probe or the silence deadline is due.
+	next := w.quiet
+	if shown {
+		next = w.every
+	}
+	w.mu.Lock()
+	req := w.req
+	w.mu.Unlock()
+	if req != nil && w.rtt.sent.Load() == 0 {
+		due := w.probeDue(shown)
+		if !now.Before(due) {
+			w.probe(req, now)
+			due = w.probeDue(shown)
+			if shown {
+				next = w.every
+			}
+		}
+		if until := due.Sub(now); until > 0 && until < next {
+			next = until
+		}
+	}
 	// Wake at the silence deadline itself when it comes before the next
 	// round: a client gone quiet is dropped at the timeout, not up to a
 	// round after it.
-	next := w.every
 	if w.timeout > 0 && w.probed.Load() {
 		if until := time.Unix(0, w.lastRead.Load()).Add(w.timeout).Sub(now); until < next {
-			next = max(until, 10*time.Millisecond)
+			next = until
+		}
+	}
+	if w.openTimeout > 0 && w.sessions.Load() == 0 {
+		if until := time.Unix(0, w.noSession.Load()).Add(w.openTimeout).Sub(now); until < next {
+			next = until
 		}
 	}
 	w.mu.Lock()
-	w.timer.Reset(next)
+	w.timer.Reset(max(next, 10*time.Millisecond))
 	w.mu.Unlock()
 }
 
@@ -140,17 +231,29 @@ func (w *connWatch) verdict(now time.Time) string {
 	return ""
 }
 
-// sessionStarted counts a session channel and starts the RTT probe on the
-// connection's first; it reports false over the per-connection cap.
-func (w *connWatch) sessionStarted(max int, probe func()) bool {
+// sessionStarted counts a session channel and, on the connection's
+// first, starts the RTT probe over req with a first round trip at once;
+// it reports false over the per-connection cap.
+func (w *connWatch) sessionStarted(max int, req requester) bool {
 	if w.sessions.Add(1) > int32(max) {
 		w.sessionEnded()
 		return false
 	}
 	w.probing.Do(func() {
-		w.lastRead.Store(time.Now().UnixNano()) // the session request itself
+		now := time.Now()
+		w.lastRead.Store(now.UnixNano()) // the session request itself
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		w.req = req
 		w.probed.Store(true)
-		go probe()
+		// A timer that is not armed (no timeouts) starts now, for the
+		// probe. The first probe goes out on the timer, at once, so that
+		// the timer's goroutine is the only one that sends.
+		if w.timer == nil {
+			w.timer = time.AfterFunc(0, w.check)
+		} else {
+			w.timer.Reset(0)
+		}
 	})
 	return true
 }
@@ -203,9 +306,15 @@ func watchOf(ctx ssh.Context) *connWatch {
 type rttProbe struct {
 	last atomic.Int64 // the last round trip measured
 	sent atomic.Int64 // unix nanoseconds the unanswered request was sent; 0 = none
+	// asked counts reads of the round trip: a screen that shows it keeps
+	// the probe at probeEvery (connWatch.check).
+	asked atomic.Uint64
 }
 
-func (r *rttProbe) get() time.Duration { return time.Duration(r.last.Load()) }
+func (r *rttProbe) get() time.Duration {
+	r.asked.Add(1)
+	return time.Duration(r.last.Load())
+}
 
 // noReply is how long the request in flight has waited for its answer:
 // once it is longer than a round trip, the last RTT is no longer news.
@@ -214,27 +323,4 @@ func (r *rttProbe) noReply() time.Duration {
 		return time.Since(time.Unix(0, s))
 	}
 	return 0
-}
-
-// run probes until ctx ends or the connection does. A request to a dead
-// client blocks until connWatch closes the connection.
-func (r *rttProbe) run(ctx context.Context, every time.Duration, conn interface {
-	SendRequest(string, bool, []byte) (bool, []byte, error)
-}) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		start := time.Now()
-		r.sent.Store(start.UnixNano())
-		if _, _, err := conn.SendRequest("keepalive@openssh.com", true, nil); err != nil {
-			return
-		}
-		r.last.Store(int64(time.Since(start)))
-		r.sent.Store(0)
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
 }

@@ -5,9 +5,28 @@ import (
 	"log/slog"
 	"net"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
+
+// silentClient never answers the probe, until its test ends; asked
+// closes when it is first asked.
+type silentClient struct {
+	ctx   context.Context
+	once  sync.Once
+	asked chan struct{}
+}
+
+func askedOnce(ctx context.Context, asked chan struct{}) *silentClient {
+	return &silentClient{ctx: ctx, asked: asked}
+}
+
+func (c *silentClient) SendRequest(string, bool, []byte) (bool, []byte, error) {
+	c.once.Do(func() { close(c.asked) })
+	<-c.ctx.Done()
+	return false, nil, c.ctx.Err()
+}
 
 // stuckWriter blocks every write until released, as a channel does when
 // the client has stopped reading and the window is spent.
@@ -77,7 +96,7 @@ func TestSilenceCountsOnlyOnceTheProbeAsks(t *testing.T) {
 		t.Fatalf("4 s with no session: verdict %q, want the session-open timeout's", why)
 	}
 	probed := make(chan struct{})
-	if !w.sessionStarted(4, func() { close(probed) }) {
+	if !w.sessionStarted(4, askedOnce(ctx, probed)) {
 		t.Fatal("the first session was refused")
 	}
 	<-probed
@@ -116,7 +135,7 @@ func TestUnreadBytesAreNotSilence(t *testing.T) {
 	cfg.ClientTimeout = time.Second
 	w := newConnWatch(ctx, conn, cfg, slog.New(slog.DiscardHandler))
 	probed := make(chan struct{})
-	w.sessionStarted(4, func() { close(probed) })
+	w.sessionStarted(4, askedOnce(ctx, probed))
 	<-probed
 
 	later := time.Now().Add(2 * cfg.ClientTimeout)

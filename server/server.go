@@ -244,7 +244,7 @@ func (srv *Server) acquireSession(ctx ssh.Context, conn *gossh.ServerConn) bool 
 	if w == nil {
 		return true
 	}
-	return w.sessionStarted(srv.cfg.MaxSessionsPerConn, func() { w.rtt.run(ctx, w.every, conn) })
+	return w.sessionStarted(srv.cfg.MaxSessionsPerConn, conn)
 }
 
 func (srv *Server) releaseSession(ctx ssh.Context) {
