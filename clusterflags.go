@@ -6,6 +6,21 @@ import (
 	"strings"
 )
 
+// validNodeName: the name goes into room ids (r3@n2, which players type)
+// and is the key of the node's claim on it in a NATS key-value bucket,
+// which takes letters, digits and a few marks only. Host names fit.
+func validNodeName(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
 // checkCluster refuses --nats and --node that cannot make a cluster, before
 // anything starts, and names the node after the host when --node is not
 // given. Nodes share who is online and their rooms over NATS but keep
@@ -32,8 +47,8 @@ func checkCluster(node *string, natsURL, storeURL string, hostname func() (strin
 		}
 		*node = h
 	}
-	if strings.ContainsAny(*node, " \t\n") || len(*node) > 64 {
-		return fmt.Errorf("--node %q: a node's name is at most 64 characters without spaces", *node)
+	if !validNodeName(*node) {
+		return fmt.Errorf("--node %q: a node's name is 1 to 64 letters, digits, '.', '-' or '_' (it is part of room ids, r3@NAME, and of the key that keeps it unique)", *node)
 	}
 	return nil
 }

@@ -80,6 +80,9 @@ type Cluster struct {
 	// RoomLog tunes the room leases by which another node resumes a
 	// dead node's matches; the zero value is cluster's defaults.
 	RoomLog cluster.LogTiming
+	// Name tunes how long a node's name stays claimed after it dies
+	// unannounced; the zero value is cluster's default.
+	Name cluster.NameTiming
 }
 
 // DefaultConfig is what `termarena` runs with when no flag says otherwise
@@ -115,6 +118,7 @@ type App struct {
 	stopRoomLog  func()
 	stopPresence func()
 	stopShared   []func()
+	stopName     func() // gives the node's name back, last
 	closed       bool
 }
 
@@ -160,6 +164,11 @@ func Assemble(c Config) (*App, error) {
 	if c.Cluster.NATS != "" {
 		c.Lobby.Node = c.Cluster.Node
 		if a.Node, err = cluster.Connect(c.Cluster.NATS, c.Cluster.Node, log.With("part", "cluster")); err != nil {
+			return fail(err)
+		}
+		// Before anything is shared: a second node with a live node's
+		// name is refused here (cluster.ErrNameTaken).
+		if a.stopName, err = a.Node.ClaimName(context.Background(), c.Cluster.Name); err != nil {
 			return fail(err)
 		}
 		c.Lobby.Chat.Relay = a.Node.RelayChat()
@@ -246,11 +255,15 @@ func (a *App) leaveShared() {
 }
 
 // closeNode stops the room log (after the rooms, whose last words it
-// writes) and disconnects.
+// writes), gives the node's name back and disconnects.
 func (a *App) closeNode() {
 	if a.stopRoomLog != nil {
 		a.stopRoomLog()
 		a.stopRoomLog = nil
+	}
+	if a.stopName != nil {
+		a.stopName()
+		a.stopName = nil
 	}
 	if a.Node != nil {
 		a.Node.Close()

@@ -1,0 +1,196 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// A node's name is its own while it runs: a key in a JetStream key-value
+// bucket whose entries live TTL after their last write, created by the
+// node at start (create-if-absent) and rewritten every Renew. Two nodes
+// with one name would split one node's sessions, rooms (r3@n1 twice) and
+// queue between two processes, so a second one is refused at start. A
+// node killed without a word leaves its key behind for at most TTL; a node
+// restarted with its name meanwhile waits that out (a key that nobody
+// renews is a dead node's) rather than failing, and one whose key is
+// renewed while it waits is a live node's: refused.
+const bucketNodes = "termarena_nodes"
+
+// NameTiming is how long a node's name stays claimed unrenewed and how
+// often its node renews it.
+type NameTiming struct {
+	TTL   time.Duration // default 6s
+	Renew time.Duration // default TTL/3
+}
+
+func (t NameTiming) withDefaults() NameTiming {
+	if t.TTL <= 0 {
+		t.TTL = 6 * time.Second
+	}
+	if t.Renew <= 0 || t.Renew >= t.TTL {
+		t.Renew = t.TTL / 3
+	}
+	return t
+}
+
+// ErrNameTaken is a node started with the name of a live node.
+var ErrNameTaken = errors.New("cluster: another live node has this node's name")
+
+// nameClaim is a name's value: who holds it, for the message a second
+// node with the name gets (version 1; fields are only added).
+type nameClaim struct {
+	V     int       `json:"v"`
+	Host  string    `json:"host,omitempty"`
+	PID   int       `json:"pid,omitempty"`
+	Since time.Time `json:"since"`
+}
+
+// nameKey is the name's key: node names are letters, digits, '.', '-' and
+// '_' (main checks), which keys take as they are; lower case, since room
+// ids carry the node in lower case (r3@n1), so N1 and n1 are one name.
+func nameKey(node string) string { return strings.ToLower(node) }
+
+// ClaimName makes the node's name its own for as long as it runs, or
+// fails with ErrNameTaken (saying which host holds it) when a live node
+// has it. A name left by a node that died is taken once its key lapses
+// (within t.TTL, waited for here). stop gives the name back (another node
+// may take it at once) and returns once the renewing goroutine has ended.
+func (n *Node) ClaimName(ctx context.Context, t NameTiming) (stop func(), err error) {
+	t = t.withDefaults()
+	js, err := jetstream.New(n.nc)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: jetstream: %w", err)
+	}
+	c, cancel := context.WithTimeout(ctx, 5*time.Second)
+	kv, err := js.CreateOrUpdateKeyValue(c, jetstream.KeyValueConfig{
+		Bucket:      bucketNodes,
+		Description: "termarena: the names of the live nodes (a key lives TTL after its node's last renewal)",
+		TTL:         t.TTL,
+		History:     1,
+		Storage:     jetstream.MemoryStorage, // a name outlives no NATS restart, nor need it
+	})
+	cancel()
+	if err != nil {
+		return nil, fmt.Errorf("cluster: the node names bucket: %w", err)
+	}
+	host, _ := os.Hostname()
+	value, _ := json.Marshal(nameClaim{V: 1, Host: host, PID: os.Getpid(), Since: time.Now().UTC()})
+	key := nameKey(n.name)
+	rev, err := n.createName(ctx, kv, key, value, t)
+	if err != nil {
+		return nil, err
+	}
+	runCtx, stopRun := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		n.renewName(runCtx, kv, key, value, rev, t)
+	}()
+	return func() {
+		stopRun()
+		<-done
+	}, nil
+}
+
+// createName creates the name's key, waiting out a key nobody renews.
+func (n *Node) createName(ctx context.Context, kv jetstream.KeyValue, key string, value []byte, t NameTiming) (uint64, error) {
+	// A key nobody renews lapses TTL after its last write; JetStream
+	// removes it soon after.
+	deadline := time.Now().Add(2 * t.TTL)
+	var seen uint64 // the revision of the key first found, 0 none yet
+	for {
+		c, cancel := context.WithTimeout(ctx, 5*time.Second)
+		rev, err := kv.Create(c, key, value)
+		cancel()
+		if err == nil {
+			return rev, nil
+		}
+		if !errors.Is(err, jetstream.ErrKeyExists) {
+			return 0, fmt.Errorf("cluster: claiming the node name %s: %w", n.name, err)
+		}
+		c, cancel = context.WithTimeout(ctx, 5*time.Second)
+		e, err := kv.Get(c, key)
+		cancel()
+		switch {
+		case errors.Is(err, jetstream.ErrKeyNotFound):
+			continue // lapsed between the two: create again
+		case err != nil:
+			return 0, fmt.Errorf("cluster: reading the node name %s: %w", n.name, err)
+		}
+		var held nameClaim
+		_ = json.Unmarshal(e.Value(), &held) // an unreadable one is still held
+		switch {
+		case seen == 0:
+			seen = e.Revision()
+			n.log.Warn("cluster: this node's name is held; waiting to see whether its node is alive",
+				"node", n.name, "host", held.Host, "since", held.Since, "up_to", 2*t.TTL)
+		case e.Revision() != seen || time.Now().After(deadline):
+			// Renewed while we watched: its node lives.
+			where := ""
+			if held.Host != "" {
+				where = fmt.Sprintf(" on host %s (pid %d)", held.Host, held.PID)
+			}
+			return 0, fmt.Errorf("%w: node %q is running%s since %s; give this one another --node (TERMARENA_NODE)",
+				ErrNameTaken, n.name, where, held.Since.Format(time.RFC3339))
+		}
+		select {
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		case <-time.After(t.Renew / 2):
+		}
+	}
+}
+
+// renewName rewrites the name's key every Renew until ctx ends, then
+// deletes it.
+func (n *Node) renewName(ctx context.Context, kv jetstream.KeyValue, key string, value []byte, rev uint64, t NameTiming) {
+	tick := time.NewTicker(t.Renew)
+	defer tick.Stop()
+	failing := false
+	for {
+		select {
+		case <-ctx.Done():
+			c, cancel := context.WithTimeout(context.Background(), time.Second)
+			if err := kv.Delete(c, key, jetstream.LastRevision(rev)); err != nil {
+				n.log.Warn("cluster: giving back the node name; it lapses instead", "err", err)
+			}
+			cancel()
+			return
+		case <-tick.C:
+			c, cancel := context.WithTimeout(ctx, t.Renew)
+			r, err := kv.Update(c, key, value, rev)
+			if errors.Is(err, jetstream.ErrKeyNotFound) || isWrongSequence(err) {
+				// Lapsed while NATS was away (and perhaps taken): claim it
+				// again if nobody has.
+				r, err = kv.Create(c, key, value)
+			}
+			cancel()
+			if err != nil {
+				if !failing {
+					n.log.Error("cluster: renewing this node's name failed; another node may take it", "node", n.name, "err", err)
+					failing = true
+				}
+				continue
+			}
+			if failing {
+				n.log.Info("cluster: this node's name renewed again", "node", n.name)
+				failing = false
+			}
+			rev = r
+		}
+	}
+}
+
+// isWrongSequence is an Update refused because the key moved on (it
+// lapsed and was written again).
+func isWrongSequence(err error) bool {
+	var apiErr *jetstream.APIError
+	return errors.As(err, &apiErr) && apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence
+}
