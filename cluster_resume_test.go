@@ -119,7 +119,7 @@ func TestClusterResumeAfterKill9E2E(t *testing.T) {
 	killed := time.Now()
 	n1.kill9(t)
 	waitFor(t, "n2 to resume r1@n1", 10*time.Second, func() bool {
-		return strings.Contains(n2.log.String(), "resumed a room whose node is gone")
+		return strings.Contains(n2.log.String(), "resumed a room from its log")
 	})
 	t.Logf("kill -9 to resumed on n2 (as the log saw it): %v", time.Since(killed).Round(10*time.Millisecond))
 	if !strings.Contains(n2.log.String(), "room=r1@n1") {
@@ -249,5 +249,104 @@ func TestClusterUnresumableMatchIsRecordedAbortedE2E(t *testing.T) {
 	ann2.WaitFor(wait(), "Welcome")
 	if strings.Contains(ann2.Screen(), "r1@n1 · pong-1v1") {
 		t.Fatalf("ann is back in a match recorded aborted:\n%s", ann2.Screen())
+	}
+}
+
+// A node started with --drain hands its matches over when it is stopped:
+// n1 hosts two ranked matches; SIGTERM stops it taking sessions, n2
+// resumes both from their logs, n1 tells its four players to reconnect
+// and exits 0; they reconnect to n2 with the same keys, are back in
+// their matches and finish them (one walks out of each); both matches
+// are recorded once, not aborted, and rated.
+func TestClusterDrainHandsMatchesOverE2E(t *testing.T) {
+	db := pgtest.URL(t)
+	url := natstest.Start(t)
+	n1 := startNodeProcess(t, url, db, "n1", "--drain")
+	n2 := startNodeProcess(t, url, db, "n2")
+
+	names := []string{"ann", "bob", "cat", "dan"}
+	keys := map[string]gossh.Signer{}
+	terms := map[string]*sshtest.Term{}
+	for _, name := range names {
+		keys[name] = sshtest.NewKey(t)
+		terms[name] = sshtest.Open(t, sshtest.Dial(t, n1.addr, sshtest.Config(name, keys[name])), 100, 30, "play pong-1v1")
+	}
+	for _, name := range names {
+		terms[name].WaitFor(wait(), "· pong-1v1 · ranked", "▸"+name)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		for _, name := range names {
+			terms[name].Type("w")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+
+	stopped := time.Now()
+	if err := n1.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range names {
+		terms[name].WaitFor(wait(), "reconnect")
+	}
+	select {
+	case <-n1.done:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("n1 did not exit after the drain:\n%s", n1.log.String())
+	}
+	t.Logf("SIGTERM to n1 gone: %v", time.Since(stopped).Round(10*time.Millisecond))
+	if code := n1.cmd.ProcessState.ExitCode(); code != 0 {
+		t.Fatalf("n1 exited %d after a drain", code)
+	}
+	if !strings.Contains(n1.log.String(), "drain: matches handed over") || !strings.Contains(n1.log.String(), "taken=2") {
+		t.Fatalf("n1 did not hand both matches over:\n%s", n1.log.String())
+	}
+
+	// Back on n2, in the same matches, which they finish.
+	again := map[string]*sshtest.Term{}
+	for _, name := range names {
+		again[name] = sshtest.Open(t, sshtest.Dial(t, n2.addr, sshtest.Config(name, keys[name])), 100, 30, "")
+		again[name].WaitFor(wait(), "@n1 · pong-1v1 · ranked", "▸"+name)
+	}
+	stays := map[string]bool{}
+	for _, name := range names {
+		scr := again[name].Screen()
+		if stays[name] {
+			continue
+		}
+		// The first of each pair walks out; the other wins.
+		for _, other := range names {
+			if other != name && strings.Contains(scr, other) {
+				stays[other] = true
+			}
+		}
+		again[name].Type("q")
+		again[name].Type("y")
+		again[name].WaitFor(wait(), "You left a ranked match")
+	}
+
+	st, err := postgres.Open(context.Background(), db, postgres.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	rooms := map[string]int{}
+	for _, name := range names {
+		fp := gossh.FingerprintSHA256(keys[name].PublicKey())
+		var ms []store.MatchRecord
+		waitFor(t, name+"'s match to be recorded", 20*time.Second, func() bool {
+			ms, err = st.Matches(context.Background(), fp, 10)
+			return err == nil && len(ms) > 0
+		})
+		if len(ms) != 1 || ms[0].Aborted || !ms[0].Ranked || !strings.HasSuffix(ms[0].Room, "@n1") {
+			t.Fatalf("%s's matches: %+v; want one, ranked, played to its end, in a room of n1", name, ms)
+		}
+		rooms[ms[0].Room]++
+		if r, _, err := st.Rating(context.Background(), "pong-1v1", fp); err != nil || r.Games != 1 {
+			t.Errorf("%s's rating: %+v, %v; want one game", name, r, err)
+		}
+	}
+	if len(rooms) != 2 {
+		t.Fatalf("matches by room: %v; want two rooms of two", rooms)
 	}
 }

@@ -61,6 +61,7 @@ type config struct {
 	maxBotRooms   int
 	chatFilter    string
 	storeCheck    time.Duration
+	drain         bool
 }
 
 // flagSet defines every flag with its environment fallback: the flag wins,
@@ -105,6 +106,7 @@ func flagSet(getenv func(string) string, errOut io.Writer) (*flag.FlagSet, *conf
 	str(&c.data, "data", "./data", "data dir: host key and database, created on first start")
 	str(&c.natsURL, "nats", "", "`URL` of the NATS server (nats://HOST:4222) joining this node to others sharing --store: who is online and the rooms of every node (\"\" = a single node)")
 	str(&c.node, "node", "", "`NAME` of this node in a cluster, different on every node (default: the host name; needs --nats)")
+	boolean(&c.drain, "drain", false, "in a cluster, a stop (SIGTERM) hands this node's matches to other nodes and tells its players to reconnect, seats kept, before exiting; with no other node alive it finishes them first")
 	str(&c.storeURL, "store", "", "`URL` of a PostgreSQL database for everything durable (postgres://USER@HOST/DB), which several nodes may share; empty: the bbolt file in --data")
 	str(&c.adminKeys, "admin-keys", "", "authorized_keys file listing admin keys")
 	str(&c.logLevel, "log-level", "info", "debug, info, warn or error")
@@ -390,9 +392,19 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 	case <-ctx.Done():
 	}
 	log.Info("signal received: stopping")
+	notice := "The server is restarting. Please reconnect in a moment."
+	if c.drain && a.Node != nil {
+		// New sessions go to other nodes; this one's matches follow them.
+		srv.StopAccepting()
+		dctx, stopDrain := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		if taken := a.Drain(dctx, log); len(taken) > 0 {
+			notice = "This node is going down for an upgrade: reconnect (the same ssh command) to play on. Your seat is kept."
+		}
+		stopDrain()
+	}
 	sctx, cancel := context.WithTimeout(context.Background(), 8*time.Second)
 	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil {
+	if err := srv.ShutdownWith(sctx, notice); err != nil {
 		log.Warn("sessions did not all end in time; closing them", "err", err)
 	}
 	<-served

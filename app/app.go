@@ -316,3 +316,45 @@ func (a *App) Close() error {
 	}
 	return nil
 }
+
+// Drain hands this node's matches to the other nodes of its cluster (a
+// drain before an upgrade): it stops taking rooms over, asks which nodes
+// would take them, and then either hands each match under way over (the
+// room stops here with its log complete and its lease released; another
+// node resumes it at once, its players' seats held there) and waits,
+// up to ctx, for each to be taken, or, with no other node alive, says so
+// and waits, up to ctx, for the matches to finish here. It returns the
+// rooms handed over and who took each. Nothing on a single node.
+func (a *App) Drain(ctx context.Context, log *slog.Logger) (taken map[string]string) {
+	if a.RoomLog == nil {
+		return nil
+	}
+	began := time.Now()
+	a.RoomLog.Drain()
+	if takers := a.RoomLog.Takers(500 * time.Millisecond); len(takers) == 0 {
+		n := a.Lobby.Playing()
+		if n == 0 {
+			return nil
+		}
+		log.Warn("drain: no other node is alive to take the matches over; finishing them here first (signal again to stop now, aborting them)", "matches", n)
+		for a.Lobby.Playing() > 0 {
+			select {
+			case <-ctx.Done():
+				log.Warn("drain: stopped before the matches finished; they are recorded aborted", "matches", a.Lobby.Playing())
+				return nil
+			case <-time.After(250 * time.Millisecond):
+			}
+		}
+		log.Info("drain: every match finished", "took", time.Since(began).Round(time.Millisecond))
+		return nil
+	}
+	rooms := a.Lobby.HandOff()
+	taken = a.RoomLog.AwaitTaken(ctx, rooms)
+	log.Info("drain: matches handed over", "rooms", len(rooms), "taken", len(taken), "took", time.Since(began).Round(time.Millisecond))
+	for _, r := range rooms {
+		if taken[r] == "" {
+			log.Warn("drain: a room was not taken over in time; another node resumes it when it looks", "room", r)
+		}
+	}
+	return taken
+}

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/termarena/termarena/lobby"
@@ -87,8 +88,9 @@ type RoomLog struct {
 	kv     jetstream.KeyValue
 	t      LogTiming
 
-	in      chan logOp
-	dropped atomic.Uint64 // ops lost to a full queue (the room's log is then incomplete)
+	in       chan logOp
+	dropped  atomic.Uint64 // ops lost to a full queue (the room's log is then incomplete)
+	draining atomic.Bool   // this node hands its rooms over and takes none
 
 	mu       sync.Mutex
 	resumer  Resumer
@@ -114,6 +116,7 @@ const (
 	opStart logOpKind = iota
 	opBatch
 	opOver
+	opHandOff
 )
 
 type logOp struct {
@@ -216,6 +219,9 @@ func (l *RoomLog) MatchBatch(room string, b lobby.LogBatch) {
 // MatchOver implements lobby.MatchJournal.
 func (l *RoomLog) MatchOver(room string) { l.send(logOp{kind: opOver, room: room}) }
 
+// MatchHandedOff implements lobby.MatchJournal.
+func (l *RoomLog) MatchHandedOff(room string) { l.send(logOp{kind: opHandOff, room: room}) }
+
 // send never blocks a room: a full queue drops the op, which leaves that
 // room's log short of a batch (a resume of it then fails its hash check
 // and records the match aborted, never rates a wrong result).
@@ -254,13 +260,93 @@ func (l *RoomLog) Run(r Resumer) (stop func()) {
 	l.mu.Lock()
 	l.resumer = r
 	l.mu.Unlock()
+	// Nodes that would take a room over answer who asks (Takers).
+	sub, err := l.n.nc.Subscribe(subjectTakers, func(m *nats.Msg) {
+		if !l.draining.Load() {
+			_ = m.Respond([]byte(l.n.name))
+		}
+	})
+	if err != nil {
+		l.n.log.Warn("cluster: answering drains", "err", err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		l.loop(ctx)
 	}()
-	return func() { cancel(); <-done }
+	return func() {
+		if sub != nil {
+			_ = sub.Unsubscribe()
+		}
+		cancel()
+		<-done
+	}
+}
+
+// subjectTakers is where a draining node asks which nodes would take its
+// rooms over; each node that is not draining answers with its name.
+const subjectTakers = "termarena.nodes.takers"
+
+// Drain makes this node take no more rooms over and answer no drain's
+// question: it is going.
+func (l *RoomLog) Drain() { l.draining.Store(true) }
+
+// Takers names another node that would take a room over (the first to
+// answer within wait), or none.
+func (l *RoomLog) Takers(wait time.Duration) []string {
+	inbox := l.n.nc.NewRespInbox()
+	sub, err := l.n.nc.SubscribeSync(inbox)
+	if err != nil {
+		return nil
+	}
+	defer func() { _ = sub.Unsubscribe() }()
+	if err := l.n.nc.PublishRequest(subjectTakers, inbox, nil); err != nil {
+		return nil
+	}
+	var out []string
+	deadline := time.Now().Add(wait)
+	for {
+		m, err := sub.NextMsg(time.Until(deadline))
+		if err != nil {
+			return out
+		}
+		if name := string(m.Data); name != l.n.name {
+			// One is enough to hand rooms to: whoever looks first
+			// takes each.
+			return append(out, name)
+		}
+	}
+}
+
+// AwaitTaken waits until another node holds each of rooms' leases (it
+// resumed the room) or ctx ends, and returns who took each ("" none yet).
+func (l *RoomLog) AwaitTaken(ctx context.Context, rooms []string) map[string]string {
+	out := map[string]string{}
+	for {
+		left := 0
+		for _, room := range rooms {
+			if out[room] != "" {
+				continue
+			}
+			c, cancel := context.WithTimeout(ctx, time.Second)
+			owner := l.Owner(c, room)
+			cancel()
+			if owner != "" && owner != l.n.name {
+				out[room] = owner
+				continue
+			}
+			left++
+		}
+		if left == 0 {
+			return out
+		}
+		select {
+		case <-ctx.Done():
+			return out
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }
 
 func (l *RoomLog) loop(ctx context.Context) {
@@ -348,6 +434,23 @@ func (l *RoomLog) apply(ctx context.Context, rooms map[string]*owned, op logOp) 
 		}
 		delete(rooms, op.room)
 		l.release(ctx, key, o.rev)
+	case opHandOff:
+		o := rooms[op.room]
+		if o == nil {
+			return
+		}
+		delete(rooms, op.room)
+		// Every batch stored first, then the lease goes: the next node
+		// to look finds the log whole and the room free.
+		select {
+		case <-l.js.PublishAsyncComplete():
+		case <-time.After(2 * time.Second):
+		}
+		if err := l.op(ctx, func(c context.Context) error {
+			return l.kv.Delete(c, key, jetstream.LastRevision(o.rev))
+		}); err != nil {
+			l.n.log.Warn("cluster: handing a room over; its lease expires instead", "room", op.room, "err", err)
+		}
 	}
 }
 
@@ -406,8 +509,8 @@ func (l *RoomLog) adopt(ctx context.Context, rooms map[string]*owned) {
 	l.mu.Lock()
 	r := l.resumer
 	l.mu.Unlock()
-	if r == nil {
-		return
+	if r == nil || l.draining.Load() {
+		return // a draining node takes nothing on
 	}
 	var subjects map[string]uint64
 	err := l.op(ctx, func(c context.Context) error {
@@ -470,7 +573,7 @@ func (l *RoomLog) take(ctx context.Context, rooms map[string]*owned, r Resumer, 
 			if len(batches) > 0 {
 				res.Ticks = batches[len(batches)-1].Tick
 			}
-			l.n.log.Info("cluster: resumed a room whose node is gone", "room", start.Room, "from", from, "tick", res.Ticks, "rebuild", res.Rebuild)
+			l.n.log.Info("cluster: resumed a room from its log", "room", start.Room, "from", from, "tick", res.Ticks, "rebuild", res.Rebuild)
 		}
 	}
 	if err != nil || start == nil {

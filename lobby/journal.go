@@ -23,6 +23,10 @@ type MatchJournal interface {
 	// MatchOver says the room's match is settled (ended, recorded
 	// aborted, or the room closed): its log may go.
 	MatchOver(room string)
+	// MatchHandedOff says this node stopped the room to hand its match
+	// to another node (a drain): the log stays, complete up to the batch
+	// just sent, and the lease goes, so that another node resumes it.
+	MatchHandedOff(room string)
 }
 
 // MatchLog is what a journal records of a match when it starts: enough,
@@ -325,4 +329,49 @@ func (rs *Results) forget(r *Room) {
 	rs.mu.Lock()
 	delete(rs.playing, r)
 	rs.mu.Unlock()
+}
+
+// HandOff stops every room whose match is journalled, so that another
+// node resumes each from its log (a drain): each room stops, its last
+// batch goes to the journal (the match as it stands, hashed), and its
+// lease is handed back; its match is not recorded here and its players
+// are sent back to the lobby, to reconnect to another node where their
+// seats are held. It returns the ids of the rooms handed off; rooms with
+// no match under way (or one not journalled: practice) are left to end
+// with the node.
+func (s *Services) HandOff() []string {
+	j := s.Rooms.cfg.Journal
+	if j == nil {
+		return nil
+	}
+	var out []string
+	for _, r := range s.Rooms.All() {
+		rj := r.journal
+		if rj == nil {
+			continue
+		}
+		r.handedOff.Store(true)
+		r.Close()
+		<-r.Done()
+		// The room goroutine is gone: its journal and recorder are this
+		// goroutine's now (Done happens after its last write).
+		if !rj.live {
+			r.handedOff.Store(false) // nothing to hand: it ends as ever
+			continue
+		}
+		s.Results.forget(r)
+		rj.batch()
+		rj.live = false
+		j.MatchHandedOff(r.ID())
+		out = append(out, r.ID())
+	}
+	return out
+}
+
+// Playing is how many matches are under way on this node (what a
+// drain with nowhere to hand them waits for).
+func (s *Services) Playing() int {
+	s.Results.mu.Lock()
+	defer s.Results.mu.Unlock()
+	return len(s.Results.playing)
 }

@@ -115,6 +115,9 @@ type Room struct {
 	// handedOff: the room stopped because another node took its match
 	// over (a drain), so this node neither records it nor ends its log.
 	handedOff atomic.Bool
+	// journal feeds the cluster's room log (nil on a single node); its
+	// state is the room goroutine's until the room is done.
+	journal *roomJournal
 }
 
 // Watch returns the room's feed for spectators (delayed for ranked rooms)
@@ -466,6 +469,7 @@ func (rs *Rooms) setHooks(r *Room, rec *spectator.Recorder) *roomJournal {
 	var rj *roomJournal
 	if j := rs.cfg.Journal; j != nil {
 		rj = &roomJournal{r: r, j: j}
+		r.journal = rj
 		hooks = chainHooks(hooks, rj.hooks())
 	}
 	r.SetHooks(hooks)

@@ -215,6 +215,13 @@ func (srv *Server) Serve(ln net.Listener) error {
 // restarting, waits for sessions to end (or ctx), then closes every
 // connection.
 func (srv *Server) Shutdown(ctx context.Context) error {
+	return srv.ShutdownWith(ctx, "The server is restarting. Please reconnect in a moment.")
+}
+
+// StopAccepting stops taking connections and sessions while the live ones
+// go on: a cluster node draining hands its matches over before it ends
+// them (ShutdownWith).
+func (srv *Server) StopAccepting() {
 	srv.runMu.Lock()
 	srv.shutting.Store(true)
 	srv.runMu.Unlock()
@@ -223,7 +230,12 @@ func (srv *Server) Shutdown(ctx context.Context) error {
 		_ = srv.ln.Close()
 	}
 	srv.lnMu.Unlock()
-	told := srv.deps.Hub.Broadcast(lobby.Notice{Text: "The server is restarting. Please reconnect in a moment.", Final: true})
+}
+
+// ShutdownWith is Shutdown telling the sessions notice.
+func (srv *Server) ShutdownWith(ctx context.Context, notice string) error {
+	srv.StopAccepting()
+	told := srv.deps.Hub.Broadcast(lobby.Notice{Text: notice, Final: true})
 	srv.log.Info("shutting down", "sessions_told", told)
 	done := make(chan struct{})
 	go func() { srv.running.Wait(); close(done) }()
