@@ -121,10 +121,16 @@ type Inbox struct {
 	cs     *Challenges
 	player game.Player
 
+	// wake, when set, is called (under cs.mu: it must not block) when the
+	// inbox has something new and the last news was taken: the session's
+	// own loop reads it, with no goroutine parked on Changed.
+	wake func()
+
 	// Under cs.mu.
 	events  []ChallengeEvent
 	changed chan struct{}
 	closed  bool
+	woken   bool // wake was called and nothing was taken since
 }
 
 // Changed is closed when the inbox has something new: the lobby waits on
@@ -142,6 +148,7 @@ func (in *Inbox) Take() (events []ChallengeEvent, incoming []Challenge, outgoing
 	in.cs.mu.Lock()
 	defer in.cs.mu.Unlock()
 	events, in.events = in.events, nil
+	in.woken = false
 	for _, id := range in.cs.order {
 		p := in.cs.pending[id]
 		if p.To.ID == in.player.ID {
@@ -230,11 +237,17 @@ func (cs *Challenges) Config() ChallengeConfig { return cs.cfg }
 
 // Open registers a lobby session of p. Guests have no account a challenge
 // could reach (their names are throwaways) and get no inbox: nil.
-func (cs *Challenges) Open(p game.Player) *Inbox {
+func (cs *Challenges) Open(p game.Player) *Inbox { return cs.OpenWaking(p, nil) }
+
+// OpenWaking is Open with wake called, instead of the session waiting on
+// Changed, when the inbox has news (once until the session Takes it).
+// wake is called with the challenges locked: it must return at once and
+// not call back into them (hand a message to the session and return).
+func (cs *Challenges) OpenWaking(p game.Player, wake func()) *Inbox {
 	if p.Guest || p.ID == "" {
 		return nil
 	}
-	in := &Inbox{cs: cs, player: p, changed: make(chan struct{})}
+	in := &Inbox{cs: cs, player: p, changed: make(chan struct{}), wake: wake}
 	cs.mu.Lock()
 	cs.inboxes[string(p.ID)] = append(cs.inboxes[string(p.ID)], in)
 	cs.mu.Unlock()
@@ -554,4 +567,8 @@ func (cs *Challenges) postStartLocked(in *Inbox, e ChallengeEvent) {
 func (cs *Challenges) signalLocked(in *Inbox) {
 	close(in.changed)
 	in.changed = make(chan struct{})
+	if in.wake != nil && !in.woken && !in.closed {
+		in.woken = true
+		in.wake()
+	}
 }

@@ -180,3 +180,37 @@ func TestSpreadSlot(t *testing.T) {
 		t.Errorf("ffa player 3: slot %d", got)
 	}
 }
+
+// A session that reads its inbox through its own loop (OpenWaking) is
+// woken once for news until it takes it, then again for the next.
+func TestInboxWakesItsSession(t *testing.T) {
+	cs, _ := challengeKit(t, ChallengeConfig{})
+	var wakes int
+	ann := cs.Open(player("ann"))
+	bob := cs.OpenWaking(player("bob"), func() { wakes++ }) // called under cs.mu: no race
+	pong1 := ChallengeSpec{Game: "pong", Mode: "1v1"}
+	if _, err := cs.Issue(ann, "bob", pong1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cs.Cancel(ann); err != nil {
+		t.Fatal(err)
+	}
+	cs.mu.Lock()
+	got := wakes
+	cs.mu.Unlock()
+	if got != 1 {
+		t.Fatalf("an offer and its cancel woke bob %d times before he looked, want 1", got)
+	}
+	if ev, _, _ := bob.Take(); len(ev) != 2 {
+		t.Fatalf("bob took %+v, want the offer and the cancel", ev)
+	}
+	if _, err := cs.Issue(ann, "bob", pong1); err != nil {
+		t.Fatal(err)
+	}
+	cs.mu.Lock()
+	got = wakes
+	cs.mu.Unlock()
+	if got != 2 {
+		t.Fatalf("a new offer after bob looked: %d wakes, want 2", got)
+	}
+}

@@ -66,6 +66,7 @@ func (srv *Server) lobbyDeps(s *Session, io *sessionIO, start lobbyStart) tui.Lo
 		Matchmaker:    srv.deps.Matchmaker,
 		BotOfferAfter: srv.cfg.BotOfferAfter,
 		Challenges:    srv.deps.Challenges,
+		Notify:        io.notify,
 		Quick:         srv.deps.Quick,
 		Casual:        start.casual,
 		Store:         srv.deps.Store,

@@ -94,6 +94,8 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 		}),
 	)
 
+	sio.prog.Store(p)
+
 	var finalCode atomic.Int32
 	move, leave := srv.deps.Hub.Enter(lobby.Presence{ID: id.ID, Name: id.Name, Guest: id.Guest,
 		Addr: s.RemoteAddr().String(), Where: sanitizeWhere(where), Since: time.Now()}, func(n lobby.Notice) {
@@ -301,6 +303,16 @@ type sessionIO struct {
 	input   *inputguard.SessionReader
 	term    *terminal     // where decoded keys go: the room screen first
 	guard   *sessionGuard // ends the session on a panic in its goroutines
+	prog    atomic.Pointer[tea.Program]
+}
+
+// notify hands msg to the session's program without blocking, as notices
+// go (tui.LobbyDeps.Notify): Send waits until the program reads it and
+// gives up when the program ends, so the goroutine ends with it.
+func (s *sessionIO) notify(msg tea.Msg) {
+	if p := s.prog.Load(); p != nil {
+		go p.Send(msg)
+	}
 }
 
 // placeOf is where a model says its session is; "lobby" for a model that

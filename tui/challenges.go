@@ -18,7 +18,13 @@ type challengeState struct {
 	inbox    *lobby.Inbox
 	incoming []lobby.Challenge
 	outgoing *lobby.Challenge
+	// woken: the inbox wakes the session through LobbyDeps.Notify
+	// (challengeWakeMsg); no command waits on it.
+	woken bool
 }
+
+// challengeWakeMsg: the inbox has news (LobbyDeps.Notify).
+type challengeWakeMsg struct{}
 
 // challengeMsg is what the inbox had when it changed.
 type challengeMsg struct {
@@ -33,12 +39,30 @@ func (m *Lobby) openChallenges() tea.Cmd {
 	if m.d.Challenges == nil {
 		return nil
 	}
-	in := m.d.Challenges.Open(m.d.Player)
+	var wake func()
+	if notify := m.d.Notify; notify != nil {
+		// Through the session's own delivery: a keyed session would
+		// otherwise park a goroutine on the inbox for its whole life.
+		wake = func() { notify(challengeWakeMsg{}) }
+	}
+	in := m.d.Challenges.OpenWaking(m.d.Player, wake)
 	if in == nil {
 		return nil
 	}
-	m.challenges = &challengeState{inbox: in}
+	m.challenges = &challengeState{inbox: in, woken: wake != nil}
+	if wake != nil {
+		return nil
+	}
 	return m.readInbox()
+}
+
+// takeInbox reads what is new in a woken inbox.
+func (m *Lobby) takeInbox() tea.Cmd {
+	if m.challenges == nil {
+		return nil
+	}
+	ev, inc, out := m.challenges.inbox.Take()
+	return m.onChallenge(challengeMsg{ev, inc, out})
 }
 
 // readInbox waits until the inbox changes, then takes what is new. It is
@@ -66,7 +90,10 @@ func (m *Lobby) onChallenge(msg challengeMsg) tea.Cmd {
 		return nil
 	}
 	cs.incoming, cs.outgoing = msg.incoming, msg.outgoing
-	cmds := []tea.Cmd{m.readInbox()}
+	var cmds []tea.Cmd
+	if !cs.woken {
+		cmds = append(cmds, m.readInbox())
+	}
 	for _, e := range msg.events {
 		switch {
 		case e.Offer && m.chat != nil:

@@ -82,8 +82,13 @@ type LobbyDeps struct {
 	// C challenges, /challenge in chat: challenges.go). Quick runs the
 	// casual quick-match queues (a, or Casual: `play MODE --casual`).
 	Challenges *lobby.Challenges
-	Quick      *lobby.QuickMatch
-	Casual     string
+	// Notify, when set, hands msg to this session's program from any
+	// goroutine without blocking (the path notices take): what changes
+	// rarely (the challenge inbox) wakes the session through it instead
+	// of a goroutine parked for the session's life.
+	Notify func(msg tea.Msg)
+	Quick  *lobby.QuickMatch
+	Casual string
 	// Queries answer the leaderboard and profile screens, as they answer
 	// the plain commands; nil means the service over Store.
 	Queries Queries
@@ -579,6 +584,8 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.queueQuick(msg.key)
 	case challengeMsg:
 		return m, m.onChallenge(msg)
+	case challengeWakeMsg:
+		return m, m.takeInbox()
 	case matchedMsg:
 		if _, ok := m.scr.(*queuePage); ok && m.state == stMenu {
 			return m, m.route(msg)
