@@ -201,6 +201,14 @@ func Assemble(c Config) (*App, error) {
 		}
 		a.stopShared = append(a.stopShared, stopRooms)
 		a.stopRoomLog = a.RoomLog.Run(a.Lobby)
+		// Rooms are played from any node: this node serves its rooms to
+		// the others' sessions and reaches theirs for its own.
+		links, stopLinks, err := a.Node.ServeRooms(a.Lobby.Rooms, c.Lobby.Rooms.Games)
+		if err != nil {
+			return fail(fmt.Errorf("cluster: serve rooms: %w", err))
+		}
+		a.stopShared = append(a.stopShared, stopLinks)
+		a.Lobby.Rooms.SetRemoteRooms(links)
 	}
 	a.Lobby.PruneReplays(st, c.Retention, log)
 	a.Metrics = telemetry.New(a.Lobby)

@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -274,6 +275,11 @@ type Room struct {
 
 	// Owned by the Run goroutine from here on.
 	loop roomLoop
+
+	// remote, for a room that runs on another node (NewRemoteRoom), is
+	// where its control calls and inputs go; nil for a room run here.
+	remote    RemoteLink
+	closeOnce sync.Once
 }
 
 // NewRoom makes a room in Waiting, with its first frame already published.
@@ -320,6 +326,9 @@ func (r *Room) Grace() time.Duration { return r.cfg.Grace }
 // caller logs it and records the match as aborted; every other room plays
 // on. The room's state is not trusted after a panic, so it never resumes.
 func (r *Room) Run(ctx context.Context) (err error) {
+	if r.remote != nil {
+		return errors.New("game: Room.Run on a room that runs on another node")
+	}
 	if !r.ran.CompareAndSwap(false, true) {
 		return errors.New("game: Room.Run called twice")
 	}
@@ -357,14 +366,27 @@ func (e *RoomPanic) Error() string {
 // Done is closed when Run returns.
 func (r *Room) Done() <-chan struct{} { return r.done }
 
-type ctlKind uint8
+// ControlOp is one of a room's control calls, as a remote room carries it
+// to the node that owns the room (RemoteLink).
+type ControlOp uint8
+
+// The control calls, in the order of their wire codes (never reordered).
+const (
+	OpJoin ControlOp = iota
+	OpLeave
+	OpDisconnect
+	OpReady
+	OpEvict
+)
+
+type ctlKind = ControlOp
 
 const (
-	ctlJoin ctlKind = iota
-	ctlLeave
-	ctlDisconnect
-	ctlReady
-	ctlEvict
+	ctlJoin       = OpJoin
+	ctlLeave      = OpLeave
+	ctlDisconnect = OpDisconnect
+	ctlReady      = OpReady
+	ctlEvict      = OpEvict
 )
 
 type ctlReq struct {
@@ -385,6 +407,9 @@ type ctlResp struct {
 // its loop, and reporting anything but its answer would misstate what
 // happened.
 func (r *Room) call(ctx context.Context, req ctlReq) ctlResp {
+	if r.remote != nil {
+		return r.callRemote(ctx, req)
+	}
 	req.reply = make(chan ctlResp, 1)
 	select {
 	case r.ctl <- req:
@@ -465,6 +490,9 @@ type submission struct {
 // is running, the room is closed, or the buffer is full (counted in
 // TickStats.InputsDropped).
 func (r *Room) Submit(id PlayerID, in Input) bool {
+	if r.remote != nil {
+		return r.remote.Submit(id, in)
+	}
 	if !r.accepting.Load() {
 		return false
 	}

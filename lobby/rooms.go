@@ -296,6 +296,10 @@ type Rooms struct {
 	// other nodes' rooms (every lobby re-reads them each second).
 	remote      map[string][]RoomInfo
 	remoteNodes atomic.Int32
+	// linker reaches other nodes' rooms (SetRemoteRooms), and mirrors are
+	// the ones sessions here play or watch, by id: one handle each.
+	linker  RemoteRooms
+	mirrors map[string]*Room
 	// retired sums the tick statistics of rooms that have ended, so the
 	// server's counts and histograms keep them (Prometheus counters must
 	// never go down).
@@ -318,7 +322,7 @@ func NewRooms(ctx context.Context, cfg RoomsConfig) *Rooms {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	rs := &Rooms{ctx: ctx, cfg: cfg, byID: map[string]*Room{}, byCode: map[string]*Room{}, changed: make(chan struct{}), remote: map[string][]RoomInfo{}, log: log}
+	rs := &Rooms{ctx: ctx, cfg: cfg, byID: map[string]*Room{}, byCode: map[string]*Room{}, changed: make(chan struct{}), remote: map[string][]RoomInfo{}, mirrors: map[string]*Room{}, log: log}
 	go rs.followShown()
 	return rs
 }
@@ -634,11 +638,18 @@ func (rs *Rooms) lookup(ref string, byID func(*Room) bool) (*Room, error) {
 	if r := rs.byID[ref]; r != nil && byID(r) {
 		return r, nil
 	}
+	if r, err := rs.remoteLocked(ref, byID); err != errNotRemote {
+		return r, err
+	}
 	if err := rs.elsewhereLocked(ref); err != nil {
 		return nil, err
 	}
 	return nil, ErrNoRoom
 }
+
+// errNotRemote: a ref that names no room another node runs and that this
+// one could reach.
+var errNotRemote = errors.New("lobby: not another node's room")
 
 // List returns the public rooms, oldest first, and a channel closed when the
 // set of rooms changes.

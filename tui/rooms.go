@@ -60,6 +60,7 @@ type lobbyStatus interface {
 
 // roomsHandOff is what the rooms page's own keys ask of the router.
 type roomsHandOff interface {
+	joinHandOff // another node's room, joined through the cluster
 	quit() tea.Cmd
 	toggleHelp()
 	closeHelp()
@@ -103,9 +104,7 @@ func (r *roomsPage) update(msg tea.Msg) (page, tea.Cmd) {
 		if r.sel < len(r.rooms) {
 			sel = r.rooms[r.sel]
 		} else if i := r.sel - len(r.rooms); i < len(r.remote) && s == "enter" {
-			ri := r.remote[i]
-			r.sh.notify(elsewhereNotice(&lobby.ElsewhereError{Room: ri.ID, Node: ri.Node, SSH: ri.SSH}))
-			return r, nil
+			return r, r.hand.join(joinMsg{ref: r.remote[i].ID, side: -1})
 		}
 		for _, mk := range r.menu {
 			for _, key := range mk.keys {

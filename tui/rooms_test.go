@@ -21,6 +21,7 @@ type roomsRouter struct {
 	quits    int
 	help     bool
 	listRowN int
+	joined   []joinMsg
 }
 
 func (f *roomsRouter) notify(text string)       { f.notice = text }
@@ -34,6 +35,7 @@ func (f *roomsRouter) rankedSeat() *lobby.Room  { return f.seat }
 func (f *roomsRouter) quit() tea.Cmd            { f.quits++; return tea.Quit }
 func (f *roomsRouter) toggleHelp()              { f.help = !f.help }
 func (f *roomsRouter) closeHelp()               { f.help = false }
+func (f *roomsRouter) join(j joinMsg) tea.Cmd   { f.joined = append(f.joined, j); return nil }
 
 func newRoomsPage(f *roomsRouter, menu []menuKey, rooms []*lobby.Room) *roomsPage {
 	p := &roomsPage{sh: f, status: f, hand: f, menu: menu, me: game.Player{ID: "alice", Name: "alice"}, listed: true}
@@ -193,5 +195,18 @@ func TestLobbyKeyLineForEachServer(t *testing.T) {
 		if got := m.home.keyLine(); got != tc.want {
 			t.Errorf("key line %q, want %q", got, tc.want)
 		}
+	}
+}
+
+// Enter on another node's room in the list joins it by its id, as `join
+// r1@n2` does, rather than naming the node to connect to.
+func TestRoomsPageEnterJoinsAnotherNodesRoom(t *testing.T) {
+	f := &roomsRouter{listRowN: 10}
+	p := newRoomsPage(f, nil, openRooms(t, 1))
+	p.list(p.rooms, []lobby.RoomInfo{{ID: "r1@n2", Node: "n2", Remote: true, Game: "pong", Mode: "1v1", Seats: 2}})
+	p.update(tea.KeyPressMsg{Code: 'j', Text: "j"})
+	p.update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	if len(f.joined) != 1 || f.joined[0].ref != "r1@n2" || f.joined[0].side != -1 || f.joined[0].room != nil {
+		t.Fatalf("enter on r1@n2 asked to join %+v (notice %q)", f.joined, f.notice)
 	}
 }

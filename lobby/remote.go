@@ -1,0 +1,174 @@
+package lobby
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/termarena/termarena/game"
+)
+
+// RemoteRooms reaches the rooms other nodes of a cluster run, so that a
+// session here plays or watches them (cluster.Node's room links implement
+// it). Attach finds the room's owner by the room's id alone.
+type RemoteRooms interface {
+	Attach(ctx context.Context, id string) (*RemoteRoom, error)
+}
+
+// RemoteRoom is a room another node runs, as Attach found it.
+type RemoteRoom struct {
+	// Room is the handle sessions hold (game.NewRemoteRoom): its frames
+	// come from the owner until Detach or the room closes.
+	Room     *game.Room
+	Game     string
+	Mode     string
+	Ranked   RankedMode
+	Private  bool
+	Practice int
+	// Seats is, for a ranked room, the slot each matched player takes.
+	Seats map[game.PlayerID]int
+	// Delay is how far behind the game the owner's watchers are.
+	Delay time.Duration
+	// Detach stops the frames and the link's goroutine, without waiting
+	// for them; the handle ends.
+	Detach func()
+	// Seated counts the sessions here the room seated (joins less leaves
+	// and disconnects): with no watchers either, nobody here needs it.
+	Seated func() int
+}
+
+// SetRemoteRooms lets lookups of another node's room (an id "r3@n2") play
+// and watch it from here instead of naming its node. Call it before
+// sessions look rooms up.
+func (rs *Rooms) SetRemoteRooms(rr RemoteRooms) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	rs.linker = rr
+}
+
+// Owned returns this node's live room id, private or not: what another
+// node's session asks to join or watch through the cluster.
+func (rs *Rooms) Owned(id string) (*Room, bool) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	r, ok := rs.byID[id]
+	return r, ok
+}
+
+// Mirrors lists the other nodes' rooms sessions here play or watch.
+func (rs *Rooms) Mirrors() []*Room {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	out := make([]*Room, 0, len(rs.mirrors))
+	for _, r := range rs.mirrors {
+		out = append(out, r)
+	}
+	return out
+}
+
+// remoteLocked is the room another node runs under id ref, when the
+// directory lists it and a link to it can be made; errNotRemote when ref
+// is not another node's room. One handle serves every session here: the
+// first lookup attaches, the rest share it until the room closes. It is
+// called with rs.mu held and releases it while the owner answers.
+func (rs *Rooms) remoteLocked(ref string, byID func(*Room) bool) (*Room, error) {
+	if rs.linker == nil || !strings.Contains(ref, "@") {
+		return nil, errNotRemote
+	}
+	if r := rs.mirrors[ref]; r != nil {
+		if !byID(r) {
+			return nil, ErrNoRoom
+		}
+		return r, nil
+	}
+	if rs.elsewhereLocked(ref) == nil {
+		return nil, errNotRemote // no node lists it
+	}
+	linker := rs.linker
+	rs.mu.Unlock()
+	ctx, cancel := context.WithTimeout(rs.ctx, 3*time.Second)
+	rr, err := linker.Attach(ctx, ref)
+	cancel()
+	var r *Room
+	if err == nil {
+		r, err = rs.mirrorOf(ref, rr)
+		if err != nil {
+			rr.Detach()
+		}
+	}
+	rs.mu.Lock()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", ErrNoRoom, ref, err)
+	}
+	if other := rs.mirrors[ref]; other != nil {
+		// Another session attached meanwhile: share its handle.
+		r.cancel()
+		rr.Detach()
+		r = other
+	} else {
+		rs.mirrors[ref] = r
+		go rs.endMirror(ref, r, rr)
+	}
+	if !byID(r) {
+		return nil, ErrNoRoom
+	}
+	return r, nil
+}
+
+// mirrorOf is the lobby's room around a remote handle.
+func (rs *Rooms) mirrorOf(id string, rr *RemoteRoom) (*Room, error) {
+	var (
+		k    game.Kind
+		mode game.Mode
+		ok   bool
+	)
+	if rr.Ranked != "" {
+		k, mode, ok = rs.cfg.Games.Ranked(string(rr.Ranked))
+	} else {
+		k, mode, ok = rs.cfg.Games.Mode(rr.Game, rr.Mode)
+	}
+	if !ok {
+		return nil, fmt.Errorf("%w: %s %s (this node does not run it)", ErrNoMode, rr.Game, rr.Mode)
+	}
+	ctx, cancel := context.WithCancel(rs.ctx)
+	r := &Room{Room: rr.Room, Game: k, Mode: mode, Ranked: rr.Ranked, Private: rr.Private, Practice: rr.Practice,
+		Created: time.Now(), Seats: rr.Seats, rooms: rs, ctx: ctx, cancel: cancel, delayBy: rr.Delay}
+	return r, nil
+}
+
+// mirrorIdleCheck is how often a remote room's handle is checked for use.
+const mirrorIdleCheck = 5 * time.Second
+
+// endMirror forgets a remote room once it closes (or the node stops, or
+// the handle is dropped), detaching from its owner.
+func (rs *Rooms) endMirror(id string, r *Room, rr *RemoteRoom) {
+	// A handle nobody here has used for two checks in a row is dropped,
+	// so the owner stops sending frames nobody draws; the first check
+	// leaves a session that has just looked the room up time to sit.
+	check := time.NewTicker(mirrorIdleCheck)
+	defer check.Stop()
+	idle := 0
+wait:
+	for {
+		select {
+		case <-r.Done():
+			break wait
+		case <-r.ctx.Done():
+			break wait
+		case <-check.C:
+			if r.Watchers() > 0 || (rr.Seated != nil && rr.Seated() > 0) {
+				idle = 0
+			} else if idle++; idle >= 2 {
+				break wait
+			}
+		}
+	}
+	r.cancel()
+	rr.Detach()
+	rs.mu.Lock()
+	if rs.mirrors[id] == r {
+		delete(rs.mirrors, id)
+	}
+	rs.mu.Unlock()
+}
