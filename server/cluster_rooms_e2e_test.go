@@ -15,10 +15,9 @@ import (
 // The room directory is the cluster's: a room made on n1 and one made on
 // n2 show in the lobby of a player on each node, the other node's marked
 // with it; `rooms --json` on either node lists both with their node, the
-// other's as remote, with the ssh command that reaches its node; joining
-// or watching n1's room from n2 (by the command line, from the lobby's
-// list, on n2's web page of the room) says to connect to n1 and gives the
-// ssh command n1 advertises.
+// other's as remote, with the ssh command that reaches its node; n2's
+// web page of n1's room and n2's lobby list reach the room itself
+// (TestClusterRemotePlayE2E plays and watches one across nodes).
 func TestClusterRoomsE2E(t *testing.T) {
 	url := natstest.Start(t)
 	n1 := startNode(t, url, "", "n1", nil)
@@ -72,8 +71,9 @@ func TestClusterRoomsE2E(t *testing.T) {
 	if !strings.Contains(r.Stdout, `"ssh": "ssh -p `+port+` `+host+`"`) {
 		t.Errorf("rooms --json on n2 does not say how to reach n1:\n%s", r.Stdout)
 	}
-	// n2's web page of n1's room says where it is; n1's page of its own
-	// room gives n1's own address.
+	// n2's web page of n1's room shows it live from n2 (the room is
+	// watched through the cluster); n1's page of its own room gives n1's
+	// own address.
 	page := func(n *harness, path string) string {
 		rec := httptest.NewRecorder()
 		n.App.Web.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
@@ -82,7 +82,7 @@ func TestClusterRoomsE2E(t *testing.T) {
 		}
 		return rec.Body.String()
 	}
-	if body := page(n2, "/r/r1@n1"); !strings.Contains(body, "runs on node n1") || !strings.Contains(body, "<code>"+reach+" spectate r1@n1</code>") {
+	if body := page(n2, "/r/r1@n1"); !strings.Contains(body, `Players: <a href="/@/alice">alice</a>`) || !strings.Contains(body, `data-live="/r/r1@n1/live"`) {
 		t.Errorf("n2's page of r1@n1:\n%s", body)
 	}
 	if body := page(n1, "/r/r1@n1"); !strings.Contains(body, "<code>"+reach+" spectate r1@n1</code>") {
