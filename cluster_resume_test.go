@@ -350,3 +350,43 @@ func TestClusterDrainHandsMatchesOverE2E(t *testing.T) {
 		t.Fatalf("matches by room: %v; want two rooms of two", rooms)
 	}
 }
+
+// `admin drain NODE`, run on any node, drains that node as a SIGTERM with
+// --drain would: n1, asked from n2, hands its match to n2 and exits 0
+// (started without --drain). A name no node has is exit 1, saying so.
+func TestClusterAdminDrainE2E(t *testing.T) {
+	db := pgtest.URL(t)
+	url := natstest.Start(t)
+	opKey := sshtest.NewKey(t)
+	keys := filepath.Join(t.TempDir(), "admins")
+	if err := os.WriteFile(keys, gossh.MarshalAuthorizedKey(opKey.PublicKey()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	n1 := startNodeProcess(t, url, db, "n1", "--admin-keys", keys)
+	n2 := startNodeProcess(t, url, db, "n2", "--admin-keys", keys)
+	annKey, bobKey := sshtest.NewKey(t), sshtest.NewKey(t)
+	ann := sshtest.Open(t, sshtest.Dial(t, n1.addr, sshtest.Config("ann", annKey)), 100, 30, "play pong-1v1")
+	bob := sshtest.Open(t, sshtest.Dial(t, n1.addr, sshtest.Config("bob", bobKey)), 100, 30, "play pong-1v1")
+	ann.WaitFor(wait(), "r1@n1 · pong-1v1 · ranked")
+	bob.WaitFor(wait(), "r1@n1 · pong-1v1 · ranked")
+	time.Sleep(4 * time.Second) // past the countdown, into play
+
+	if r := sshtest.Run(t, n2.addr, "op", opKey, "admin drain n9"); r.Code != 1 || !strings.Contains(r.Stderr, "no node named n9") {
+		t.Fatalf("admin drain n9: %+v; want exit 1 saying no such node", r)
+	}
+	r := sshtest.Run(t, n2.addr, "op", opKey, "admin drain n1")
+	if r.Code != 0 || !strings.Contains(r.Stdout, "n1 drains") {
+		t.Fatalf("admin drain n1 on n2: %+v", r)
+	}
+	ann.WaitFor(wait(), "reconnect")
+	select {
+	case <-n1.done:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("n1 did not exit after admin drain:\n%s", n1.log.String())
+	}
+	if code := n1.cmd.ProcessState.ExitCode(); code != 0 || !strings.Contains(n1.log.String(), "taken=1") {
+		t.Fatalf("n1 exited %d; log:\n%s", code, n1.log.String())
+	}
+	ann2 := sshtest.Open(t, sshtest.Dial(t, n2.addr, sshtest.Config("ann", annKey)), 100, 30, "")
+	ann2.WaitFor(wait(), "r1@n1 · pong-1v1 · ranked", "▸ann")
+}

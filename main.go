@@ -390,8 +390,11 @@ func serve(ctx context.Context, c *config, log *slog.Logger) error {
 	case err := <-metricsDone:
 		return fmt.Errorf("metrics: %w", err)
 	case <-ctx.Done():
+		log.Info("signal received: stopping")
+	case <-a.DrainAsked():
+		log.Info("admin drain: stopping")
+		c.drain = true
 	}
-	log.Info("signal received: stopping")
 	notice := "The server is restarting. Please reconnect in a moment."
 	if c.drain && a.Node != nil {
 		// New sessions go to other nodes; this one's matches follow them.

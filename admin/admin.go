@@ -99,6 +99,9 @@ type Deps struct {
 	// Matchmaker names the node that pairs the cluster's ranked queues
 	// (the lease holder; "none" between holders); nil on a single node.
 	Matchmaker func() string
+	// Drain asks the cluster node named to drain (hand its matches over
+	// and exit) and returns what it answered; nil on a single node.
+	Drain func(ctx context.Context, node string) (string, error)
 }
 
 // command is one `admin` subcommand.
@@ -127,6 +130,7 @@ func commands() []command {
 		{"rooms", "[--json]", "every room, private and ranked ones too", runRooms},
 		{"stats", "[--json]", "the server's own telemetry: sessions, rooms, ticks, frames, memory", runStats},
 		{"backup", "", "stream a consistent copy of the data file to stdout", runBackup},
+		{"drain", "NODE", "a cluster node hands its matches to the others, tells its players to reconnect, and exits", runDrain},
 		{"help", "", "this list", runHelp},
 	}
 }
@@ -243,3 +247,21 @@ func (nobodyOnline) List() []SessionInfo             { return nil }
 func (nobodyOnline) Rooms() []lobby.RoomInfo         { return nil }
 func (nobodyOnline) Muted(string, time.Time, string) {}
 func (nobodyOnline) RoleChanged(string, string)      {}
+
+// runDrain asks a cluster node to drain, as a SIGTERM with --drain would.
+func runDrain(r *runner, args []string) int {
+	if len(args) != 1 {
+		return r.usageErr("drain takes one node name")
+	}
+	if r.d.Drain == nil {
+		fmt.Fprintln(r.errOut, "termarena: admin: drain: this server is a single node (drain is for a cluster: --nats)")
+		return ExitFail
+	}
+	said, err := r.d.Drain(r.ctx, args[0])
+	if err != nil {
+		fmt.Fprintf(r.errOut, "termarena: admin: drain: %v\n", err)
+		return ExitFail
+	}
+	fmt.Fprintln(r.out, said)
+	return ExitOK
+}

@@ -228,7 +228,11 @@ func Assemble(c Config) (*App, error) {
 			return shared
 		}
 	}
-	a.Server, err = server.New(c.Server, server.Deps{ShareSessions: share, Store: st, TempDir: c.Data, Hub: a.Lobby.Hub, Rooms: a.Lobby.Rooms, Matchmaker: a.Lobby.Matchmaker,
+	var drain func(context.Context, string) (string, error)
+	if a.RoomLog != nil {
+		drain = a.RoomLog.AskDrain
+	}
+	a.Server, err = server.New(c.Server, server.Deps{ShareSessions: share, Drain: drain, Store: st, TempDir: c.Data, Hub: a.Lobby.Hub, Rooms: a.Lobby.Rooms, Matchmaker: a.Lobby.Matchmaker,
 		Chat: a.Lobby.Chat, Challenges: a.Lobby.Challenges, Quick: a.Lobby.Quick, Service: a.Service, Views: c.Views, Metrics: a.Metrics, HostKey: a.HostKey.Signer, Admins: c.Admins, Logger: log})
 	if err != nil {
 		return fail(err)
@@ -365,4 +369,13 @@ func (a *App) Drain(ctx context.Context, log *slog.Logger) (taken map[string]str
 		}
 	}
 	return taken
+}
+
+// DrainAsked is closed when `admin drain` named this node (never on a
+// single node): main stops it then as a SIGTERM with --drain would.
+func (a *App) DrainAsked() <-chan struct{} {
+	if a.RoomLog == nil {
+		return nil
+	}
+	return a.RoomLog.DrainAsked()
 }

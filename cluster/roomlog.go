@@ -91,6 +91,9 @@ type RoomLog struct {
 	in       chan logOp
 	dropped  atomic.Uint64 // ops lost to a full queue (the room's log is then incomplete)
 	draining atomic.Bool   // this node hands its rooms over and takes none
+	// asked is closed when an admin asks this node to drain (AskDrain).
+	asked     chan struct{}
+	askedOnce sync.Once
 
 	mu       sync.Mutex
 	resumer  Resumer
@@ -203,7 +206,7 @@ func (n *Node) RoomLog(t LogTiming) (*RoomLog, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cluster: the room owner bucket: %w", err)
 	}
-	return &RoomLog{n: n, js: js, stream: stream, kv: kv, t: t, in: make(chan logOp, 4096)}, nil
+	return &RoomLog{n: n, js: js, stream: stream, kv: kv, t: t, in: make(chan logOp, 4096), asked: make(chan struct{})}, nil
 }
 
 // MatchStarted implements lobby.MatchJournal.
@@ -269,6 +272,18 @@ func (l *RoomLog) Run(r Resumer) (stop func()) {
 	if err != nil {
 		l.n.log.Warn("cluster: answering drains", "err", err)
 	}
+	// `admin drain NODE` on any node reaches this one here.
+	asks, err := l.n.nc.Subscribe(drainSubject(l.n.name), func(m *nats.Msg) {
+		if l.draining.Load() {
+			_ = m.Respond([]byte(l.n.name + " is draining already"))
+			return
+		}
+		_ = m.Respond([]byte(l.n.name + " drains: it takes no new sessions, hands its matches to the other nodes, tells its players to reconnect, and exits"))
+		l.askedOnce.Do(func() { close(l.asked) })
+	})
+	if err != nil {
+		l.n.log.Warn("cluster: answering admin drain", "err", err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -276,12 +291,41 @@ func (l *RoomLog) Run(r Resumer) (stop func()) {
 		l.loop(ctx)
 	}()
 	return func() {
-		if sub != nil {
-			_ = sub.Unsubscribe()
+		for _, s := range []*nats.Subscription{sub, asks} {
+			if s != nil {
+				_ = s.Unsubscribe()
+			}
 		}
 		cancel()
 		<-done
 	}
+}
+
+// drainSubject is where node is asked to drain.
+func drainSubject(node string) string {
+	return "termarena.admin.drain." + strings.ToLower(node)
+}
+
+// DrainAsked is closed when an admin has asked this node to drain: main
+// then stops it as a SIGTERM with --drain would.
+func (l *RoomLog) DrainAsked() <-chan struct{} { return l.asked }
+
+// AskDrain asks the node named node to drain and returns its answer; a
+// name no node answers to is an error saying so.
+func (l *RoomLog) AskDrain(ctx context.Context, node string) (string, error) {
+	if node == "" || strings.ContainsAny(node, " \t\r\n*>") {
+		return "", fmt.Errorf("%q is not a node's name", node)
+	}
+	c, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	m, err := l.n.nc.RequestWithContext(c, drainSubject(node), nil)
+	if errors.Is(err, nats.ErrNoResponders) || errors.Is(err, context.DeadlineExceeded) {
+		return "", fmt.Errorf("no node named %s is in the cluster", node)
+	}
+	if err != nil {
+		return "", fmt.Errorf("asking %s: %w", node, err)
+	}
+	return string(m.Data), nil
 }
 
 // subjectTakers is where a draining node asks which nodes would take its

@@ -29,6 +29,7 @@ func adminCommand() command {
 				IsAdmin:    srv.isAdmin,
 				Node:       srv.deps.Hub.Node(),
 				Matchmaker: pairer,
+				Drain:      srv.deps.Drain,
 			}, admin.Caller{ID: id.ID, Name: id.Name, Admin: id.Admin}, args, s.Out(), s.ErrOut())
 		},
 	}

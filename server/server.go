@@ -100,6 +100,9 @@ type Deps struct {
 	// moderation reaches them into every node's (cluster.ShareModeration);
 	// nil on a single node. It is called once, by New.
 	ShareSessions func(local admin.Sessions) admin.Sessions
+	// Drain, in a cluster, asks the node named to drain (`admin drain`);
+	// nil on a single node.
+	Drain func(ctx context.Context, node string) (string, error)
 }
 
 // Server is a termarena SSH server.
