@@ -123,3 +123,42 @@ func TestLoneLightCycleWarmUpE2E(t *testing.T) {
 	bob.WaitFor(wait, "r1 · tron · casual", "(you)")
 	ann.WaitFor(wait, "needs 2 players, all ready")
 }
+
+// TestJoinWarmingUpRoomAndReadyAtOnceE2E: bob opens a room where alice
+// warms up alone (`ssh … join r1`) and presses r at once, before his
+// screen has shown him anything: the match of the two starts from its
+// countdown, not a warm-up, both seated. Before, the r reached the rooms
+// list while the join was still under way and was lost: bob sat "not
+// ready" beside a ready alice, and the room waited for nothing.
+func TestJoinWarmingUpRoomAndReadyAtOnceE2E(t *testing.T) {
+	rc := lobby.RoomsConfig{Room: game.RoomConfig{Countdown: 500 * time.Millisecond}, Games: game.Catalog{pong.Kind{}}}
+	h := startWith(t, t.TempDir(), server.DefaultConfig(), nil, rc)
+	alice := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("alice", sshtest.NewKey(t))), 80, 24, "")
+	alice.WaitFor(wait, "Welcome, alice!")
+	alice.Type("c")
+	alice.WaitFor(wait, "New room", "mode: 1v1")
+	alice.Type("\r")
+	alice.WaitFor(wait, "r1 · 1v1 · casual", "alone: r warm up")
+	room, err := h.Rooms.Find("r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	alice.Type("r")
+	waitUntil(t, "the warm-up to start", wait, func() bool {
+		fr, _ := room.Latest()
+		return fr.Phase == game.Playing && fr.WarmUp
+	})
+
+	bob := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("bob", sshtest.NewKey(t))), 80, 24, "join r1")
+	bob.Type("r")
+	waitUntil(t, "the match of two to start", wait, func() bool {
+		fr, _ := room.Latest()
+		return (fr.Phase == game.Countdown || fr.Phase == game.Playing) && !fr.WarmUp
+	})
+	fr, _ := room.Latest()
+	if !fr.Seats[0].Taken || !fr.Seats[1].Taken || fr.Seats[0].Player.Name != "alice" || fr.Seats[1].Player.Name != "bob" {
+		t.Fatalf("the match started with %+v; want alice and bob", fr.Seats)
+	}
+	bob.WaitFor(wait, "alice", "bob")
+	alice.WaitFor(wait, "bob")
+}

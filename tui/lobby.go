@@ -175,6 +175,13 @@ type Lobby struct {
 	quitting bool
 
 	in *inRoom
+	// joining: the room the session was opened for (join REF, or the
+	// seat it holds) is being sat in; early are the keys typed meanwhile,
+	// for the room screen once it is up. Keys are read from the first
+	// byte, before that join is done: an r typed at once would otherwise
+	// reach the rooms list, not the room.
+	joining bool
+	early   []tea.KeyPressMsg
 
 	// home is the rooms list, shown in state stLobby; scr is the menu
 	// page shown in state stMenu. board, chooser and create are kept
@@ -197,6 +204,10 @@ type Lobby struct {
 	ratings ratingReader // d.Store, or nil
 	queries Queries      // d.Queries, or one over d.Store; nil without a store
 }
+
+// maxEarlyKeys bounds the keys kept while the session's first room is
+// being joined (Lobby.early): a person types a few in that moment.
+const maxEarlyKeys = 16
 
 // Lobby layout needs this much room; below it the too-small screen shows.
 const (
@@ -304,6 +315,7 @@ func (m *Lobby) Init() tea.Cmd {
 	}
 	cmds = append(cmds, m.openChallenges())
 	if m.d.Join != "" {
+		m.joining = true
 		cmds = append(cmds, func() tea.Msg { return joinMsg{m.d.Join, m.d.JoinSide, nil} })
 	} else if m.d.Spectate != "" || m.d.SpectateStart {
 		ref := m.d.Spectate
@@ -327,6 +339,7 @@ func (m *Lobby) Init() tea.Cmd {
 	} else if m.d.Rooms != nil && !m.d.Player.Guest {
 		// A player whose connection dropped mid-match goes straight back.
 		if r, ok := m.d.Rooms.Holding(m.d.Player.ID); ok {
+			m.joining = true
 			cmds = append(cmds, func() tea.Msg { return joinMsg{"", -1, r} })
 		}
 	}
@@ -577,7 +590,18 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case joinMsg:
-		return m, m.join(msg)
+		cmd := m.join(msg)
+		if m.joining {
+			m.joining = false
+			early := m.early
+			m.early = nil
+			cmds := []tea.Cmd{cmd}
+			for _, k := range early {
+				cmds = append(cmds, m.key(k))
+			}
+			return m, tea.Batch(cmds...)
+		}
+		return m, cmd
 	case playMsg:
 		return m, m.queueFor(msg.mode)
 	case quickMsg:
@@ -610,6 +634,12 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case tea.KeyPressMsg:
+		if m.joining && msg.String() != "ctrl+c" {
+			if len(m.early) < maxEarlyKeys {
+				m.early = append(m.early, msg)
+			}
+			return m, nil
+		}
 		return m, m.key(msg)
 	case tea.KeyReleaseMsg:
 		if m.in != nil {
