@@ -83,13 +83,13 @@ type Challenge struct {
 	Expires  time.Time
 }
 
-// What is the match in the players' words: "pong 1v1, casual" or
+// What is the match in the players' words, as they type it: "pong-1v1, casual" or
 // "pong-1v1, ranked".
 func (c Challenge) What() string {
 	if c.Ranked != "" {
 		return string(c.Ranked) + ", ranked"
 	}
-	return c.Game + " " + c.Mode + ", casual"
+	return c.Game + "-" + c.Mode + ", casual"
 }
 
 // ChallengeStart hands one side of an accepted challenge its room: the

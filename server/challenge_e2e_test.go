@@ -75,7 +75,7 @@ func TestChallengeAcceptedSeatsBothInOneRoom(t *testing.T) {
 	bob.WaitFor(wait, "ann (lobby)") // bob sees ann in the lobby's online line
 	say(ann, "/challenge bob 1v1")
 	ann.WaitFor(wait, "waiting for bob to answer")
-	bob.WaitFor(wait, "ann challenges you: pong 1v1, casual", "y accept · n decline")
+	bob.WaitFor(wait, "ann challenges you: pong-1v1, casual", "y accept · n decline")
 	// Once on the rooms page and once in chat: not a third time in the
 	// notice line.
 	if n := strings.Count(bob.Screen(), "ann challenges you"); n != 2 {
@@ -234,9 +234,9 @@ func TestChallengeDialog(t *testing.T) {
 	ann.WaitFor(wait, "a  play anyone, unrated · C  challenge someone · y/n  answer one")
 	ann.Type("?")
 	ann.Type("C")
-	ann.WaitFor(wait, "Challenge someone", "▸ bob (lobby)", "pong 1v1 ▸   casual")
+	ann.WaitFor(wait, "Challenge someone", "▸ bob (lobby)", "pong-1v1 ▸   casual")
 	ann.Type("r")
-	ann.WaitFor(wait, "pong 1v1 ▸   ranked (rated)")
+	ann.WaitFor(wait, "pong-1v1 ▸   ranked (rated)")
 	ann.Type("\r")
 	bob.WaitFor(wait, "ann challenges you: pong-1v1, ranked")
 	guest := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("g", nil)), 100, 40, "")
@@ -254,7 +254,7 @@ func TestChallengeAcceptedWithYInARoom(t *testing.T) {
 	first := roomOf(t, h, "bob")
 	bob.WaitFor(wait, first.ID())
 	say(ann, "/challenge bob 1v1")
-	bob.WaitFor(wait, "ann challenges you to pong 1v1")
+	bob.WaitFor(wait, "ann challenges you to pong-1v1")
 	bob.Type("y")
 	r := roomOf(t, h, "ann", "bob")
 	if r == first || r.Mode.Name != "1v1" {

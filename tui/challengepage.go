@@ -147,7 +147,7 @@ func (p *challengePage) view() string {
 		if p.ranked {
 			kind = "ranked (rated)"
 		}
-		b.WriteString(style(colText).Render(fmt.Sprintf("  mode  ◂ %s %s ▸   %s", cm.game, cm.mode, kind)) + "\n")
+		b.WriteString(style(colText).Render(fmt.Sprintf("  mode  ◂ %s-%s ▸   %s", cm.game, cm.mode, kind)) + "\n")
 	}
 	b.WriteString(style(colDim).Render(p.m.listLine("  ↑/↓ player · ←/→ mode · r casual/ranked · enter challenge · esc cancel")) + "\n")
 	return b.String()
