@@ -118,6 +118,7 @@ type App struct {
 	stopRoomLog  func()
 	stopPresence func()
 	stopShared   []func()
+	stopCodes    func() // after the rooms, which give their codes back
 	stopName     func() // gives the node's name back, last
 	closed       bool
 }
@@ -171,6 +172,12 @@ func Assemble(c Config) (*App, error) {
 		if a.stopName, err = a.Node.ClaimName(context.Background(), c.Cluster.Name); err != nil {
 			return fail(err)
 		}
+		codes, stopCodes, err := a.Node.ShareCodes()
+		if err != nil {
+			return fail(err)
+		}
+		a.stopCodes = stopCodes
+		c.Lobby.Rooms.Codes = codes
 		c.Lobby.Chat.Relay = a.Node.RelayChat()
 		if a.RoomLog, err = a.Node.RoomLog(c.Cluster.RoomLog); err != nil {
 			return fail(err)
@@ -272,6 +279,10 @@ func (a *App) closeNode() {
 	if a.stopRoomLog != nil {
 		a.stopRoomLog()
 		a.stopRoomLog = nil
+	}
+	if a.stopCodes != nil {
+		a.stopCodes()
+		a.stopCodes = nil
 	}
 	if a.stopName != nil {
 		a.stopName()

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // Node is this server's connection to the cluster.
@@ -30,6 +31,12 @@ type Node struct {
 	// ssh is the address players reach this node at over SSH
 	// (--advertise), told to the others with its presence and rooms.
 	ssh atomic.Pointer[string]
+	// readvertise wakes the name's renewal to write a new address at
+	// once (names.go), not a renewal later.
+	readvertise chan struct{}
+	// names is the bucket of live nodes' names, once ClaimName has
+	// claimed this one's (names.go).
+	names atomic.Pointer[jetstream.KeyValue]
 }
 
 // ErrNoName is a node started without a name: every node's name must be
@@ -64,7 +71,7 @@ func Connect(url, name string, log *slog.Logger) (*Node, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cluster: connect to NATS at %s: %w", url, err)
 	}
-	return &Node{name: name, nc: nc, log: log}, nil
+	return &Node{name: name, nc: nc, log: log, readvertise: make(chan struct{}, 1)}, nil
 }
 
 // Name is the node's name.
@@ -73,7 +80,13 @@ func (n *Node) Name() string { return n.name }
 // Advertise sets the address (host:port) players reach this node at over
 // SSH, which its presence and room messages carry from then on: the other
 // nodes name it when they send a player here.
-func (n *Node) Advertise(addr string) { n.ssh.Store(&addr) }
+func (n *Node) Advertise(addr string) {
+	n.ssh.Store(&addr)
+	select {
+	case n.readvertise <- struct{}{}:
+	default: // a renewal is due already
+	}
+}
 
 // SSH is the address set by Advertise ("" before).
 func (n *Node) SSH() string {

@@ -50,6 +50,9 @@ type nameClaim struct {
 	Host  string    `json:"host,omitempty"`
 	PID   int       `json:"pid,omitempty"`
 	Since time.Time `json:"since"`
+	// SSH is the address the node advertises (Advertise), from the
+	// first renewal after it is set: how other nodes send players there.
+	SSH string `json:"ssh,omitempty"`
 }
 
 // nameKey is the name's key: node names are letters, digits, '.', '-' and
@@ -81,12 +84,18 @@ func (n *Node) ClaimName(ctx context.Context, t NameTiming) (stop func(), err er
 		return nil, fmt.Errorf("cluster: the node names bucket: %w", err)
 	}
 	host, _ := os.Hostname()
-	value, _ := json.Marshal(nameClaim{V: 1, Host: host, PID: os.Getpid(), Since: time.Now().UTC()})
+	claim := nameClaim{V: 1, Host: host, PID: os.Getpid(), Since: time.Now().UTC()}
+	value := func() []byte {
+		claim.SSH = n.SSH()
+		b, _ := json.Marshal(claim)
+		return b
+	}
 	key := nameKey(n.name)
-	rev, err := n.createName(ctx, kv, key, value, t)
+	rev, err := n.createName(ctx, kv, key, value(), t)
 	if err != nil {
 		return nil, err
 	}
+	n.names.Store(&kv)
 	runCtx, stopRun := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -150,7 +159,7 @@ func (n *Node) createName(ctx context.Context, kv jetstream.KeyValue, key string
 
 // renewName rewrites the name's key every Renew until ctx ends, then
 // deletes it.
-func (n *Node) renewName(ctx context.Context, kv jetstream.KeyValue, key string, value []byte, rev uint64, t NameTiming) {
+func (n *Node) renewName(ctx context.Context, kv jetstream.KeyValue, key string, value func() []byte, rev uint64, t NameTiming) {
 	tick := time.NewTicker(t.Renew)
 	defer tick.Stop()
 	failing := false
@@ -164,28 +173,53 @@ func (n *Node) renewName(ctx context.Context, kv jetstream.KeyValue, key string,
 			cancel()
 			return
 		case <-tick.C:
-			c, cancel := context.WithTimeout(ctx, t.Renew)
-			r, err := kv.Update(c, key, value, rev)
-			if errors.Is(err, jetstream.ErrKeyNotFound) || isWrongSequence(err) {
-				// Lapsed while NATS was away (and perhaps taken): claim it
-				// again if nobody has.
-				r, err = kv.Create(c, key, value)
-			}
-			cancel()
-			if err != nil {
-				if !failing {
-					n.log.Error("cluster: renewing this node's name failed; another node may take it", "node", n.name, "err", err)
-					failing = true
-				}
-				continue
-			}
-			if failing {
-				n.log.Info("cluster: this node's name renewed again", "node", n.name)
-				failing = false
-			}
-			rev = r
+		case <-n.readvertise:
+			// Advertise: the new address reaches the others now.
 		}
+		c, cancel := context.WithTimeout(ctx, t.Renew)
+		r, err := kv.Update(c, key, value(), rev)
+		if errors.Is(err, jetstream.ErrKeyNotFound) || isWrongSequence(err) {
+			// Lapsed while NATS was away (and perhaps taken): claim it
+			// again if nobody has.
+			r, err = kv.Create(c, key, value())
+		}
+		cancel()
+		if err != nil {
+			if !failing {
+				n.log.Error("cluster: renewing this node's name failed; another node may take it", "node", n.name, "err", err)
+				failing = true
+			}
+			continue
+		}
+		if failing {
+			n.log.Info("cluster: this node's name renewed again", "node", n.name)
+			failing = false
+		}
+		rev = r
 	}
+}
+
+// nodeLive reads a node's claim on its name: whether it runs, and the
+// address it advertises. Before ClaimName (or on a read error) it says
+// the node lives, address unknown: nothing is taken from a node that may
+// be alive.
+func (n *Node) nodeLive(ctx context.Context, node string) (live bool, ssh string) {
+	kv := n.names.Load()
+	if kv == nil {
+		return true, ""
+	}
+	c, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	e, err := (*kv).Get(c, nameKey(node))
+	switch {
+	case errors.Is(err, jetstream.ErrKeyNotFound):
+		return false, ""
+	case err != nil:
+		return true, ""
+	}
+	var claim nameClaim
+	_ = json.Unmarshal(e.Value(), &claim)
+	return true, claim.SSH
 }
 
 // isWrongSequence is an Update refused because the key moved on (it

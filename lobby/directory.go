@@ -25,10 +25,30 @@ type ElsewhereError struct {
 	Room string // its id
 	Node string // the node it runs on
 	SSH  string // the node's advertised SSH address; "" when not known
+	// Code is the join code it was asked by, for a private room ("" when
+	// asked by id): what to type on its node.
+	Code string
+}
+
+// Ref is what reaches the room on its node: its code, else its id.
+func (e *ElsewhereError) Ref() string {
+	if e.Code != "" {
+		return e.Code
+	}
+	return e.Room
+}
+
+// What names the room for a message: "room r3@n2", or "the room with
+// code abcde" (its id is not known before the room has one).
+func (e *ElsewhereError) What() string {
+	if e.Code != "" {
+		return "the room with code " + e.Code
+	}
+	return "room " + e.Room
 }
 
 func (e *ElsewhereError) Error() string {
-	return fmt.Sprintf("room %s is on node %s: %s", e.Room, e.Node, e.Reach("join or watch it", "join", e.Room))
+	return fmt.Sprintf("%s is on node %s: %s", e.What(), e.Node, e.Reach("join or watch it", "join", e.Ref()))
 }
 
 // Reach tells a player how to reach the room's node to do what (join

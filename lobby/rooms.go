@@ -58,6 +58,9 @@ type RoomsConfig struct {
 	// Journal, in a cluster, streams every match to where another node
 	// can resume it (cluster's room log); nil on a single node.
 	Journal MatchJournal
+	// Codes, in a cluster, keeps join codes unique across the nodes and
+	// finds other nodes' rooms by theirs; nil on a single node.
+	Codes CodeBook
 }
 
 // MatchObserver watches the matches played in rooms. Its hooks run on the
@@ -410,6 +413,10 @@ func (rs *Rooms) create(k game.Kind, mode game.Mode, ranked RankedMode, private 
 	if rc.TicksPerWake == 0 {
 		rc.TicksPerWake = DefaultTicksPerWake
 	}
+	code := ""
+	if private {
+		code = rs.claimCode() // before the lock: it may ask the cluster
+	}
 	rs.mu.Lock()
 	if len(rs.byID) >= rs.cfg.MaxRooms {
 		rs.mu.Unlock()
@@ -442,17 +449,17 @@ func (rs *Rooms) create(k game.Kind, mode game.Mode, ranked RankedMode, private 
 	}
 	rj := rs.setHooks(r, rec)
 	if private {
-		for {
+		for r.Code = code; rs.byCode[r.Code] != nil; {
 			r.Code = newCode()
-			if rs.byCode[r.Code] == nil {
-				break
-			}
 		}
 		rs.byCode[r.Code] = r
 	}
 	rs.byID[id] = r
 	rs.signalLocked()
 	rs.mu.Unlock()
+	if r.Code != "" && rs.cfg.Codes != nil {
+		rs.cfg.Codes.Bind(r.Code, id)
+	}
 	rs.run(r, rj)
 	return r, nil
 }
@@ -525,6 +532,9 @@ func (rs *Rooms) run(r *Room, rj *roomJournal) {
 		}
 		rs.signalLocked()
 		rs.mu.Unlock()
+		if r.Code != "" && rs.cfg.Codes != nil {
+			rs.cfg.Codes.Release(r.Code)
+		}
 	}()
 }
 
@@ -630,6 +640,17 @@ func (rs *Rooms) Find(ref string) (*Room, error) {
 // lookup finds a room by join code, or by id when byID allows it.
 func (rs *Rooms) lookup(ref string, byID func(*Room) bool) (*Room, error) {
 	ref = strings.ToLower(strings.TrimSpace(ref))
+	r, err := rs.lookupLocal(ref, byID)
+	if errors.Is(err, ErrNoRoom) {
+		// Another node's join code, asked outside the lock.
+		if e := rs.elsewhereCode(ref); e != nil {
+			return nil, e
+		}
+	}
+	return r, err
+}
+
+func (rs *Rooms) lookupLocal(ref string, byID func(*Room) bool) (*Room, error) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	if r := rs.byCode[ref]; r != nil {

@@ -48,7 +48,7 @@ func joinCommand() command {
 				var elsewhere *lobby.ElsewhereError
 				switch {
 				case errors.As(werr, &elsewhere):
-					fmt.Fprintf(s.ErrOut(), "termarena: room %s is on node %s: %s\n", elsewhere.Room, elsewhere.Node, elsewhere.Reach("join it", "join", elsewhere.Room))
+					fmt.Fprintf(s.ErrOut(), "termarena: %s is on node %s: %s\n", elsewhere.What(), elsewhere.Node, elsewhere.Reach("join it", "join", elsewhere.Ref()))
 					return ExitFail
 				case werr != nil:
 					fmt.Fprintf(s.ErrOut(), "termarena: no room %q is open (ssh HOST rooms lists them)\n", sanitize.Arg(ref))

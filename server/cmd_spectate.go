@@ -25,7 +25,7 @@ func spectateCommand() command {
 				r, err := srv.deps.Rooms.Watchable(start.spectate)
 				var elsewhere *lobby.ElsewhereError
 				if errors.As(err, &elsewhere) {
-					fmt.Fprintf(s.ErrOut(), "termarena: room %s is on node %s: %s\n", elsewhere.Room, elsewhere.Node, elsewhere.Reach("watch it", "spectate", elsewhere.Room))
+					fmt.Fprintf(s.ErrOut(), "termarena: %s is on node %s: %s\n", elsewhere.What(), elsewhere.Node, elsewhere.Reach("watch it", "spectate", elsewhere.Ref()))
 					return ExitFail
 				}
 				if err != nil {

@@ -499,7 +499,7 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		r, err := m.d.Rooms.Watchable(msg.ref)
 		var elsewhere *lobby.ElsewhereError
 		if errors.As(err, &elsewhere) {
-			return m, m.openChooser(fmt.Sprintf("Room %s is on node %s: %s.", elsewhere.Room, elsewhere.Node, elsewhere.Reach("watch it", "spectate", elsewhere.Room)))
+			return m, m.openChooser(upperFirst(fmt.Sprintf("%s is on node %s: %s.", elsewhere.What(), elsewhere.Node, elsewhere.Reach("watch it", "spectate", elsewhere.Ref()))))
 		}
 		if err != nil {
 			return m, m.openChooser(fmt.Sprintf("No live room %q: pick one below.", msg.ref))

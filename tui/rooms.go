@@ -79,7 +79,16 @@ func (r *roomsPage) count() int { return len(r.rooms) + len(r.remote) }
 // elsewhereNotice is what a player is told of a room on another node of
 // the cluster: it is played and watched there.
 func elsewhereNotice(e *lobby.ElsewhereError) string {
-	return fmt.Sprintf("Room %s is on node %s: %s.", e.Room, e.Node, e.Reach("join it", "join", e.Room))
+	return upperFirst(fmt.Sprintf("%s is on node %s: %s.", e.What(), e.Node, e.Reach("join it", "join", e.Ref())))
+}
+
+// upperFirst starts a sentence built from a phrase ("room r3", "the
+// room with code …") with a capital.
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 func (r *roomsPage) update(msg tea.Msg) (page, tea.Cmd) {
