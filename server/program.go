@@ -17,6 +17,7 @@ import (
 	"github.com/termarena/termarena/inputguard"
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/sanitize"
+	"github.com/termarena/termarena/termkey"
 	"github.com/termarena/termarena/tui"
 )
 
@@ -43,6 +44,7 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 	// keys are held to a rate no person types at.
 	sio.input.LimitKeys(srv.cfg.MaxKeysPerSec)
 	sio.term = &terminal{}
+	sio.notes = &noticeQueue{wake: make(chan struct{}, 1)}
 	if w := watchOf(s.sctx); w != nil {
 		// The connection's probe: its sessions share one round trip.
 		sio.rtt = &w.rtt
@@ -53,48 +55,26 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 	m := build(sio)
 	out := sio.out
 	// Where the session is, for `admin sessions`: the model says, after
-	// each Update (on the program's goroutine, so no lock is needed here).
+	// each Update (on the driver's goroutine, so no lock is needed here).
 	where := placeOf(m)
-	var idle *lobbyIdle
+	d := &driver{ctx: ctx, sess: s, term: sio.term, out: out, input: sio.input,
+		events: make(chan []termkey.Event), win: pty.Window,
+		notes: sio.notes, acked: make(chan struct{}, 1)}
+	d.run = cmdRunner{ctx: ctx, out: make(chan tea.Msg)}
 	if _, says := m.(interface{ Where() string }); says && srv.cfg.IdleTimeout > 0 {
-		idle = newLobbyIdle(srv.cfg.IdleTimeout, where, time.Now())
+		d.idle = newLobbyIdle(srv.cfg.IdleTimeout, where, time.Now())
 	}
 	var move func(string)
-	gm := guardedModel{programModel: m, g: sio.guard, moved: func(pm programModel) {
+	d.gm = guardedModel{programModel: m, g: sio.guard, moved: func(pm programModel) {
 		if now := placeOf(pm); now != where {
 			where = now
 			move(sanitizeWhere(now))
-			if idle != nil {
-				idle.moved(now, time.Now())
+			if d.idle != nil {
+				d.idle.moved(now, time.Now())
 			}
 		}
 	}}
-	p := tea.NewProgram(gm,
-		tea.WithContext(ctx),
-		tea.WithInput(sio.input),
-		tea.WithOutput(out),
-		tea.WithEnvironment(env),
-		tea.WithColorProfile(sio.profile),
-		tea.WithWindowSize(pty.Window.Width, pty.Window.Height),
-		tea.WithoutSignalHandler(),
-		// Bubble Tea draws only the menus: the game screen paces itself
-		// (RoomView). Its renderer wakes at this rate in every session,
-		// even in a game where it has nothing to draw, so it runs at a
-		// rate that keeps menus prompt (a key shows within 50 ms) rather
-		// than at the game's.
-		tea.WithFPS(menuFPS),
-		// A client cannot suspend a server-side program (^Z would stop
-		// it for good); carry on instead.
-		tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg {
-			if _, ok := msg.(tea.SuspendMsg); ok {
-				return tea.ResumeMsg{}
-			}
-			// A player's room screen takes the game's keys first.
-			return sio.term.filter(ctx, msg)
-		}),
-	)
-
-	sio.prog.Store(p)
+	d.run.guard = d.gm.guardCmd
 
 	var finalCode atomic.Int32
 	move, leave := srv.deps.Hub.Enter(lobby.Presence{ID: id.ID, Name: id.Name, Guest: id.Guest,
@@ -102,44 +82,31 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 		if n.Final && n.Code != 0 {
 			finalCode.Store(int32(n.Code))
 		}
-		// Send blocks until the program reads it; it gives up when the
-		// program's context ends, so this goroutine cannot outlive it.
-		go p.Send(tui.NoticeMsg{Text: n.Text, Final: n.Final})
+		d.notes.put(tui.NoticeMsg{Text: n.Text, Final: n.Final})
 	})
 	defer leave()
 
-	var wg sync.WaitGroup
-	wg.Add(1)
-	var idleTick <-chan time.Time
-	// The terminal's width, for the final notice: it is printed after
-	// Bubble Tea let go of the screen, as plain lines.
-	var width atomic.Int64
-	width.Store(int64(pty.Window.Width))
-	if idle != nil {
-		t := time.NewTicker(idle.every())
-		defer t.Stop()
-		idleTick = t.C
-	}
-	go func() {
-		defer wg.Done()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case w := <-s.Windows():
-				width.Store(int64(w.Width))
-				p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
-			case now := <-idleTick:
-				if msg, ok := idle.check(now, sio.input.LastRead()); ok {
-					p.Send(msg)
-				}
+	// The reader ends when the channel's input does, which the session's
+	// end brings (it may be blocked in Read until then), or on its next
+	// read once ctx has ended.
+	go d.readKeys()
+
+	var err error
+	init := true
+	for ctx.Err() == nil {
+		if d.handoff.Load() && d.gameScreen() {
+			if d.play() {
+				break
 			}
 		}
-	}()
-
-	_, err := p.Run()
+		d.handoff.Store(false)
+		if err = srv.runMenu(ctx, d, env, sio, init); err != nil || !d.handoff.Load() {
+			break
+		}
+		init = false
+	}
 	cancel()
-	wg.Wait()
+	d.restore()
 	if dropped, pasted := sio.input.KeysOverBudget(); dropped > 0 {
 		// Someone typed faster than people do: who, for the operator.
 		srv.log.Info("session sent keys beyond its budget", "player", id.Name, "dropped", dropped, "pasted", pasted)
@@ -173,13 +140,47 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 		return ExitFail
 	}
 	if text := m.FinalNotice(); text != "" {
-		_, _ = io.WriteString(s, "\r\n"+wrapNotice(text, int(width.Load()))+"\r\n")
+		_, _ = io.WriteString(s, "\r\n"+wrapNotice(text, d.win.Width)+"\r\n")
 		if c := finalCode.Load(); c != 0 {
 			return int(c)
 		}
 		return ExitFail
 	}
 	return ExitOK
+}
+
+// runMenu runs one Bubble Tea program for the menus on the session's
+// terminal until it quits: for good, or for the play loop (d.handoff).
+// init: the model's first program, which runs its Init.
+func (srv *Server) runMenu(ctx context.Context, d *driver, env []string, sio *sessionIO, init bool) error {
+	pctx, pcancel := context.WithCancel(ctx)
+	defer pcancel()
+	d.out.unmute()
+	mm := menuModel{d: d, init: init}
+	p := tea.NewProgram(mm,
+		tea.WithContext(pctx),
+		// Keys come from the session's own reader and decoder (pump): the
+		// program reads nothing, and builds no key table of its own.
+		tea.WithInput(nil),
+		tea.WithOutput(d.out),
+		tea.WithEnvironment(env),
+		tea.WithColorProfile(sio.profile),
+		tea.WithWindowSize(d.win.Width, d.win.Height),
+		tea.WithoutSignalHandler(),
+		// Bubble Tea draws only the menus: the game screen paces itself
+		// (RoomView) while the program is not running.
+		tea.WithFPS(menuFPS),
+		tea.WithFilter(d.filter),
+	)
+	var pumping sync.WaitGroup
+	ended := make(chan struct{})
+	d.delivered.Store(0)
+	pumping.Go(func() { d.pump(pctx, p, ended) })
+	_, err := p.Run()
+	close(ended)
+	pcancel()
+	pumping.Wait()
+	return err
 }
 
 // lockedWriter serialises writes to a session: Bubble Tea's renderer and
@@ -213,6 +214,39 @@ type lockedWriter struct {
 	// so it repaints at once rather than at its next beat: the menu's last
 	// frame can land after the game's first.
 	onForeign atomic.Pointer[func()]
+	// muted: a menu program that is ending for the play loop writes
+	// nothing more (its last frame, its goodbye to the terminal).
+	muted bool
+}
+
+func (l *lockedWriter) mute() {
+	l.mu.Lock()
+	l.muted = true
+	l.mu.Unlock()
+}
+
+func (l *lockedWriter) unmute() {
+	l.mu.Lock()
+	l.muted = false
+	l.mu.Unlock()
+}
+
+// control writes the terminal set-up f returns, under the lock (f may
+// change the writer's state).
+func (l *lockedWriter) control(f func(l *lockedWriter) string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	before := l.foreign.Load()
+	seq := f(l)
+	l.writing()
+	defer l.blocked.Store(0)
+	_, _ = io.WriteString(l.w, seq)
+	if l.foreign.Load() != before {
+		// The screen was set up anew: a game view repaints it whole now.
+		if f := l.onForeign.Load(); f != nil && *f != nil {
+			(*f)()
+		}
+	}
 }
 
 // OnForeign registers f (nil: none) to be called after each of Bubble
@@ -245,6 +279,9 @@ var (
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.muted {
+		return len(p), nil
+	}
 	l.foreign.Add(1)
 	if enter, leave := bytes.LastIndex(p, enterAltScreen), bytes.LastIndex(p, leaveAltScreen); enter != leave {
 		l.alt = enter > leave
@@ -303,17 +340,12 @@ type sessionIO struct {
 	input   *inputguard.SessionReader
 	term    *terminal     // where decoded keys go: the room screen first
 	guard   *sessionGuard // ends the session on a panic in its goroutines
-	prog    atomic.Pointer[tea.Program]
+	notes   *noticeQueue  // messages for the model from outside, for whichever driver runs
 }
 
-// notify hands msg to the session's program without blocking, as notices
-// go (tui.LobbyDeps.Notify): Send waits until the program reads it and
-// gives up when the program ends, so the goroutine ends with it.
-func (s *sessionIO) notify(msg tea.Msg) {
-	if p := s.prog.Load(); p != nil {
-		go p.Send(msg)
-	}
-}
+// notify hands msg to the session's model without blocking, as notices go
+// (tui.LobbyDeps.Notify): the driver running takes it with its keys.
+func (s *sessionIO) notify(msg tea.Msg) { s.notes.put(msg) }
 
 // placeOf is where a model says its session is; "lobby" for a model that
 // does not say.

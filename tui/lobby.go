@@ -399,6 +399,11 @@ func (m *Lobby) livePaused() bool {
 	return m.state == stRoom || m.state == stWatch || m.state == stReplay
 }
 
+// GameScreen reports whether a game screen (a seat, a watcher, a replay)
+// is up: its room view draws the screen, and the session's play loop, not
+// a Bubble Tea program, drives the lobby meanwhile.
+func (m *Lobby) GameScreen() bool { return m.livePaused() }
+
 // resumeLive re-reads (and so re-arms) what was not followed during a game.
 func (m *Lobby) resumeLive() tea.Cmd {
 	if m.livePaused() {
