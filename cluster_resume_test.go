@@ -390,3 +390,62 @@ func TestClusterAdminDrainE2E(t *testing.T) {
 	ann2 := sshtest.Open(t, sshtest.Dial(t, n2.addr, sshtest.Config("ann", annKey)), 100, 30, "")
 	ann2.WaitFor(wait(), "r1@n1 · pong-1v1 · ranked", "▸ann")
 }
+
+// A player connected to a node that survives plays on through the
+// resume: ann on n1 opens a room, bob joins it from n3 (played over
+// NATS); n1 is killed; whichever of n2 and n3 takes the room over, bob's
+// session on n3 follows it (seated again there), ann reconnects to that
+// node and is back, the pause ends (nobody left in grace) and when ann
+// walks out bob's screen shows the game over, bob's seat never lost.
+func TestClusterRemotePlayerPlaysOnThroughResumeE2E(t *testing.T) {
+	db := pgtest.URL(t)
+	url := natstest.Start(t)
+	n1 := startNodeProcess(t, url, db, "n1")
+	nodes := map[string]*clusterNode{"n2": startNodeProcess(t, url, db, "n2"), "n3": startNodeProcess(t, url, db, "n3")}
+
+	annKey, bobKey := sshtest.NewKey(t), sshtest.NewKey(t)
+	ann := sshtest.Open(t, sshtest.Dial(t, n1.addr, sshtest.Config("ann", annKey)), 100, 30, "")
+	ann.WaitFor(wait(), "Welcome, ann!")
+	ann.Type("c")
+	ann.WaitFor(wait(), "New room", "mode: 1v1")
+	ann.Type("\r")
+	ann.WaitFor(wait(), "r1@n1 · 1v1 · casual", "(you)")
+	var bob *sshtest.Term
+	waitFor(t, "bob to join r1@n1 from n3", wait(), func() bool {
+		r := sshtest.Run(t, nodes["n3"].addr, "bob", bobKey, "rooms")
+		return strings.Contains(r.Stdout, "r1@n1")
+	})
+	bob = sshtest.Open(t, sshtest.Dial(t, nodes["n3"].addr, sshtest.Config("bob", bobKey)), 100, 30, "join r1@n1")
+	bob.WaitFor(wait(), "r1@n1 · 1v1 · casual", "ann", "(you)")
+	ann.Type("r")
+	bob.Type("r")
+	deadline := time.Now().Add(5 * time.Second) // the countdown, then play
+	for time.Now().Before(deadline) {
+		ann.Type("w")
+		bob.Type("s")
+		time.Sleep(100 * time.Millisecond)
+	}
+
+	n1.kill9(t)
+	var owner string
+	waitFor(t, "n2 or n3 to resume r1@n1", 10*time.Second, func() bool {
+		for name, n := range nodes {
+			if strings.Contains(n.log.String(), "resumed a room from its log") {
+				owner = name
+				return true
+			}
+		}
+		return false
+	})
+	t.Logf("%s resumed r1@n1", owner)
+	ann2 := sshtest.Open(t, sshtest.Dial(t, nodes[owner].addr, sshtest.Config("ann", annKey)), 100, 30, "")
+	ann2.WaitFor(wait(), "r1@n1 · 1v1 · casual", "▸ann")
+	waitFor(t, "the pause to end with both seated", 15*time.Second, func() bool {
+		return !strings.Contains(ann2.Screen(), "disconnected")
+	})
+	if scr := bob.Screen(); strings.Contains(scr, "failed") || !strings.Contains(scr, "r1@n1") {
+		t.Fatalf("bob's screen on n3 after the resume:\n%s", scr)
+	}
+	ann2.Type("q") // walks out: bob wins
+	bob.WaitFor(wait(), "game over")
+}

@@ -71,6 +71,9 @@ type ctlReply struct {
 	Free  []int     `json:"free,omitempty"`
 	Room  *roomDesc `json:"room,omitempty"`
 	Frame []byte    `json:"frame,omitempty"`
+	// Node is the owner answering an attach: another node's name than
+	// before means the room was resumed there (roomlog.go).
+	Node string `json:"node,omitempty"`
 }
 
 type roomDesc struct {
@@ -308,7 +311,7 @@ func (l *RoomLinks) attach(r *lobby.Room, node string) ctlReply {
 			desc.Seats[string(p)] = slot
 		}
 	}
-	return ctlReply{Slot: -1, Room: desc, Frame: b}
+	return ctlReply{Slot: -1, Room: desc, Frame: b, Node: l.n.name}
 }
 
 func (l *RoomLinks) detach(id, node string) {
@@ -552,7 +555,7 @@ func (l *RoomLinks) Attach(ctx context.Context, id string) (*lobby.RemoteRoom, e
 		return nil, fmt.Errorf("cluster: attach to room %s: %w", id, err)
 	}
 	lctx, cancel := context.WithCancel(l.ctx)
-	e := &edge{l: l, id: id, codec: codec, inputs: make(chan remoteInput, 256)}
+	e := &edge{l: l, id: id, codec: codec, inputs: make(chan remoteInput, 256), owner: rep.Node}
 	e.room = game.NewRemoteRoom(id, e, first)
 	rr := &lobby.RemoteRoom{Room: e.room, Seated: func() int { return int(e.seated.Load()) }, Game: rep.Room.Game, Mode: rep.Room.Mode, Ranked: lobby.RankedMode(rep.Room.Queue),
 		Private: rep.Room.Private, Practice: rep.Room.Practice, Delay: time.Duration(rep.Room.DelayMS) * time.Millisecond, Detach: cancel}
@@ -604,6 +607,17 @@ type edge struct {
 	inputs chan remoteInput
 	// seated counts the sessions here the room seated (lobby.RemoteRoom.Seated).
 	seated atomic.Int32
+	// owner is the node that answered the last attach (the run
+	// goroutine's); players, who this node seated with how many
+	// sessions, to seat again on a new owner.
+	owner   string
+	mu      sync.Mutex
+	players map[game.PlayerID]seatedHere
+}
+
+type seatedHere struct {
+	p game.Player
+	n int
 }
 
 // Control carries a control call to the owner (game.RemoteLink).
@@ -624,6 +638,24 @@ func (e *edge) Control(ctx context.Context, c game.Control) (int, error) {
 			e.seated.Store(0)
 		}
 	}
+	e.mu.Lock()
+	if e.players == nil {
+		e.players = map[game.PlayerID]seatedHere{}
+	}
+	sh := e.players[c.Player.ID]
+	switch c.Op {
+	case game.OpJoin:
+		e.players[c.Player.ID] = seatedHere{p: c.Player, n: sh.n + 1}
+	case game.OpDisconnect, game.OpLeave:
+		if sh.n <= 1 {
+			delete(e.players, c.Player.ID)
+		} else {
+			e.players[c.Player.ID] = seatedHere{p: sh.p, n: sh.n - 1}
+		}
+	case game.OpEvict:
+		delete(e.players, c.Player.ID)
+	}
+	e.mu.Unlock()
 	return rep.Slot, nil
 }
 
@@ -688,6 +720,12 @@ func (e *edge) run(ctx context.Context, frames <-chan *nats.Msg) {
 			cancel()
 			if err == nil && rep.Err == "" {
 				missed = 0
+				if rep.Node != "" && e.owner != "" && rep.Node != e.owner {
+					e.newOwner(ctx, rep)
+				}
+				if rep.Node != "" {
+					e.owner = rep.Node
+				}
 				continue
 			}
 			if ctx.Err() != nil {
@@ -696,6 +734,31 @@ func (e *edge) run(ctx context.Context, frames <-chan *nats.Msg) {
 			if missed++; missed >= 3 {
 				e.l.n.log.Warn("cluster: lost the owner of a room played here", "room", e.id, "err", err)
 				return
+			}
+		}
+	}
+}
+
+// newOwner follows the room to the node that resumed it after its owner
+// died (roomlog.go): the new owner numbers its frames anew, so its first
+// replaces whatever was newest here, and it holds every seat in grace, so
+// the players this node seated sit again (as many sessions as each had).
+func (e *edge) newOwner(ctx context.Context, rep ctlReply) {
+	e.l.n.log.Info("cluster: a room played here was resumed on another node; following it", "room", e.id, "from", e.owner, "to", rep.Node)
+	if f, err := game.DecodeFrame(e.codec, rep.Frame); err == nil {
+		e.room.ReplaceRemote(f)
+	}
+	e.mu.Lock()
+	again := make([]seatedHere, 0, len(e.players))
+	for _, sh := range e.players {
+		again = append(again, sh)
+	}
+	e.mu.Unlock()
+	for _, sh := range again {
+		for range sh.n {
+			req := ctlMsg{Op: ctlOps[game.OpJoin], Player: string(sh.p.ID), Name: sh.p.Name, Guest: sh.p.Guest, Slot: -1}
+			if rep, err := e.l.request(ctx, e.id, req); err != nil || rep.Err != "" {
+				e.l.n.log.Warn("cluster: seating a player again in a resumed room", "room", e.id, "player", sh.p.Name, "err", err, "refused", rep.Msg)
 			}
 		}
 	}

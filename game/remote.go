@@ -61,6 +61,21 @@ func (r *Room) PublishRemote(f *Frame) {
 	}
 }
 
+// ReplaceRemote makes f the room's newest frame whatever its Seq: the
+// room's owner changed (another node resumed it after its owner died)
+// and numbers its frames anew. Call it from PublishRemote's goroutine.
+func (r *Room) ReplaceRemote(f *Frame) {
+	select {
+	case <-r.done:
+		return
+	default:
+	}
+	r.mail.publish(&published{frame: *f})
+	if f.Phase == Closed {
+		r.closeOnce.Do(func() { close(r.done) })
+	}
+}
+
 // EndRemote ends a remote room's handle when its owner can no longer be
 // reached: a Closed frame marked Failed is published (screens tell their
 // players the room failed) and Done closes. It does nothing after a Closed
