@@ -110,6 +110,13 @@ func newConnWatch(ctx context.Context, c net.Conn, cfg Config, log *slog.Logger)
 	return w
 }
 
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
 // probe asks the client for a reply and measures the round trip, on a
 // goroutine that lives until the answer comes or the connection closes
 // (a dead client's: connWatch closes it).
@@ -183,7 +190,11 @@ func (w *connWatch) check() {
 	// round: a client gone quiet is dropped at the timeout, not up to a
 	// round after it.
 	if w.timeout > 0 && w.probed.Load() {
-		if until := time.Unix(0, w.lastRead.Load()).Add(w.timeout).Sub(now); until < next {
+		deadline := time.Unix(0, w.lastRead.Load()).Add(w.timeout)
+		if sent := w.rtt.sent.Load(); sent != 0 {
+			deadline = later(deadline, time.Unix(0, sent).Add(w.timeout-w.quiet))
+		}
+		if until := deadline.Sub(now); until < next {
 			next = until
 		}
 	}
@@ -200,7 +211,7 @@ func (w *connWatch) check() {
 // verdict says why the connection should be dropped at now, or "".
 func (w *connWatch) verdict(now time.Time) string {
 	if w.timeout > 0 {
-		if silent := now.Sub(time.Unix(0, w.lastRead.Load())); silent >= w.timeout && w.probed.Load() {
+		if silent := now.Sub(time.Unix(0, w.lastRead.Load())); silent >= w.timeout && w.probed.Load() && w.owesReply(now) {
 			if !unreadInput(w.conn) {
 				return "no reply from the client for " + silent.Round(time.Second).String()
 			}
@@ -229,6 +240,16 @@ func (w *connWatch) verdict(now time.Time) string {
 		}
 	}
 	return ""
+}
+
+// owesReply says whether the client has had its time to answer: a probe
+// is out and has waited at least the timeout less quiet. A probe asked
+// late (the server's own timer ran late under load) gives the client that
+// time all the same, so silence the server caused drops nobody; with none
+// out, check asks first.
+func (w *connWatch) owesReply(now time.Time) bool {
+	sent := w.rtt.sent.Load()
+	return sent != 0 && now.Sub(time.Unix(0, sent)) >= w.timeout-w.quiet
 }
 
 // sessionStarted counts a session channel and, on the connection's

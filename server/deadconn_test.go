@@ -156,3 +156,31 @@ func TestUnreadBytesAreNotSilence(t *testing.T) {
 		t.Fatalf("the client's bytes wait unread (the server was stalled): verdict %q, want none", why)
 	}
 }
+
+// A probe the server sent late (its own timer ran late under load: the
+// client silent for the whole timeout before it was asked) gives the
+// client half the timeout to answer all the same; unanswered that long,
+// the client is gone. Found when live load-tool bots were dropped with
+// "no reply" while the server was descheduled.
+func TestALateProbeGivesTheClientItsTime(t *testing.T) {
+	c1, c2 := net.Pipe()
+	defer c1.Close()
+	defer c2.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg := DefaultConfig() // 10 s: asked after 5 s of silence
+	w := newConnWatch(ctx, c1, cfg, slog.New(slog.DiscardHandler))
+	probed := make(chan struct{})
+	w.sessionStarted(4, askedOnce(ctx, probed))
+	<-probed
+
+	now := time.Now()
+	w.lastRead.Store(now.Add(-12 * time.Second).UnixNano()) // silent past the timeout
+	w.rtt.sent.Store(now.Add(-time.Second).UnixNano())      // asked only a second ago
+	if why := w.verdict(now); why != "" {
+		t.Fatalf("asked a second ago after the server's own delay: verdict %q, want none", why)
+	}
+	if why := w.verdict(now.Add(4 * time.Second)); !strings.Contains(why, "no reply") {
+		t.Fatalf("asked 5 s ago and still silent: verdict %q, want no reply", why)
+	}
+}
