@@ -455,7 +455,7 @@ func (v *RoomView) footerLine(k *plainKey, match string) string {
 	case k.finished:
 		keys = "r rematch · q leave"
 	}
-	status := v.cfg.Title
+	status := v.title(v.fr)
 	if v.cfg.Footer != nil {
 		status, keys = k.footer[0], k.footer[1]
 		if help := gv.LookHelp(); help != "" && v.cfg.Look {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/termarena/termarena/bot"
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/gameview"
 	"github.com/termarena/termarena/rating"
@@ -127,7 +128,7 @@ func (v *RoomView) paintHUD(fr *game.Frame, sb gameview.Scoreboard) {
 	default:
 		foot = k.keys + " · q leave"
 	}
-	status, keys := v.cfg.Title, foot
+	status, keys := v.title(fr), foot
 	if v.cfg.Footer != nil {
 		status, keys = k.footer[0], k.footer[1]
 	}
@@ -154,6 +155,16 @@ func (v *RoomView) paintHUD(fr *game.Frame, sb gameview.Scoreboard) {
 		return
 	}
 	v.scr.Text(max((v.w-len([]rune(foot)))/2, 0), v.h-1, foot, stDim)
+}
+
+// title is the room as the header and the waiting screen name it: a
+// casual room where bots sit (b) says so, since its matches are then
+// practice with bots, not the casual match the title promised.
+func (v *RoomView) title(fr *game.Frame) string {
+	if v.cfg.Bots && fr != nil && slices.ContainsFunc(fr.Seats, func(s game.Seat) bool { return s.Taken && bot.IsBot(s.Player.ID) }) {
+		return v.cfg.Title + " · vs bots"
+	}
+	return v.cfg.Title
 }
 
 // playedBy names who played slot in the match the frame shows, even after

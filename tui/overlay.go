@@ -364,7 +364,7 @@ type waitLine struct {
 
 // paintWaiting is the pre-game screen: who sits where and who is ready.
 func (v *RoomView) paintWaiting(fr *game.Frame) {
-	lines := []waitLine{{v.cfg.Title, stAccent}, {"", stDefault}}
+	lines := []waitLine{{v.title(fr), stAccent}, {"", stDefault}}
 	if fr != nil {
 		teams := v.teams(fr)
 		for slot, s := range fr.Seats {

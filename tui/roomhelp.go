@@ -27,6 +27,10 @@ func (m *Lobby) roomHelpKey(s string) bool {
 // (SetHelp): what every room shares.
 func (m *Lobby) roomHelp() []string {
 	lines := append([]string{"Keys"}, gameKeys...)
+	if m.d.Rooms != nil && m.in != nil && m.d.Rooms.BotsFor(m.in.room) {
+		// As the waiting screen offers it (b bots).
+		lines = append(lines, "b  bots in the free seats (practice, unrated)")
+	}
 	if m.d.WebURL != "" {
 		lines = append(lines, "L  this room's web link, to watch in a browser")
 	}
