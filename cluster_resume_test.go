@@ -116,6 +116,7 @@ func TestClusterResumeAfterKill9E2E(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 
+	logBytesPerSecond(t, url, "termarena.roomlog.r1_n1")
 	killed := time.Now()
 	n1.kill9(t)
 	waitFor(t, "n2 to resume r1@n1", 10*time.Second, func() bool {
@@ -448,4 +449,43 @@ func TestClusterRemotePlayerPlaysOnThroughResumeE2E(t *testing.T) {
 	}
 	ann2.Type("q") // walks out: bob wins
 	bob.WaitFor(wait(), "game over")
+}
+
+// logBytesPerSecond logs what one room's log holds in JetStream per
+// second of play (the figure BENCHMARKS asks for): the stream's stored
+// bytes over the ticks its last batch reached.
+func logBytesPerSecond(t *testing.T, url, subject string) {
+	t.Helper()
+	nc, err := nats.Connect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	stream, err := js.Stream(ctx, "TERMARENA_ROOMLOG")
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := stream.Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last, err := stream.GetLastMsgForSubject(ctx, subject)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b struct {
+		Tick uint64 `json:"tick"`
+	}
+	if err := json.Unmarshal(last.Data, &b); err != nil || b.Tick == 0 {
+		t.Fatalf("last batch %s: %v", last.Data, err)
+	}
+	secs := float64(b.Tick) / 60
+	t.Logf("room log: %d messages, %d bytes for %.1f s of play: %.0f bytes and %.1f messages a second", info.State.Msgs, info.State.Bytes, secs,
+		float64(info.State.Bytes)/secs, float64(info.State.Msgs)/secs)
 }
