@@ -102,6 +102,10 @@ type Deps struct {
 	// Drain asks the cluster node named to drain (hand its matches over
 	// and exit) and returns what it answered; nil on a single node.
 	Drain func(ctx context.Context, node string) (string, error)
+	// ClusterStats gathers every node's figures (`admin stats --cluster`)
+	// within ctx's deadline, a node that did not answer with nil Stats;
+	// nil on a single node.
+	ClusterStats func(ctx context.Context) ([]NodeStats, error)
 }
 
 // command is one `admin` subcommand.
@@ -128,7 +132,7 @@ func commands() []command {
 		{"audit", "[--since DUR] [--limit N] [--json]", "the moderation log, newest first", runAudit},
 		{"sessions", "[--json]", "who is online", runSessions},
 		{"rooms", "[--json]", "every room, private and ranked ones too", runRooms},
-		{"stats", "[--json]", "the server's own telemetry: sessions, rooms, ticks, frames, memory", runStats},
+		{"stats", "[--cluster] [--json]", "the server's own telemetry: sessions, rooms, ticks, frames, memory (--cluster: every node's)", runStats},
 		{"backup", "", "stream a consistent copy of the data file to stdout", runBackup},
 		{"drain", "NODE", "a cluster node hands its matches to the others, tells its players to reconnect, and exits", runDrain},
 		{"help", "", "this list", runHelp},

@@ -26,12 +26,15 @@ import (
 // holding the matchmaker lease, pairing every node's ranked queues); rates
 // are over the time since the previous read, so poll it once a second.
 func runStats(r *runner, args []string) int {
-	p, err := cmdargs.Parse(args, []string{"json"}, nil)
+	p, err := cmdargs.Parse(args, []string{"json", "cluster"}, nil)
 	if err == nil && len(p.Pos) > 0 {
 		err = fmt.Errorf("unexpected argument %q", sanitize.Arg(p.Pos[0]))
 	}
 	if err != nil {
 		return r.usageErr("%v", err)
+	}
+	if p.Bools["cluster"] {
+		return runClusterStats(r, p.Bools["json"])
 	}
 	if r.d.Stats == nil {
 		return r.fail("this server keeps no telemetry")

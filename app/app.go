@@ -239,7 +239,11 @@ func Assemble(c Config) (*App, error) {
 	if a.RoomLog != nil {
 		drain = a.RoomLog.AskDrain
 	}
-	a.Server, err = server.New(c.Server, server.Deps{ShareSessions: share, Drain: drain, Store: st, TempDir: c.Data, Hub: a.Lobby.Hub, Rooms: a.Lobby.Rooms, Matchmaker: a.Lobby.Matchmaker,
+	clusterStats, err := a.shareStats()
+	if err != nil {
+		return fail(err)
+	}
+	a.Server, err = server.New(c.Server, server.Deps{ShareSessions: share, Drain: drain, ClusterStats: clusterStats, Store: st, TempDir: c.Data, Hub: a.Lobby.Hub, Rooms: a.Lobby.Rooms, Matchmaker: a.Lobby.Matchmaker,
 		Chat: a.Lobby.Chat, Challenges: a.Lobby.Challenges, Quick: a.Lobby.Quick, Service: a.Service, Views: c.Views, Metrics: a.Metrics, HostKey: a.HostKey.Signer, Admins: c.Admins, Logger: log})
 	if err != nil {
 		return fail(err)

@@ -22,14 +22,15 @@ func adminCommand() command {
 				pairer = mm.Pairer // a cluster's: names the lease holder
 			}
 			return admin.Run(s.Context(), admin.Deps{
-				Stats:      stats,
-				Store:      srv.deps.Store,
-				Sessions:   srv.live,
-				TempDir:    srv.deps.TempDir,
-				IsAdmin:    srv.isAdmin,
-				Node:       srv.deps.Hub.Node(),
-				Matchmaker: pairer,
-				Drain:      srv.deps.Drain,
+				Stats:        stats,
+				Store:        srv.deps.Store,
+				Sessions:     srv.live,
+				TempDir:      srv.deps.TempDir,
+				IsAdmin:      srv.isAdmin,
+				Node:         srv.deps.Hub.Node(),
+				Matchmaker:   pairer,
+				Drain:        srv.deps.Drain,
+				ClusterStats: srv.deps.ClusterStats,
 			}, admin.Caller{ID: id.ID, Name: id.Name, Admin: id.Admin}, args, s.Out(), s.ErrOut())
 		},
 	}

@@ -103,6 +103,9 @@ type Deps struct {
 	// Drain, in a cluster, asks the node named to drain (`admin drain`);
 	// nil on a single node.
 	Drain func(ctx context.Context, node string) (string, error)
+	// ClusterStats, in a cluster, gathers every node's figures (`admin
+	// stats --cluster`); nil on a single node.
+	ClusterStats func(ctx context.Context) ([]admin.NodeStats, error)
 }
 
 // Server is a termarena SSH server.
