@@ -302,6 +302,11 @@ func TestClusterDrainHandsMatchesOverE2E(t *testing.T) {
 	if !strings.Contains(n1.log.String(), "drain: matches handed over") || !strings.Contains(n1.log.String(), "taken=2") {
 		t.Fatalf("n1 did not hand both matches over:\n%s", n1.log.String())
 	}
+	for _, l := range strings.Split(n1.log.String(), "\n") {
+		if strings.Contains(l, "drain: matches handed over") {
+			t.Logf("n1: %s", l[strings.Index(l, "msg="):])
+		}
+	}
 
 	// Back on n2, in the same matches, which they finish.
 	again := map[string]*sshtest.Term{}
