@@ -221,6 +221,9 @@ func Assemble(c Config) (*App, error) {
 	a.Metrics = telemetry.New(a.Lobby)
 	// Who is online is the hub's and the ranked queues' to say.
 	a.Service = service.New(st, a.Lobby.Rooms).WithOnline(a.Lobby.Hub, a.Lobby.Matchmaker)
+	if a.Lobby.Quick != nil { // a nil *QuickMatch in the interface would be called
+		a.Service = a.Service.WithQuick(a.Lobby.Quick)
+	}
 	var share func(admin.Sessions) admin.Sessions
 	if a.Node != nil {
 		share = func(local admin.Sessions) admin.Sessions {

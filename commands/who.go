@@ -12,7 +12,7 @@ import (
 
 // Who is `who [--json]`: the players online and what each is doing
 // (lobby, queueing for a mode, playing or watching a room, a replay), how
-// many guests, and each ranked queue's count.
+// many guests, and each ranked and quick-match queue's count.
 func Who(ctx context.Context, d Deps, _ Caller, args []string, stdout, stderr io.Writer) int {
 	asJSON, ok := onlyJSON("who", args, stderr)
 	if !ok {
@@ -60,6 +60,15 @@ func Who(ctx context.Context, d Deps, _ Caller, args []string, stdout, stderr io
 			qs = append(qs, fmt.Sprintf("%s %d/%d", q.Mode, q.Waiting, q.Needs))
 		}
 		fmt.Fprintf(stdout, "ranked queues (waiting/needed): %s\n", strings.Join(qs, " · "))
+	}
+	if len(w.Quick) > 0 {
+		// Players waiting for a casual match wait too: without this
+		// line who showed them queueing and counted none.
+		qs := make([]string, 0, len(w.Quick))
+		for _, q := range w.Quick {
+			qs = append(qs, fmt.Sprintf("%s %d/%d", q.Mode, q.Waiting, q.Needs))
+		}
+		fmt.Fprintf(stdout, "quick-match queues (waiting/needed): %s\n", strings.Join(qs, " · "))
 	}
 	return ExitOK
 }

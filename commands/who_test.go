@@ -75,6 +75,38 @@ func TestWho(t *testing.T) {
 	}
 }
 
+// TestWhoCountsQuickMatchQueues: a player waiting for a quick match
+// (unrated) is counted in its queue, in the text and in --json, as a
+// ranked queue's players are.
+func TestWhoCountsQuickMatchQueues(t *testing.T) {
+	w := newWorld(t)
+	hub := lobby.NewHub()
+	qm, err := lobby.NewQuickMatch(w.rooms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := commands.Deps{Service: w.deps.Service.WithOnline(hub, nil).WithQuick(qm)}
+	move, leave := hub.Enter(lobby.Presence{ID: carol, Name: "carol", Where: "lobby"}, nil)
+	t.Cleanup(leave)
+	move("quick pong-1v1")
+	if _, err := qm.Join("pong-1v1", carol, "carol"); err != nil {
+		t.Fatal(err)
+	}
+	check(t, commands.Who, d, []cmdCase{
+		{name: "text", who: asGuest, code: 0, exact: "PLAYER           DOING\n" +
+			"carol            queueing for pong-1v1 (casual)\n" +
+			"quick-match queues (waiting/needed): pong-1v1 1/2 · pong-2v2 0/2 · pong-ffa 0/2\n"},
+	})
+	out, errb := new(bytes.Buffer), new(bytes.Buffer)
+	if code := commands.Who(t.Context(), d, asGuest, []string{"--json"}, out, errb); code != 0 {
+		t.Fatalf("who --json: %d %s", code, errb)
+	}
+	var got service.Who
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil || len(got.Quick) != 3 || got.Quick[0] != (service.QueueCount{Mode: "pong-1v1", Waiting: 1, Needs: 2}) {
+		t.Fatalf("who --json = %+v (%v)\n%s", got, err, out)
+	}
+}
+
 // TestWhoWithoutPresence: a service that cannot see sessions says so
 // instead of claiming nobody is online.
 func TestWhoWithoutPresence(t *testing.T) {

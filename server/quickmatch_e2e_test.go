@@ -34,12 +34,14 @@ func TestQuickMatchPairsTwoIntoACasualRoom(t *testing.T) {
 	ann.WaitFor(wait, "Looking for a casual pong-1v1 match", "in the queue  1 · a match needs 2 players")
 
 	r := sshtest.Run(t, h.Addr, "cat", sshtest.NewKey(t), "who")
-	if r.Code != 0 || !strings.Contains(r.Stdout, "queueing for pong-1v1 (casual)") {
+	// ann is counted where she waits, as a ranked queue's players are.
+	if r.Code != 0 || !strings.Contains(r.Stdout, "queueing for pong-1v1 (casual)") || !strings.Contains(r.Stdout, "quick-match queues (waiting/needed): pong-1v1 1/2") {
 		t.Fatalf("who while ann waits: %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
 	r = sshtest.Run(t, h.Addr, "cat", sshtest.NewKey(t), "who --json")
 	var w service.Who
-	if err := json.Unmarshal([]byte(r.Stdout), &w); err != nil || len(w.Players) != 1 || !w.Players[0].Casual || w.Players[0].Mode != "pong-1v1" {
+	if err := json.Unmarshal([]byte(r.Stdout), &w); err != nil || len(w.Players) != 1 || !w.Players[0].Casual || w.Players[0].Mode != "pong-1v1" ||
+		len(w.Quick) == 0 || w.Quick[0] != (service.QueueCount{Mode: "pong-1v1", Waiting: 1, Needs: 2}) {
 		t.Fatalf("who --json while ann waits: %v %s", err, r.Stdout)
 	}
 

@@ -152,6 +152,9 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		} else {
 			deps.Service = deps.Service.WithOnline(deps.Hub, nil)
 		}
+		if deps.Quick != nil {
+			deps.Service = deps.Service.WithQuick(deps.Quick)
+		}
 	}
 	if cfg.MaxSessionsPerConn <= 0 {
 		cfg.MaxSessionsPerConn = DefaultConfig().MaxSessionsPerConn

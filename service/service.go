@@ -57,6 +57,7 @@ type Service struct {
 	// presence and queues answer Who; nil until WithOnline.
 	presence Presence
 	queues   Queues
+	quick    Queues // the quick-match queues (WithQuick); nil: none
 }
 
 // New returns the service over st and rooms. st is required; rooms may

@@ -31,9 +31,17 @@ func (s *Service) WithOnline(p Presence, q Queues) *Service {
 	return &c
 }
 
+// WithQuick is the service counting the quick-match queues ("play
+// anyone, unrated") from q as well: *lobby.QuickMatch implements Queues.
+func (s *Service) WithQuick(q Queues) *Service {
+	c := *s
+	c.quick = q
+	return &c
+}
+
 // Who is the stable shape of `who --json` (fields are only added): the
 // players online with what each is doing, how many guests, and each ranked
-// queue's count.
+// queue's count, and each quick-match queue's (Quick).
 //
 // Guests are counted, not named: a guest's name is a throwaway
 // (guest-4821) that no profile, challenge or later session can reach, so
@@ -44,6 +52,9 @@ type Who struct {
 	Players []OnlinePlayer `json:"players"`
 	Guests  int            `json:"guests"`
 	Queues  []QueueCount   `json:"queues"`
+	// Quick counts the quick-match queues (unrated), as Queues the
+	// ranked ones: players wait in both.
+	Quick []QueueCount `json:"quick"`
 }
 
 // OnlinePlayer is one online player: Doing is lobby, queue, playing,
@@ -88,7 +99,7 @@ func (s *Service) Who(ctx context.Context) (Who, <-chan struct{}, error) {
 		return Who{}, nil, ErrNoPresence
 	}
 	list, changed := s.presence.Who()
-	w := Who{Players: make([]OnlinePlayer, 0, len(list)), Queues: []QueueCount{}}
+	w := Who{Players: make([]OnlinePlayer, 0, len(list)), Queues: []QueueCount{}, Quick: []QueueCount{}}
 	for _, p := range list {
 		if p.Guest {
 			w.Guests++
@@ -100,6 +111,11 @@ func (s *Service) Who(ctx context.Context) (Who, <-chan struct{}, error) {
 	if s.queues != nil {
 		for _, q := range s.queues.Queued() {
 			w.Queues = append(w.Queues, QueueCount{Mode: string(q.Mode), Waiting: q.Waiting, Needs: q.Table})
+		}
+	}
+	if s.quick != nil {
+		for _, q := range s.quick.Queued() {
+			w.Quick = append(w.Quick, QueueCount{Mode: string(q.Mode), Waiting: q.Waiting, Needs: q.Table})
 		}
 	}
 	return w, changed, nil
