@@ -65,8 +65,9 @@ func (v countedPong) Paint(scr *screen.Screen, x, y, w, h int, snap any, vw game
 }
 
 // startCountingWatchers is a server (as main assembles it) whose Pong view
-// counts the painters of watchers' boards.
-func startCountingWatchers(t *testing.T, rc lobby.RoomsConfig) (*harness, *watcherPaints) {
+// counts the painters of watchers' boards; tune, if given, changes its
+// configuration and listener before it serves.
+func startCountingWatchers(t *testing.T, rc lobby.RoomsConfig, tune ...func(*app.Config, *net.Listener)) (*harness, *watcherPaints) {
 	t.Helper()
 	c := &watcherPaints{}
 	ac := app.DefaultConfig()
@@ -77,11 +78,14 @@ func startCountingWatchers(t *testing.T, rc lobby.RoomsConfig) (*harness, *watch
 	ac.Views["pong"] = func(base screen.Style, p colorprofile.Profile) gameview.View {
 		return countedPong{pongview.NewScreen(base, p), c}
 	}
-	a, err := app.Assemble(ac)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	for _, f := range tune {
+		f(&ac, &ln)
+	}
+	a, err := app.Assemble(ac)
 	if err != nil {
 		t.Fatal(err)
 	}

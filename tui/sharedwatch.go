@@ -30,23 +30,25 @@ import (
 // byte what a painter of its own would have written; one that joins, fell
 // behind further than the diffs it missed are worth, or had its terminal
 // written by the menu gets the whole screen (screen.AppendRepaint), then
-// diffs again. Each watcher writes on a goroutine of its own, so a
-// terminal that stops reading holds up only itself: the painter never
-// waits for a watcher, and the room never waits for the painter.
+// diffs again. The hub's few writer goroutines (watchWriters) write each
+// frame to the watchers in turn, and a terminal that stops reading holds
+// up only itself: the painter never waits for a watcher, and the room
+// never waits for the painter.
 //
 // Players' screens are never shared: prediction and the own paddle make
 // every player's frame their own.
 type WatchHub struct {
-	clocks *pace.Clocks
-	seed   maphash.Seed
-	mu     sync.Mutex
-	groups map[watchKey]*watchGroup
+	clocks  *pace.Clocks
+	seed    maphash.Seed
+	writers *watchWriters
+	mu      sync.Mutex
+	groups  map[watchKey]*watchGroup
 }
 
 // NewWatchHub returns an empty hub whose painters pace on clocks (nil:
 // a clock of their own each).
 func NewWatchHub(clocks *pace.Clocks) *WatchHub {
-	return &WatchHub{clocks: clocks, seed: maphash.MakeSeed(), groups: map[watchKey]*watchGroup{}}
+	return &WatchHub{clocks: clocks, seed: maphash.MakeSeed(), writers: newWatchWriters(), groups: map[watchKey]*watchGroup{}}
 }
 
 // WatchPainterStat is one painter's figures, for tests and telemetry.
@@ -116,8 +118,8 @@ type watchGroup struct {
 	seats     map[*watchSeat]struct{}
 }
 
-// WriteFrame keeps a painted frame for the watchers and wakes them; it is
-// called on the painter's goroutine and never waits for one.
+// WriteFrame keeps a painted frame for the watchers and queues them to be
+// written; it is called on the painter's goroutine and never waits for one.
 func (g *watchGroup) WriteFrame(p []byte) error {
 	n := g.seq.Load() + 1
 	g.ring[n%watchRing].Store(&watchFrame{seq: n, b: bytes.Clone(p)})
@@ -142,9 +144,7 @@ func (g *watchGroup) drawn(scr *screen.Screen) {
 
 func (g *watchGroup) wakeAll() {
 	g.mu.Lock()
-	for s := range g.seats {
-		s.poke()
-	}
+	g.hub.writers.kickAll(g.seats)
 	g.mu.Unlock()
 }
 
@@ -158,8 +158,8 @@ func (g *watchGroup) stopped() bool {
 }
 
 // watchSeat is one watching session's place among the painters: the
-// Bubble Tea program (sync) decides which painter its picture is, and its
-// own goroutine (run) writes that painter's frames to its terminal.
+// Bubble Tea program (sync) decides which painter its picture is, and the
+// hub's writers (serve) write that painter's frames to its terminal.
 type watchSeat struct {
 	hub     *WatchHub
 	room    *lobby.Room
@@ -170,9 +170,10 @@ type watchSeat struct {
 	metrics FrameMetrics
 	onPanic func(any)
 	chat    func() *ChatLines
-	wake    chan struct{}
-	done    chan struct{}
+	done    chan struct{} // closed when the seat has ended: nothing more is written
 	group   atomic.Pointer[watchGroup]
+	// state is where the seat is with the writers (seatIdle, …).
+	state atomic.Int32
 
 	// owned by the program (sync, stop)
 	key      watchKey
@@ -181,19 +182,19 @@ type watchSeat struct {
 	prompt   []string
 	helpAt   int
 
-	// owned by run
+	// set by start, before the seat is first queued
+	ctx    context.Context
+	unhook []func() bool // what start registered
+
+	// owned by the writer serving the seat (seatWriting)
 	shown   *watchGroup // whose frame the terminal shows
 	seq     uint64      // which frame of it
 	foreign uint64
 	buf     []byte
 }
 
-func (s *watchSeat) poke() {
-	select {
-	case s.wake <- struct{}{}:
-	default:
-	}
-}
+// poke queues the seat with the hub's writers.
+func (s *watchSeat) poke() { s.hub.writers.kick(s) }
 
 // watchPicture is what a watcher's screen shows besides the room.
 type watchPicture struct {
@@ -281,38 +282,71 @@ func (s *watchSeat) stop() {
 	}
 }
 
-// run writes the painter's frames to the watcher's terminal until ctx
-// ends. A painter that panicked ends the watcher's session as a panicking
+// start has the hub's writers write the painter's frames to the watcher's
+// terminal until ctx ends or the painter stops for good; done is closed
+// then. A painter that panicked ends the watcher's session as a panicking
 // screen of its own would (onPanic).
-func (s *watchSeat) run(ctx context.Context) {
-	defer close(s.done)
+func (s *watchSeat) start(ctx context.Context) {
+	s.ctx = ctx
+	stop := context.AfterFunc(ctx, s.poke)
+	s.unhook = append(s.unhook, stop)
 	if n, ok := s.out.(ForeignNotifier); ok {
 		// The menu drew over the board: the whole screen, at once.
-		defer n.OnForeign(s.poke)()
+		remove := n.OnForeign(s.poke)
+		s.unhook = append(s.unhook, func() bool { remove(); return true })
 	}
+	s.state.Store(seatIdle)
+	s.poke()
+}
+
+// serve runs on a writer: it writes what the terminal lacks, or ends the
+// seat when its context or its painter has ended.
+func (s *watchSeat) serve() {
+	defer func() {
+		if v := recover(); v != nil && s.state.Load() != seatEnded {
+			// One session's fault: the writer goes on with the others.
+			s.end(v)
+		}
+	}()
 	for {
+		if s.ctx.Err() != nil {
+			s.end(nil)
+			return
+		}
 		g := s.group.Load()
 		if g == nil {
+			s.end(nil)
 			return
 		}
-		select {
-		case <-ctx.Done():
+		if !g.stopped() {
+			s.deliver()
 			return
-		case <-s.wake:
-		case <-g.done:
-			if v := g.failed.Load(); v != nil {
-				if s.onPanic == nil {
-					panic(v)
-				}
-				s.onPanic(v)
-				return
-			}
-			if s.group.Load() == g {
-				return // stopped, and not for another painter
-			}
-			continue
 		}
-		s.deliver()
+		if v := g.failed.Load(); v != nil {
+			s.end(v)
+			return
+		}
+		if s.group.Load() == g {
+			s.end(nil) // stopped, and not for another painter
+			return
+		}
+		// Moved to another painter as this one stopped: serve that.
+	}
+}
+
+// end ends the seat on its writer: nothing is written to the terminal
+// after done is closed. A painter's panic (v) goes to onPanic, as a
+// panicking screen's own goroutine would; without one the seat just ends
+// (a writer serves other sessions and must not die with this one).
+func (s *watchSeat) end(v any) {
+	s.state.Store(seatEnded)
+	for _, f := range s.unhook {
+		f()
+	}
+	s.unhook = nil
+	close(s.done)
+	if v != nil && s.onPanic != nil {
+		s.onPanic(v)
 	}
 }
 
@@ -430,11 +464,14 @@ func (h *WatchHub) start(s *watchSeat, k watchKey) *watchGroup {
 	}
 	g.view = NewRoomView(cfg)
 	go func() {
-		defer close(g.done)
 		defer func() {
 			if v := recover(); v != nil {
 				g.failed.Store(v)
 			}
+			close(g.done)
+			// Its watchers learn it from their writers: each moves to
+			// its new painter or ends.
+			g.wakeAll()
 		}()
 		g.view.Run(ctx)
 	}()

@@ -88,11 +88,11 @@ func TestSlowWatcherSlowsNeitherThePainterNorAnotherWatcher(t *testing.T) {
 	defer cancel()
 	var seats []*watchSeat
 	for _, out := range []*termOut{stuck, quick} {
-		s := &watchSeat{hub: hub, out: out, wake: make(chan struct{}, 1), done: make(chan struct{})}
+		s := &watchSeat{hub: hub, out: out, done: make(chan struct{})}
 		s.group.Store(g)
 		g.seats[s] = struct{}{}
 		seats = append(seats, s)
-		go s.run(ctx)
+		s.start(ctx)
 	}
 	paint := func(i int) {
 		scr.Text(i%70, 2+i%20, fmt.Sprintf("%d", i), stDefault)

@@ -132,10 +132,10 @@ func (m *Lobby) spectate(r *lobby.Room) tea.Cmd {
 		views, name, profile := m.d.Views, r.Game.Name(), m.d.Profile
 		cfg.Game = nil // each painter makes its own
 		w.seat = &watchSeat{hasGame: views[name] != nil, hub: hub, room: r, base: cfg, out: m.d.Out, metrics: cfg.Metrics, onPanic: m.d.OnPanic,
-			chat: cfg.Chat, wake: make(chan struct{}, 1), done: w.done,
+			chat: cfg.Chat, done: w.done,
 			newGame: func() gameview.View { return views.newGameView(name, profile) }}
 		w.seat.sync(m.watchPicture(w))
-		goGuarded(m.d.OnPanic, func() { w.seat.run(ctx) })
+		w.seat.start(ctx)
 	} else {
 		w.view = NewRoomView(cfg)
 		goGuarded(m.d.OnPanic, func() {
