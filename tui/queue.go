@@ -168,13 +168,25 @@ func queueText(mode lobby.RankedMode, waited time.Duration, lo, hi float64, queu
 	b.WriteString(style(colText).Render(fmt.Sprintf("  waited        %d:%02d", int(waited.Minutes()), int(waited.Seconds())%60)) + "\n")
 	b.WriteString(style(colText).Render("  rating range  "+rng) + "\n")
 	inQueue := fmt.Sprintf("  in the queue  %d", queued)
-	if need > 0 {
+	// Enough wait for a match, yet none formed (a wave pairs the moment
+	// a table fits): the others are outside the range, and "a match
+	// needs 2 players" beside 2 waiting would read as a fault.
+	outside := need > 0 && queued >= need && !anyone
+	switch {
+	case outside:
+		inQueue += " · the others wait outside your rating range"
+	case need > 0:
 		inQueue += fmt.Sprintf(" · a match needs %d players", need)
 	}
 	b.WriteString(style(colText).Render(inQueue) + "\n\n")
 	hint := "  the range widens the longer you wait · esc leave the queue"
-	if anyone {
+	switch {
+	case anyone:
 		hint = "  you are matched with anyone who queues · esc leave the queue"
+	case outside:
+		left := max(lobby.AnyoneAfter-waited, 0).Round(time.Second)
+		hint = fmt.Sprintf("  the range widens by %.0f every %d s, to anyone in %d s\n  esc leave the queue",
+			lobby.ToleranceStep, int(lobby.ToleranceEvery.Seconds()), int(left.Seconds()))
 	}
 	b.WriteString(style(colDim).Render(hint) + "\n")
 	return b.String()

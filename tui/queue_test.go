@@ -28,6 +28,21 @@ func TestQueueScreenSaysHowManyAndStopsWideningAtAnyRating(t *testing.T) {
 	}
 }
 
+// With enough players queued for a match and none formed, the queue
+// screen says the others are outside the player's rating range and how
+// the range widens, not that a match needs as many players as wait.
+func TestQueueScreenSaysOthersWaitOutsideTheRange(t *testing.T) {
+	s := ansi.Strip(queueText("pong-1v1", 12*time.Second, 1350, 1650, 2, 2))
+	for _, want := range []string{"in the queue  2 · the others wait outside your rating range", "widens by 50 every 5 s, to anyone in 48 s", "esc leave the queue"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("queue screen lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "a match needs") {
+		t.Errorf("two wait and the screen says a match needs two:\n%s", s)
+	}
+}
+
 // seatRecorder is the router as the queue page sees it: it notes the room
 // the page asks it to seat the player in.
 type seatRecorder struct {
