@@ -198,7 +198,7 @@ func Assemble(c Config) (*App, error) {
 		a.stopShared = append(a.stopShared, stop)
 		// One matchmaker for the cluster: this node's queues are paired
 		// by the lease holder's, from here on.
-		if a.Lease, stop, err = a.Node.ShareQueue(a.Lobby.Matchmaker, c.Cluster.Queue); err != nil {
+		if a.Lease, stop, err = a.Node.ShareQueue(a.Lobby.Matchmaker, a.Lobby.Rooms, c.Cluster.Queue); err != nil {
 			return fail(fmt.Errorf("cluster: share the ranked queue: %w", err))
 		}
 		a.stopShared = append(a.stopShared, stop)

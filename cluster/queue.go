@@ -19,12 +19,11 @@ import (
 
 // The ranked queue across nodes. Every node publishes who waits in its
 // queues (on a change and as a heartbeat); the node holding the
-// matchmaker lease (lease.go) pairs them with the lobby's own waves and
-// sends each match to the node that seats it. Until rooms are played
-// across nodes a match seats players of one node only, so the holder keeps
-// one queue per node and mode: every node's players are paired by one
-// matchmaker, with the same tolerance, rematch and starvation rules as a
-// single node, never with a player whose session is on another node.
+// matchmaker lease (lease.go) pairs them with the lobby's own waves, one
+// queue per mode for every node's players, with the same tolerance,
+// rematch and starvation rules as a single node, and sends each match to
+// the node of its first player, which makes the room; players on other
+// nodes are told (seatMsg) and sit in it from theirs (roomlink.go).
 const (
 	subjectQueueWaiting = "termarena.queue.waiting"
 	subjectQueueMatch   = "termarena.queue.match." // + the node that seats it
@@ -44,6 +43,10 @@ const (
 type Queues interface {
 	Waiting() (map[lobby.RankedMode][]lobby.Entry, <-chan struct{})
 	Apply(lobby.Match) error
+	// ApplyShared and SeatRemote seat a match of players on several
+	// nodes: the room on one, the others sitting in it from theirs.
+	ApplyShared(m lobby.Match, here func(id string) bool) (*lobby.Room, error)
+	SeatRemote(r *lobby.Room, ids []string)
 	NewQueues() map[lobby.RankedMode]*lobby.Queue
 	PairElsewhere(lobby.Pairing)
 	// OnLeave and MergeLeave share ranked leavers' cooldowns.
@@ -95,13 +98,33 @@ type queueEntry struct {
 }
 
 // matchMsg is a match the holder formed, for its node to seat (version 1).
+// Nodes says where each player waits when some wait on other nodes: the
+// receiving node makes the room and tells theirs (seatMsg).
 type matchMsg struct {
-	V       int          `json:"v"`
-	By      string       `json:"by"`
-	Mode    string       `json:"mode"`
-	Players []queueEntry `json:"players"`
-	Teams   [][]int      `json:"teams,omitempty"`
-	Formed  time.Time    `json:"formed"`
+	V       int               `json:"v"`
+	By      string            `json:"by"`
+	Mode    string            `json:"mode"`
+	Players []queueEntry      `json:"players"`
+	Teams   [][]int           `json:"teams,omitempty"`
+	Formed  time.Time         `json:"formed"`
+	Nodes   map[string]string `json:"nodes,omitempty"`
+}
+
+// seatMsg tells a node that players of its queue were matched into a room
+// another node made (version 1): they sit in it from here.
+type seatMsg struct {
+	V       int      `json:"v"`
+	Room    string   `json:"room"`
+	Mode    string   `json:"mode"`
+	Players []string `json:"players"`
+}
+
+// subjectQueueSeat + node carries seatMsgs.
+const subjectQueueSeat = "termarena.queue.seat."
+
+// RoomAttacher reaches a room another node made: *lobby.Rooms.
+type RoomAttacher interface {
+	Attach(id string) (*lobby.Room, error)
 }
 
 func toWire(e lobby.Entry) queueEntry {
@@ -143,7 +166,7 @@ func (s *sharedQueue) Elsewhere(mode lobby.RankedMode) int {
 // node. From the call on, q runs no waves of its own. stop hands the lease
 // back, tells the others this node's queue is gone and returns once the
 // goroutines it started have ended.
-func (n *Node) ShareQueue(q Queues, t QueueTiming) (l *Lease, stop func(), err error) {
+func (n *Node) ShareQueue(q Queues, rooms RoomAttacher, t QueueTiming) (l *Lease, stop func(), err error) {
 	t = t.withDefaults()
 	js, err := jetstream.New(n.nc)
 	if err != nil {
@@ -164,6 +187,11 @@ func (n *Node) ShareQueue(q Queues, t QueueTiming) (l *Lease, stop func(), err e
 	if err != nil {
 		return nil, nil, fmt.Errorf("cluster: subscribe to matches: %w", err)
 	}
+	seats, err := n.nc.Subscribe(subjectQueueSeat+n.name, func(msg *nats.Msg) { n.seatRemote(q, rooms, msg) })
+	if err != nil {
+		_ = matches.Unsubscribe()
+		return nil, nil, fmt.Errorf("cluster: subscribe to seats: %w", err)
+	}
 	subLeave, err := n.nc.Subscribe(subjectQueueLeave, func(msg *nats.Msg) {
 		var m leaveMsg
 		if err := json.Unmarshal(msg.Data, &m); err != nil || m.ID == "" {
@@ -176,9 +204,10 @@ func (n *Node) ShareQueue(q Queues, t QueueTiming) (l *Lease, stop func(), err e
 	})
 	if err != nil {
 		_ = matches.Unsubscribe()
+		_ = seats.Unsubscribe()
 		return nil, nil, fmt.Errorf("cluster: subscribe to leaves: %w", err)
 	}
-	unsubscribe := func() { _ = matches.Unsubscribe(); _ = subLeave.Unsubscribe() }
+	unsubscribe := func() { _ = matches.Unsubscribe(); _ = seats.Unsubscribe(); _ = subLeave.Unsubscribe() }
 	l, stopLease, err := n.TakeLease(t.Lease)
 	if err != nil {
 		unsubscribe()
@@ -291,19 +320,58 @@ func (n *Node) seat(q Queues, msg *nats.Msg) {
 	for _, e := range m.Players {
 		match.Players = append(match.Players, fromWire(e))
 	}
-	if err := q.Apply(match); err != nil {
-		// Someone left meanwhile: the others stay queued for the next wave.
+	here := func(id string) bool { node, ok := m.Nodes[id]; return !ok || node == n.name }
+	elsewhere := map[string][]string{} // node → its players
+	for _, e := range m.Players {
+		if !here(e.ID) {
+			elsewhere[m.Nodes[e.ID]] = append(elsewhere[m.Nodes[e.ID]], e.ID)
+		}
+	}
+	if len(elsewhere) == 0 {
+		if err := q.Apply(match); err != nil {
+			// Someone left meanwhile: the others stay queued for the next wave.
+			n.log.Info("cluster: a match from the matchmaker not seated", "by", m.By, "err", err)
+		}
+		return
+	}
+	r, err := q.ApplyShared(match, here)
+	if err != nil {
 		n.log.Info("cluster: a match from the matchmaker not seated", "by", m.By, "err", err)
+		return
+	}
+	for node, ids := range elsewhere {
+		b, _ := json.Marshal(seatMsg{V: 1, Room: r.ID(), Mode: m.Mode, Players: ids})
+		if err := n.nc.Publish(subjectQueueSeat+node, b); err != nil {
+			n.log.Warn("cluster: a match's players on another node not told", "node", node, "err", err)
+		}
 	}
 }
 
-// pairer is the holder's pairing: one queue per node and mode.
+// seatRemote seats players waiting here in a room another node made for
+// their match; if they do not sit, its node calls the match off.
+func (n *Node) seatRemote(q Queues, rooms RoomAttacher, msg *nats.Msg) {
+	var m seatMsg
+	if err := json.Unmarshal(msg.Data, &m); err != nil || m.Room == "" {
+		n.log.Warn("cluster: a seat message that does not read", "err", err)
+		return
+	}
+	r, err := rooms.Attach(m.Room)
+	if err != nil {
+		n.log.Warn("cluster: a match's room on another node not reached", "room", m.Room, "err", err)
+		return
+	}
+	q.SeatRemote(r, m.Players)
+}
+
+// pairer is the holder's pairing: one queue per mode for every node's
+// players (rooms are played from any node), each player's node known.
 type pairer struct {
 	n         *Node
 	kv        jetstream.KeyValue
 	t         QueueTiming
 	newQueues func() map[lobby.RankedMode]*lobby.Queue
-	queues    map[string]map[lobby.RankedMode]*lobby.Queue
+	queues    map[lobby.RankedMode]*lobby.Queue
+	where     map[string]string                      // player → the node they wait on
 	known     map[string]map[string]lobby.RankedMode // node → player → the mode they wait in
 	pending   map[string]pendingMatch                // players just matched, until their node drops them
 	last      map[string][]string                    // last opponents read or written
@@ -316,21 +384,30 @@ type pendingMatch struct {
 
 func newPairer(n *Node, q Queues, kv jetstream.KeyValue, t QueueTiming) *pairer {
 	return &pairer{n: n, kv: kv, t: t, newQueues: q.NewQueues,
-		queues: map[string]map[lobby.RankedMode]*lobby.Queue{}, known: map[string]map[string]lobby.RankedMode{},
+		queues: q.NewQueues(), where: map[string]string{}, known: map[string]map[string]lobby.RankedMode{},
 		pending: map[string]pendingMatch{}, last: map[string][]string{}}
 }
 
 func (p *pairer) forget(node string) {
-	delete(p.queues, node)
+	now := time.Now()
+	for id, mode := range p.known[node] {
+		p.drop(id, mode, now)
+	}
 	delete(p.known, node)
+}
+
+// drop takes id out of the queue of mode.
+func (p *pairer) drop(id string, mode lobby.RankedMode, now time.Time) {
+	if qq := p.queues[mode]; qq != nil {
+		qq.Remove(id, now)
+	}
+	delete(p.where, id)
 }
 
 // sync makes the holder's queues of node what the node last said.
 func (p *pairer) sync(ctx context.Context, node string, waiting map[lobby.RankedMode][]lobby.Entry, now time.Time) {
-	qs := p.queues[node]
-	if qs == nil {
-		qs = p.newQueues()
-		p.queues[node] = qs
+	qs := p.queues
+	if p.known[node] == nil {
 		p.known[node] = map[string]lobby.RankedMode{}
 	}
 	known := p.known[node]
@@ -342,7 +419,7 @@ func (p *pairer) sync(ctx context.Context, node string, waiting map[lobby.Ranked
 	}
 	for id, mode := range known {
 		if m, ok := listed[id]; !ok || m != mode {
-			qs[mode].Remove(id, now)
+			p.drop(id, mode, now)
 			delete(known, id)
 		}
 	}
@@ -375,6 +452,7 @@ func (p *pairer) sync(ctx context.Context, node string, waiting map[lobby.Ranked
 				continue
 			}
 			known[e.ID] = mode
+			p.where[e.ID] = node
 		}
 	}
 }
@@ -388,23 +466,27 @@ func (p *pairer) waitsElsewhere(node, id string) bool {
 	return false
 }
 
-// tick runs the waves that are due and sends their matches to their nodes.
+// tick runs the waves that are due and sends their matches to the node
+// that makes each room: the first player's. Players on other nodes sit in
+// it from theirs.
 func (p *pairer) tick(ctx context.Context, now time.Time) {
-	for node, qs := range p.queues {
-		for _, qq := range qs {
-			for _, m := range qq.Tick(now) {
-				p.send(ctx, node, m, now)
-			}
+	for _, qq := range p.queues {
+		for _, m := range qq.Tick(now) {
+			p.send(ctx, m, now)
 		}
 	}
 }
 
-func (p *pairer) send(ctx context.Context, node string, m lobby.Match, now time.Time) {
-	msg := matchMsg{V: 1, By: p.n.name, Mode: string(m.Mode), Teams: m.Teams, Formed: m.Formed}
+func (p *pairer) send(ctx context.Context, m lobby.Match, now time.Time) {
+	msg := matchMsg{V: 1, By: p.n.name, Mode: string(m.Mode), Teams: m.Teams, Formed: m.Formed, Nodes: map[string]string{}}
+	node := p.where[m.Players[0].ID]
 	for _, e := range m.Players {
+		at := p.where[e.ID]
 		msg.Players = append(msg.Players, toWire(e))
-		delete(p.known[node], e.ID)
-		p.pending[e.ID] = pendingMatch{node: node, at: now}
+		msg.Nodes[e.ID] = at
+		delete(p.known[at], e.ID)
+		delete(p.where, e.ID)
+		p.pending[e.ID] = pendingMatch{node: at, at: now}
 	}
 	b, _ := json.Marshal(msg)
 	if err := p.n.nc.Publish(subjectQueueMatch+node, b); err != nil {

@@ -37,12 +37,18 @@ func startQueueNode(t *testing.T, url, name string) *queueNode {
 	}
 	ran := make(chan struct{})
 	go func() { defer close(ran); mm.Run(ctx) }()
-	l, stop, err := n.ShareQueue(mm, QueueTiming{Heartbeat: 100 * time.Millisecond})
+	l, stop, err := n.ShareQueue(mm, rooms, QueueTiming{Heartbeat: 100 * time.Millisecond})
 	if err != nil {
 		cancel()
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { stop(); cancel(); <-ran })
+	links, stopLinks, err := n.ServeRooms(rooms, rooms.Games())
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	rooms.SetRemoteRooms(links)
+	t.Cleanup(func() { stop(); stopLinks(); cancel(); <-ran })
 	return &queueNode{n: n, mm: mm, rooms: rooms, cooldowns: cd, lease: l}
 }
 
@@ -103,16 +109,26 @@ func TestSharedQueue(t *testing.T) {
 	eventually(t, "n2 names n1 the matchmaker", func() bool { return n2.mm.Pairer() == "n1" })
 
 	ann := join(t, n1, "ann")
-	bob := join(t, n2, "bob")
 	eventually(t, "n2's queue screen counts ann waiting on n1", func() bool {
 		node, elsewhere, shared := n2.mm.Scope(pong1v1)
 		return shared && node == "n2" && elsewhere == 1
 	})
-	eventually(t, "n1 counts bob waiting on n2", func() bool { _, e, _ := n1.mm.Scope(pong1v1); return e == 1 })
-	time.Sleep(2 * lobby.WaveInterval) // a wave or two, had they been paired across nodes
-	unmatched(t, ann)
-	unmatched(t, bob)
+	// Players on two nodes are paired: one node runs the room, the
+	// other's player sits in it from there.
+	bob := join(t, n2, "bob")
+	ra, rb := roomOf(t, ann), roomOf(t, bob)
+	if ra.ID() != rb.ID() || ra.Ranked != pong1v1 || rb.Ranked != pong1v1 || ra.Remote() == rb.Remote() {
+		t.Fatalf("ann in %s (remote %v), bob in %s (remote %v): want one ranked room, run by one of the nodes",
+			ra.ID(), ra.Remote(), rb.ID(), rb.Remote())
+	}
+	owner := ra
+	if ra.Remote() {
+		owner = rb
+	}
+	owner.Close() // the match is over
+	eventually(t, "ann and bob's match ended", func() bool { return n1.mm.InMatch("ann") == nil && n2.mm.InMatch("bob") == nil })
 
+	bob = join(t, n2, "bob")
 	carol := join(t, n2, "carol")
 	r := roomOf(t, bob)
 	if r2 := roomOf(t, carol); r2 != r || !seated(r, "bob", "carol") || r.Ranked != pong1v1 {
@@ -145,7 +161,7 @@ func TestSharedQueue(t *testing.T) {
 	// opponents, bob and carol (the longest waits, the first seats) would
 	// be the wave's first table.
 	bob3, carol3, fay := join(t, n3, "bob"), join(t, n3, "carol"), join(t, n3, "fay")
-	rb := roomOf(t, bob3)
+	rb = roomOf(t, bob3)
 	if seated(rb, "bob", "carol") {
 		t.Fatal("bob and carol were matched again although fay was there")
 	}

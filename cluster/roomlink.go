@@ -59,18 +59,20 @@ type ctlMsg struct {
 	Guest  bool   `json:"guest,omitempty"`
 	Slot   int    `json:"slot"`
 	Ready  bool   `json:"ready,omitempty"`
+	Seed   uint64 `json:"seed,omitempty"` // outcome: the match's
 }
 
 // ctlReply answers a ctlMsg. Err is a code the asking node turns back
 // into the room's own error (Free for a taken slot); attach carries the
 // room's description and its newest frame.
 type ctlReply struct {
-	Slot  int       `json:"slot"`
-	Err   string    `json:"err,omitempty"`
-	Msg   string    `json:"msg,omitempty"`
-	Free  []int     `json:"free,omitempty"`
-	Room  *roomDesc `json:"room,omitempty"`
-	Frame []byte    `json:"frame,omitempty"`
+	Slot    int            `json:"slot"`
+	Err     string         `json:"err,omitempty"`
+	Msg     string         `json:"msg,omitempty"`
+	Free    []int          `json:"free,omitempty"`
+	Room    *roomDesc      `json:"room,omitempty"`
+	Frame   []byte         `json:"frame,omitempty"`
+	Outcome *lobby.Outcome `json:"outcome,omitempty"`
 	// Node is the owner answering an attach: another node's name than
 	// before means the room was resumed there (roomlog.go).
 	Node string `json:"node,omitempty"`
@@ -201,6 +203,22 @@ func (l *RoomLinks) control(msg *nats.Msg) {
 	case "detach":
 		l.detach(id, req.Node)
 		l.respond(msg, ctlReply{})
+		return
+	case "outcome":
+		// A rated match's outcome (its rating changes) is written a
+		// moment after the room publishes the result: wait for it on a
+		// goroutine of its own.
+		l.wg.Add(1)
+		go func() {
+			defer l.wg.Done()
+			ctx, cancel := context.WithTimeout(l.ctx, ctlTimeout)
+			defer cancel()
+			if o := r.AwaitOutcome(ctx, req.Seed); o != nil {
+				l.respond(msg, ctlReply{Slot: -1, Outcome: o})
+				return
+			}
+			l.respond(msg, ctlReply{Slot: -1, Err: "other", Msg: "no outcome yet"})
+		}()
 		return
 	}
 	op := -1
@@ -555,10 +573,12 @@ func (l *RoomLinks) Attach(ctx context.Context, id string) (*lobby.RemoteRoom, e
 		return nil, fmt.Errorf("cluster: attach to room %s: %w", id, err)
 	}
 	lctx, cancel := context.WithCancel(l.ctx)
-	e := &edge{l: l, id: id, codec: codec, inputs: make(chan remoteInput, 256), owner: rep.Node}
+	e := &edge{l: l, id: id, codec: codec, inputs: make(chan remoteInput, 256), owner: rep.Node,
+		ranked: rep.Room.Queue != "", outcomes: make(chan *lobby.Outcome, 1)}
 	e.room = game.NewRemoteRoom(id, e, first)
 	rr := &lobby.RemoteRoom{Room: e.room, Seated: func() int { return int(e.seated.Load()) }, Game: rep.Room.Game, Mode: rep.Room.Mode, Ranked: lobby.RankedMode(rep.Room.Queue),
-		Private: rep.Room.Private, Practice: rep.Room.Practice, Delay: time.Duration(rep.Room.DelayMS) * time.Millisecond, Detach: cancel}
+		Private: rep.Room.Private, Practice: rep.Room.Practice, Delay: time.Duration(rep.Room.DelayMS) * time.Millisecond, Detach: cancel,
+		Outcomes: e.outcomes}
 	if len(rep.Room.Seats) > 0 {
 		rr.Seats = map[game.PlayerID]int{}
 		for p, slot := range rep.Room.Seats {
@@ -613,11 +633,38 @@ type edge struct {
 	owner   string
 	mu      sync.Mutex
 	players map[game.PlayerID]seatedHere
+	// ranked rooms' outcomes are fetched once a match finishes
+	// (lobby.RemoteRoom.Outcomes); asked is the seed last asked for.
+	ranked   bool
+	asked    uint64
+	outcomes chan *lobby.Outcome
 }
 
 type seatedHere struct {
 	p game.Player
 	n int
+}
+
+// fetchOutcome asks the owner for the outcome of the match seed, on a
+// goroutine of its own so frames keep coming, and hands it on.
+func (e *edge) fetchOutcome(ctx context.Context, seed uint64) {
+	e.l.wg.Add(1)
+	go func() {
+		defer e.l.wg.Done()
+		for range 3 {
+			rep, err := e.l.request(ctx, e.id, ctlMsg{Op: "outcome", Slot: -1, Seed: seed})
+			if err == nil && rep.Outcome != nil {
+				select {
+				case e.outcomes <- rep.Outcome:
+				default: // a newer one waits: the lobby takes that
+				}
+				return
+			}
+			if ctx.Err() != nil {
+				return
+			}
+		}
+	}()
 }
 
 // Control carries a control call to the owner (game.RemoteLink).
@@ -695,6 +742,10 @@ func (e *edge) run(ctx context.Context, frames <-chan *nats.Msg) {
 				continue
 			}
 			e.room.PublishRemote(f)
+			if e.ranked && f.Phase == game.Finished && f.Result != nil && f.Seed != e.asked {
+				e.asked = f.Seed
+				e.fetchOutcome(ctx, f.Seed)
+			}
 		case x := <-e.inputs:
 			// Whatever else is queued goes in the same message.
 			batch = append(batch[:0], x)

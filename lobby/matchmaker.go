@@ -291,19 +291,20 @@ func (mm *Matchmaker) Status(t *Ticket) (waited time.Duration, lo, hi float64, q
 // the match: the room closes and those who came are told. A match whose
 // room cannot be made (an error, or a panic: one bad match must not stop
 // the queue) is logged and dropped, and its players are told.
-func (mm *Matchmaker) deliver(m Match) {
+func (mm *Matchmaker) deliver(m Match) (room *Room) {
 	defer func() {
 		if v := recover(); v != nil {
 			mm.panics.recovered(mm.log, WorkerMatchmaker, "making a ranked room panicked; the match was dropped", v, debug.Stack(),
 				"mode", m.Mode, "players", len(m.Players))
 			mm.fail(m)
+			room = nil
 		}
 	}()
 	r, err := mm.rooms.CreateRanked(m)
 	if err != nil {
 		mm.log.Error("ranked room", "mode", m.Mode, "err", err)
 		mm.fail(m)
-		return
+		return nil
 	}
 	mm.mu.Lock()
 	for _, p := range m.Players {
@@ -328,6 +329,7 @@ func (mm *Matchmaker) deliver(m Match) {
 		<-r.Done()
 		mm.forget(r)
 	}()
+	return r
 }
 
 // forget drops an ended room's players from matched, unless a newer match

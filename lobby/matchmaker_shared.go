@@ -60,8 +60,8 @@ func (mm *Matchmaker) Pairer() string {
 
 // Scope is what the queue screen says of a cluster: this node's name,
 // how many wait in mode on the other nodes, and whether the queues are
-// shared at all (false on a single node). Until rooms are played across
-// nodes, a match seats only players on one node.
+// shared at all (false on a single node); a match may seat players of
+// every node.
 func (mm *Matchmaker) Scope(mode RankedMode) (node string, elsewhere int, shared bool) {
 	p := mm.elsewhere()
 	if p == nil {
@@ -170,3 +170,65 @@ func (mm *Matchmaker) OnLeave(fn func(id string, l store.Leaves)) {
 
 // MergeLeave takes a leave record another node made.
 func (mm *Matchmaker) MergeLeave(id string, l store.Leaves) { mm.cooldowns.Merge(id, l) }
+
+// ApplyShared seats a match the cluster's matchmaker formed from players
+// on several nodes, in a room on this node: here says which of them wait
+// here. Those must (ErrStaleMatch otherwise, nothing changed); they leave
+// the queue and their tickets get the room, as Apply's do. The others sit
+// in it from their own nodes (SeatRemote), through the cluster.
+func (mm *Matchmaker) ApplyShared(m Match, here func(id string) bool) (*Room, error) {
+	q := mm.queues[m.Mode]
+	if q == nil {
+		return nil, fmt.Errorf("lobby: apply a match: %w: %q", ErrUnknownMode, m.Mode)
+	}
+	if len(m.Players) != q.size {
+		return nil, fmt.Errorf("lobby: apply a %s match of %d players: a table has %d", m.Mode, len(m.Players), q.size)
+	}
+	now := mm.now()
+	mm.mu.Lock()
+	var gone []string
+	for _, p := range m.Players {
+		if t := mm.tickets[p.ID]; here(p.ID) && (t == nil || t.Mode != m.Mode) {
+			gone = append(gone, p.ID)
+		}
+	}
+	if len(gone) > 0 {
+		mm.mu.Unlock()
+		return nil, fmt.Errorf("%w: %s", ErrStaleMatch, strings.Join(gone, ", "))
+	}
+	for _, p := range m.Players {
+		if here(p.ID) {
+			q.Remove(p.ID, now)
+		}
+	}
+	mm.mu.Unlock()
+	r := mm.deliver(m)
+	if r == nil {
+		return nil, fmt.Errorf("lobby: the %s room could not be made", m.Mode)
+	}
+	return r, nil
+}
+
+// SeatRemote hands the ranked room another node made for a match (a
+// handle on it, Rooms.Attach) to the tickets of players waiting here in
+// its mode: they leave the queue and sit in it from here. A player no
+// longer waiting is skipped; the owner calls the match off if they do not
+// show up.
+func (mm *Matchmaker) SeatRemote(r *Room, ids []string) {
+	now := mm.now()
+	mm.mu.Lock()
+	defer mm.mu.Unlock()
+	for _, id := range ids {
+		t := mm.tickets[id]
+		if t == nil || t.Mode != r.Ranked {
+			continue
+		}
+		mm.matched[id] = r
+		mm.dropTicketLocked(id, now)
+		t.room <- r // capacity 1, delivered once
+	}
+	go func() {
+		<-r.Done()
+		mm.forget(r)
+	}()
+}

@@ -36,6 +36,9 @@ type RemoteRoom struct {
 	// Seated counts the sessions here the room seated (joins less leaves
 	// and disconnects): with no watchers either, nobody here needs it.
 	Seated func() int
+	// Outcomes brings each rated match's outcome from the owner (its
+	// rating changes): the handle's Outcome, as a local room's.
+	Outcomes <-chan *Outcome
 }
 
 // SetRemoteRooms lets lookups of another node's room (an id "r3@n2") play
@@ -85,6 +88,34 @@ func (rs *Rooms) remoteLocked(ref string, byID func(*Room) bool) (*Room, error) 
 	if rs.elsewhereLocked(ref) == nil {
 		return nil, errNotRemote // no node lists it
 	}
+	r, err := rs.attachLocked(ref)
+	if err != nil {
+		return nil, err
+	}
+	if !byID(r) {
+		return nil, ErrNoRoom
+	}
+	return r, nil
+}
+
+// Attach returns this node's handle on room id, which another node runs,
+// attaching to it if no session here has yet: the matchmaker seats a
+// match made on another node before the directory lists its room.
+func (rs *Rooms) Attach(id string) (*Room, error) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if rs.linker == nil {
+		return nil, fmt.Errorf("%w: %s (this node is in no cluster)", ErrNoRoom, id)
+	}
+	return rs.attachLocked(id)
+}
+
+// attachLocked is remoteLocked's attachment, with rs.mu held (released
+// while the owner answers).
+func (rs *Rooms) attachLocked(ref string) (*Room, error) {
+	if r := rs.mirrors[ref]; r != nil {
+		return r, nil
+	}
 	linker := rs.linker
 	rs.mu.Unlock()
 	ctx, cancel := context.WithTimeout(rs.ctx, 3*time.Second)
@@ -109,9 +140,6 @@ func (rs *Rooms) remoteLocked(ref string, byID func(*Room) bool) (*Room, error) 
 	} else {
 		rs.mirrors[ref] = r
 		go rs.endMirror(ref, r, rr)
-	}
-	if !byID(r) {
-		return nil, ErrNoRoom
 	}
 	return r, nil
 }
@@ -156,6 +184,8 @@ wait:
 			break wait
 		case <-r.ctx.Done():
 			break wait
+		case o := <-rr.Outcomes:
+			r.SetOutcome(o)
 		case <-check.C:
 			if r.Watchers() > 0 || (rr.Seated != nil && rr.Seated() > 0) {
 				idle = 0

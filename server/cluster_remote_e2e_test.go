@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"encoding/json"
 	"io"
 	"log/slog"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/server"
 	"github.com/termarena/termarena/sshtest"
+	"github.com/termarena/termarena/store/postgres/pgtest"
 )
 
 // startPongNode is startNode with short Pong matches (first to points,
@@ -122,4 +124,63 @@ func TestClusterRemotePlayE2E(t *testing.T) {
 	waitUntil(t, "n2 and n3 to drop their handles", wait, func() bool {
 		return len(n2.Rooms.Mirrors()) == 0 && len(n3.Rooms.Mirrors()) == 0
 	})
+}
+
+// Players on two nodes matched by the cluster's ranked queue play one
+// match to its end, in a room on one node: the match is rated once, on
+// the shared PostgreSQL, and both players' screens show the same rating
+// changes (newcomers: ±241), which profile on either node then reads.
+func TestClusterRankedAcrossNodesE2E(t *testing.T) {
+	db := pgtest.URL(t)
+	url := natstest.Start(t)
+	n1 := startPongNode(t, url, db, "n1", 3)
+	waitUntil(t, "n1 to hold the matchmaker lease", wait, n1.App.Lease.Holding)
+	n2 := startPongNode(t, url, db, "n2", 3)
+
+	ann := sshtest.Open(t, sshtest.Dial(t, n1.Addr, sshtest.Config("ann", sshtest.NewKey(t))), 100, 30, "play pong-1v1")
+	ann.WaitFor(wait, "Looking for a pong-1v1 match")
+	bob := sshtest.Open(t, sshtest.Dial(t, n2.Addr, sshtest.Config("bob", sshtest.NewKey(t))), 100, 30, "play pong-1v1")
+
+	var room *lobby.Room
+	waitUntil(t, "a ranked room on n1 or n2", wait, func() bool {
+		for _, n := range []*harness{n1, n2} {
+			for _, r := range n.Rooms.All() {
+				if r.Ranked == "pong-1v1" {
+					room = r
+					return true
+				}
+			}
+		}
+		return false
+	})
+	// Nobody defends: first to three.
+	waitUntil(t, "the match to end", 6*wait, func() bool { fr, _ := room.Latest(); return fr.Phase == game.Finished })
+	fr, _ := room.Latest()
+	s := fr.State.(*pong.Snapshot)
+	if s.Forfeit {
+		t.Fatalf("the match ended as a forfeit: %+v", fr.Seats)
+	}
+	winner, loser := fr.Roster[0].Name, fr.Roster[1].Name
+	if s.Won(1) {
+		winner, loser = loser, winner
+	}
+	// Both screens show both players' changes.
+	for _, tm := range []*sshtest.Term{ann, bob} {
+		tm.WaitFor(wait, "game over", winner+" (3) 1741? +241", loser)
+		tm.WaitFor(wait, "1259? -241")
+	}
+	want := map[string]int{winner: 1741, loser: 1259}
+	for _, n := range []*harness{n1, n2} {
+		for name, rating := range want {
+			var p profileOut
+			r := sshtest.Run(t, n.Addr, "someone", sshtest.NewKey(t), "profile "+name+" --json")
+			if err := json.Unmarshal([]byte(r.Stdout), &p); err != nil {
+				t.Fatalf("profile %s on %s: %v: %+v", name, n.App.Node.Name(), err, r)
+			}
+			if len(p.Ratings) != 1 || p.Ratings[0].Games != 1 || p.Ratings[0].Rating != rating || len(p.Matches) != 1 {
+				t.Fatalf("%s on %s after one ranked match: ratings %+v matches %+v", name, n.App.Node.Name(), p.Ratings, p.Matches)
+			}
+		}
+	}
+	t.Logf("%s beat %s %v in %s", winner, loser, s.Scores[:2], room.ID())
 }

@@ -143,7 +143,7 @@ func (p *queuePage) view() string {
 // (the count in the queue is this node's), and how many wait elsewhere.
 func clusterQueueText(node string, elsewhere int) string {
 	// Two short lines: the queue box is narrower than the terminal.
-	s := style(colDim).Render(fmt.Sprintf("  matched with players on this node (%s) only, for now", node)) + "\n"
+	s := style(colDim).Render(fmt.Sprintf("  matched with players on every node (this is %s)", node)) + "\n"
 	switch {
 	case elsewhere == 1:
 		s += style(colDim).Render("  1 more waits on other nodes") + "\n"
