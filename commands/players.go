@@ -92,6 +92,8 @@ func printMatches(w io.Writer, fp string, ms []service.Match) {
 			switch {
 			case m.Aborted:
 				result = "aborted"
+			case m.Abandoned:
+				result = "abandoned"
 			case p.Place == 1:
 				result = "won"
 			default:

@@ -150,3 +150,35 @@ func TestLobbyCreateDialogSeatsBots(t *testing.T) {
 		t.Fatalf("rooms %v: want one practice room of level 2", rooms)
 	}
 }
+
+// A player who walks out of practice before anyone scored finds the match
+// listed as abandoned, not as a 2nd place behind a bot that never scored
+// either.
+func TestPracticeWalkOutAtNilNilIsAbandoned(t *testing.T) {
+	h := startWith(t, t.TempDir(), server.DefaultConfig(), nil, lobby.RoomsConfig{Room: game.RoomConfig{Countdown: 200 * time.Millisecond}})
+	key := sshtest.NewKey(t)
+	ann := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("ann", key)), 80, 24, "practice 1v1 --level 1")
+	ann.WaitFor(wait, "practice, bots level 1", "bot-L1", "(you)")
+	r := roomOf(t, h, "ann")
+	ann.Type("r")
+	waitUntil(t, "the match to start", wait, func() bool {
+		fr, _ := r.Latest()
+		return fr.Phase == game.Playing
+	})
+	// The first serve waits a second: nobody has scored yet.
+	ann.Type("q")
+	var ms []store.MatchRecord
+	waitUntil(t, "the walk-out to be recorded", wait, func() bool {
+		var err error
+		ms, err = h.Store.RecentMatches(context.Background(), 10, nil)
+		return err == nil && len(ms) > 0
+	})
+	if m := ms[0]; m.Players[0].Score != 0 || m.Players[1].Score != 0 || !m.Forfeit {
+		t.Fatalf("recorded %+v; want a 0–0 walk-out", m)
+	}
+	res := sshtest.Run(t, h.Addr, "ann", key, "matches ann")
+	lines := strings.Split(strings.TrimSpace(res.Stdout), "\n")
+	if res.Code != 0 || len(lines) != 2 || !strings.Contains(lines[1], "abandoned") || strings.Contains(lines[1], "2nd") {
+		t.Fatalf("matches ann after a 0–0 walk-out: %d\n%s%s", res.Code, res.Stdout, res.Stderr)
+	}
+}

@@ -25,6 +25,10 @@ type Match struct {
 	Players  []MatchPlayer `json:"players"`
 	// Replay is true while a replay is stored: `replay ID` plays it.
 	Replay bool `json:"replay"`
+	// Abandoned: an unrated match someone walked out of before anyone
+	// scored (every score still level). Its places rank nobody by play,
+	// so listings say "abandoned" instead of "2nd" for the walker.
+	Abandoned bool `json:"abandoned,omitempty"`
 	// Started is Start as a time, for text.
 	Started time.Time `json:"-"`
 }
@@ -82,7 +86,26 @@ func toMatch(m store.MatchRecord) Match {
 	for i := range j.Players {
 		j.Players[i].Rank = ranks[i]
 	}
+	j.Abandoned = abandoned(m)
 	return j
+}
+
+// abandoned: unrated, not aborted, someone left (a forfeit: practice
+// marks no leaver), and nobody got ahead
+// (every player's score level: 0–0 in Pong or light cycles, full lives
+// in a free-for-all). A ranked walk-out keeps its places: it is rated
+// as a loss.
+func abandoned(m store.MatchRecord) bool {
+	left := m.Forfeit || slices.ContainsFunc(m.Players, func(p store.MatchPlayer) bool { return p.Left })
+	if m.Ranked || m.Aborted || len(m.Players) == 0 || !left {
+		return false
+	}
+	for _, p := range m.Players {
+		if p.Score != m.Players[0].Score {
+			return false
+		}
+	}
+	return true
 }
 
 func toMatches(ms []store.MatchRecord) []Match {

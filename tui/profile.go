@@ -138,6 +138,8 @@ func matchLine(mt service.Match, fp string) string {
 	switch {
 	case mt.Aborted:
 		res = "aborted"
+	case mt.Abandoned:
+		res = "abandoned"
 	case me.Place != 1:
 		res = fmt.Sprintf("%d%s", me.Rank, ordinalSuffix(me.Rank))
 	}
