@@ -57,7 +57,7 @@ func looksLikeCode(ref string) bool {
 
 // elsewhereCode is the error for a join code of another node's room, nil
 // when ref is none.
-func (rs *Rooms) elsewhereCode(ref string) error {
+func (rs *Rooms) elsewhereCode(ref string) *ElsewhereError {
 	if rs.cfg.Codes == nil || !looksLikeCode(ref) {
 		return nil
 	}
@@ -66,4 +66,17 @@ func (rs *Rooms) elsewhereCode(ref string) error {
 		return nil
 	}
 	return &ElsewhereError{Room: room, Node: node, SSH: ssh, Code: ref}
+}
+
+// attachCode reaches the room another node runs under a join code: a
+// handle on it, as for a room asked by id, when this node can reach other
+// nodes' rooms.
+func (rs *Rooms) attachCode(e *ElsewhereError) (*Room, error) {
+	rs.mu.Lock()
+	linker := rs.linker
+	rs.mu.Unlock()
+	if linker == nil || e.Room == "" {
+		return nil, e
+	}
+	return rs.Attach(e.Room)
 }

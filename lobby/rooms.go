@@ -642,8 +642,14 @@ func (rs *Rooms) lookup(ref string, byID func(*Room) bool) (*Room, error) {
 	ref = strings.ToLower(strings.TrimSpace(ref))
 	r, err := rs.lookupLocal(ref, byID)
 	if errors.Is(err, ErrNoRoom) {
-		// Another node's join code, asked outside the lock.
+		// Another node's join code, asked outside the lock. A code is
+		// what lets a player into a private room, so the room it names is
+		// reached on its node as one found by id is; only a node that
+		// cannot reach other nodes' rooms tells the player where it is.
 		if e := rs.elsewhereCode(ref); e != nil {
+			if r, aerr := rs.attachCode(e); aerr == nil {
+				return r, nil
+			}
 			return nil, e
 		}
 	}

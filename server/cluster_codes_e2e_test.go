@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"fmt"
-	"net"
 	"strings"
 	"sync"
 	"testing"
@@ -14,10 +13,10 @@ import (
 )
 
 // A private room's join code is the cluster's: typed on another node,
-// `join CODE` and `spectate CODE` say which node the room is on and give
-// the command that joins it there (exit 1), and the lobby's code dialog
-// says the same, where before they said no such room was open. Once the
-// room closes its code opens nothing anywhere.
+// `spectate CODE`, `join CODE` and the lobby's code dialog reach the room
+// where it runs (before, they said which node to connect to, and before
+// that that no such room was open), while its id alone still reaches
+// nothing. Once the room closes its code opens nothing anywhere.
 func TestClusterJoinCodeE2E(t *testing.T) {
 	url := natstest.Start(t)
 	n1 := startNode(t, url, "", "n1", nil)
@@ -35,31 +34,36 @@ func TestClusterJoinCodeE2E(t *testing.T) {
 		t.Fatalf("n1's rooms: %v; want one private room with a code", rooms)
 	}
 	code := rooms[0].Code
-	host, port, _ := net.SplitHostPort(n1.Addr)
-	reach := "ssh -p " + port + " -t " + host
 
-	wide := func(cmd string) *sshtest.Term {
-		return sshtest.Open(t, sshtest.Dial(t, n2.Addr, sshtest.Config("erin", sshtest.NewKey(t))), 200, 30, cmd)
+	wide := func(name, cmd string) *sshtest.Term {
+		return sshtest.Open(t, sshtest.Dial(t, n2.Addr, sshtest.Config(name, sshtest.NewKey(t))), 200, 30, cmd)
 	}
-	erin := wide("join " + code)
-	if c, err := erin.Wait(wait); err != nil || c != 1 ||
-		!strings.Contains(erin.Screen(), "the room with code "+code+" is on node n1: connect to n1 to join it: "+reach+" join "+code) {
-		t.Fatalf("join %s on n2: exit %d, %v\n%s", code, c, err, erin.Screen())
+	// The id of a private room is no way in, on its node or another.
+	if erin := wide("erin", "join r1@n1"); true {
+		if c, err := erin.Wait(wait); err != nil || c != 1 || !strings.Contains(erin.Screen(), `no room "r1@n1" is open`) {
+			t.Fatalf("join r1@n1 (private) on n2: exit %d, %v\n%s", c, err, erin.Screen())
+		}
 	}
-	erin = wide("spectate " + code)
-	if c, err := erin.Wait(wait); err != nil || c != 1 || !strings.Contains(erin.Screen(), "connect to n1 to watch it: "+reach+" spectate "+code) {
-		t.Fatalf("spectate %s on n2: exit %d, %v\n%s", code, c, err, erin.Screen())
-	}
-	bob := sshtest.Open(t, sshtest.Dial(t, n2.Addr, sshtest.Config("bob", sshtest.NewKey(t))), 200, 30, "")
+	dave := wide("dave", "spectate "+code)
+	dave.WaitFor(wait, "r1@n1", "alice")
+	bob := wide("bob", "")
 	bob.WaitFor(wait, "Welcome, bob!")
 	bob.Type("/")
 	bob.Type(code + "\r")
-	bob.WaitFor(wait, "The room with code "+code+" is on node n1: connect to n1 to join it: "+reach+" join "+code+".")
+	bob.WaitFor(wait, "r1@n1 · 1v1 · private", "alice", "bob", "(you)")
+	alice.WaitFor(wait, "bob")
+	dave.WaitFor(wait, "bob")
+	// The seat bob took is a seat: a third player's join is refused.
+	erin := wide("erin", "join "+code)
+	if c, err := erin.Wait(wait); err != nil || c != 1 || !strings.Contains(strings.ToLower(erin.Screen()), "full") {
+		t.Fatalf("join %s on n2 with both seats taken: exit %d, %v\n%s", code, c, err, erin.Screen())
+	}
 
-	alice.Type("q") // the room closes with its last player
+	alice.Type("q") // the room closes once its players leave
+	bob.Type("q")
 	waitUntil(t, "n1's private room to close", wait, func() bool { return len(n1.Rooms.All()) == 0 })
 	waitUntil(t, "the code to open nothing on n2", wait, func() bool {
-		erin = wide("join " + code)
+		erin = wide("erin", "join "+code)
 		c, _ := erin.Wait(wait)
 		return c == 1 && strings.Contains(erin.Screen(), "no room \""+code+"\" is open")
 	})
