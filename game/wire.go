@@ -8,6 +8,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/termarena/termarena/game/codec"
 )
 
 // The frame wire format is how a room's frames reach sessions on other
@@ -157,50 +159,50 @@ func appendString(b []byte, s string) []byte {
 // short, valid UTF-8 without control characters, and the State is the
 // codec's to check; a frame it returns is one a screen can draw. A frame
 // with a State and no codec to read it is refused.
-func DecodeFrame(codec SnapshotCodec, data []byte) (*Frame, error) {
+func DecodeFrame(snaps SnapshotCodec, data []byte) (*Frame, error) {
 	if len(data) > MaxFrameWire {
 		return nil, fmt.Errorf("%w: %d bytes, more than %d", ErrFrameWire, len(data), MaxFrameWire)
 	}
-	r := wireReader{b: data}
-	if v := r.byte(); r.err == nil && v != frameWireV1 {
+	r := codec.NewReader(data, ErrFrameWire)
+	if v := r.Byte(); r.Err() == nil && v != frameWireV1 {
 		return nil, fmt.Errorf("%w: version %d (this build reads %d)", ErrFrameWire, v, frameWireV1)
 	}
-	flags, phase := r.byte(), Phase(r.byte())
-	if r.err == nil && (flags >= 1<<7 || phase > Closed) {
-		r.fail("flags %#x, phase %d", flags, phase)
+	flags, phase := r.Byte(), Phase(r.Byte())
+	if r.Err() == nil && (flags >= 1<<7 || phase > Closed) {
+		r.Fail("flags %#x, phase %d", flags, phase)
 	}
 	f := &Frame{Phase: phase, Paused: flags&wirePaused != 0, WarmUp: flags&wireWarmUp != 0, Failed: flags&wireFailed != 0}
-	f.Room = r.str(maxWireRoom)
-	f.Seq = r.uvarint(math.MaxUint64)
-	f.Tick = r.uvarint(math.MaxUint64)
-	f.TickRate = int(r.uvarint(MaxTickRate))
-	f.Left = time.Duration(r.uvarint(math.MaxInt64))
-	f.Seed = r.uint64()
-	n := int(r.uvarint(MaxWireSeats))
-	if r.err == nil && n > 0 {
+	f.Room = readStr(r, maxWireRoom)
+	f.Seq = r.Uvarint(math.MaxUint64)
+	f.Tick = r.Uvarint(math.MaxUint64)
+	f.TickRate = int(r.Uvarint(MaxTickRate))
+	f.Left = time.Duration(r.Uvarint(math.MaxInt64))
+	f.Seed = r.Uint64()
+	n := int(r.Uvarint(MaxWireSeats))
+	if r.Err() == nil && n > 0 {
 		f.Seats, f.Acks = make([]Seat, n), make([]uint32, n)
 	}
-	for i := 0; i < n && r.err == nil; i++ {
-		sf := r.byte()
+	for i := 0; i < n && r.Err() == nil; i++ {
+		sf := r.Byte()
 		if sf >= 1<<4 {
-			r.fail("seat %d flags %#x", i, sf)
+			r.Fail("seat %d flags %#x", i, sf)
 		}
 		s := &f.Seats[i]
 		s.Taken, s.Connected, s.Ready = sf&wireTaken != 0, sf&wireConnected != 0, sf&wireReady != 0
-		s.Player = Player{ID: PlayerID(r.str(maxWireID)), Name: r.str(maxWireName), Guest: sf&wireGuest != 0}
-		s.GraceLeft = time.Duration(r.uvarint(math.MaxInt64))
-		s.Misbehaved = r.uvarint(math.MaxUint64)
-		s.Sessions = int(r.uvarint(math.MaxInt32))
-		f.Acks[i] = uint32(r.uvarint(math.MaxUint32))
+		s.Player = Player{ID: PlayerID(readStr(r, maxWireID)), Name: readStr(r, maxWireName), Guest: sf&wireGuest != 0}
+		s.GraceLeft = time.Duration(r.Uvarint(math.MaxInt64))
+		s.Misbehaved = r.Uvarint(math.MaxUint64)
+		s.Sessions = int(r.Uvarint(math.MaxInt32))
+		f.Acks[i] = uint32(r.Uvarint(math.MaxUint32))
 	}
 	if flags&wireState != 0 {
-		size := r.uvarint(uint64(len(r.b)))
-		st := r.take(int(size))
-		if r.err == nil {
-			if codec == nil {
-				r.fail("a snapshot and no codec to read it")
-			} else if v, err := codec.DecodeSnapshot(st); err != nil {
-				r.err = fmt.Errorf("%w: snapshot: %w", ErrFrameWire, err)
+		size := r.Uvarint(uint64(r.Len()))
+		st := r.Take(int(size))
+		if r.Err() == nil {
+			if snaps == nil {
+				r.Fail("a snapshot and no codec to read it")
+			} else if v, err := snaps.DecodeSnapshot(st); err != nil {
+				r.FailWith("snapshot", err)
 			} else {
 				f.State = v
 			}
@@ -208,151 +210,77 @@ func DecodeFrame(codec SnapshotCodec, data []byte) (*Frame, error) {
 	}
 	if flags&wireResult != 0 {
 		res := &Result{}
-		rf := r.byte()
+		rf := r.Byte()
 		if rf >= 1<<2 {
-			r.fail("result flags %#x", rf)
+			r.Fail("result flags %#x", rf)
 		}
 		res.Forfeit, res.WarmUp = rf&1 != 0, rf&2 != 0
-		res.Placements = r.ints(n, uint64(max(n-1, 0)))
-		res.Places = r.ints(n, uint64(n))
-		if k := int(r.uvarint(uint64(n))); r.err == nil && k > 0 {
+		res.Placements = readInts(r, n, uint64(max(n-1, 0)))
+		res.Places = readInts(r, n, uint64(n))
+		if k := int(r.Uvarint(uint64(n))); r.Err() == nil && k > 0 {
 			res.Scores = make([]int, k)
 			for i := range res.Scores {
-				res.Scores[i] = int(r.varint())
+				res.Scores[i] = int(r.Varint(math.MinInt32, math.MaxInt32))
 			}
 		}
 		f.Result = res
 	}
 	if flags&wireRoster != 0 {
-		k := int(r.uvarint(MaxWireSeats))
+		k := int(r.Uvarint(MaxWireSeats))
 		f.Roster = make([]Player, 0, k)
-		for i := 0; i < k && r.err == nil; i++ {
-			g := r.byte()
+		for i := 0; i < k && r.Err() == nil; i++ {
+			g := r.Byte()
 			if g > 1 {
-				r.fail("roster %d guest flag %d", i, g)
+				r.Fail("roster %d guest flag %d", i, g)
 			}
-			f.Roster = append(f.Roster, Player{Guest: g == 1, ID: PlayerID(r.str(maxWireID)), Name: r.str(maxWireName)})
+			f.Roster = append(f.Roster, Player{Guest: g == 1, ID: PlayerID(readStr(r, maxWireID)), Name: readStr(r, maxWireName)})
 		}
 	}
 	if flags&wireForfeited != 0 {
-		k := int(r.uvarint(MaxWireSeats))
+		k := int(r.Uvarint(MaxWireSeats))
 		f.Forfeited = make([]bool, 0, k)
-		for i := 0; i < k && r.err == nil; i++ {
-			v := r.byte()
+		for i := 0; i < k && r.Err() == nil; i++ {
+			v := r.Byte()
 			if v > 1 {
-				r.fail("forfeited %d is %d", i, v)
+				r.Fail("forfeited %d is %d", i, v)
 			}
 			f.Forfeited = append(f.Forfeited, v == 1)
 		}
 	}
-	if r.err == nil && len(r.b) != 0 {
-		r.fail("%d trailing bytes", len(r.b))
-	}
-	if r.err != nil {
-		return nil, r.err
+	if err := r.End(); err != nil {
+		return nil, err
 	}
 	return f, nil
 }
 
-// wireReader consumes bytes front to back and keeps the first error;
-// after one, every read returns zero.
-type wireReader struct {
-	b   []byte
-	err error
-}
-
-func (r *wireReader) fail(format string, args ...any) {
-	if r.err == nil {
-		r.err = fmt.Errorf("%w: %s", ErrFrameWire, fmt.Sprintf(format, args...))
-	}
-}
-
-func (r *wireReader) take(n int) []byte {
-	if r.err != nil {
-		return nil
-	}
-	if n < 0 || n > len(r.b) {
-		r.fail("truncated")
-		return nil
-	}
-	v := r.b[:n:n]
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *wireReader) byte() byte {
-	if v := r.take(1); v != nil {
-		return v[0]
-	}
-	return 0
-}
-
-func (r *wireReader) uint64() uint64 {
-	if v := r.take(8); v != nil {
-		return binary.LittleEndian.Uint64(v)
-	}
-	return 0
-}
-
-// uvarint reads a uvarint no larger than limit.
-func (r *wireReader) uvarint(limit uint64) uint64 {
-	if r.err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.fail("truncated or overlong varint")
-		return 0
-	}
-	if v > limit {
-		r.fail("value %d above %d", v, limit)
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *wireReader) varint() int64 {
-	if r.err != nil {
-		return 0
-	}
-	v, n := binary.Varint(r.b)
-	if n <= 0 || v < math.MinInt32 || v > math.MaxInt32 {
-		r.fail("bad or overlong varint")
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
-
-// ints reads a list of at most most values, each no larger than limit.
-func (r *wireReader) ints(most int, limit uint64) []int {
-	k := int(r.uvarint(uint64(most)))
-	if r.err != nil || k == 0 {
+// readInts reads a list of at most most values, each no larger than limit.
+func readInts(r *codec.Reader, most int, limit uint64) []int {
+	k := int(r.Uvarint(uint64(most)))
+	if r.Err() != nil || k == 0 {
 		return nil
 	}
 	out := make([]int, k)
 	for i := range out {
-		out[i] = int(r.uvarint(limit))
+		out[i] = int(r.Uvarint(limit))
 	}
 	return out
 }
 
-// str reads a string of at most limit bytes that can never move a cursor
+// readStr reads a string of at most limit bytes that can never move a cursor
 // or change a colour on a terminal that prints it.
-func (r *wireReader) str(limit int) string {
-	size := r.uvarint(uint64(limit))
-	b := r.take(int(size))
-	if r.err != nil {
+func readStr(r *codec.Reader, limit int) string {
+	size := r.Uvarint(uint64(limit))
+	b := r.Take(int(size))
+	if r.Err() != nil {
 		return ""
 	}
 	if !utf8.Valid(b) {
-		r.fail("a string that is not UTF-8")
+		r.Fail("a string that is not UTF-8")
 		return ""
 	}
 	for _, c := range string(b) {
 		if unicode.IsControl(c) {
-			r.fail("a control character in a string")
+			r.Fail("a control character in a string")
 			return ""
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/game/codec"
 )
 
 // snapshotVersion is the first byte of an encoded Snapshot.
@@ -93,14 +94,14 @@ func (s *Snapshot) AppendBinary(b []byte) ([]byte, error) {
 // length must lie where the config's board puts them, so a view can draw
 // the result without bounds surprises.
 func DecodeSnapshot(data []byte) (*Snapshot, error) {
-	r := reader{b: data}
-	if v := r.byte(); r.err == nil && v != snapshotVersion {
+	r := codec.NewReader(data, ErrSnapshotEncoding)
+	if v := r.Byte(); r.Err() == nil && v != snapshotVersion {
 		return nil, fmt.Errorf("%w: version %d (want %d)", ErrSnapshotEncoding, v, snapshotVersion)
 	}
-	size := r.uvarint(uint64(len(r.b)))
-	raw := r.take(int(size))
-	if r.err != nil {
-		return nil, r.err
+	size := r.Uvarint(uint64(r.Len()))
+	raw := r.Take(int(size))
+	if r.Err() != nil {
+		return nil, r.Err()
 	}
 	cfg := new(Config)
 	if err := cfg.UnmarshalBinary(raw); err != nil {
@@ -110,100 +111,37 @@ func DecodeSnapshot(data []byte) (*Snapshot, error) {
 		return nil, fmt.Errorf("%w: %w", ErrSnapshotEncoding, err)
 	}
 	s := &Snapshot{Config: cfg, Mode: cfg.Mode, Width: cfg.Width, Height: cfg.Height}
-	s.Tick = r.uvarint(math.MaxUint64)
-	flags, winners := r.byte(), r.byte()
-	s.LastPointBy, s.LastPointAgainst = int8(r.byte()), int8(r.byte())
-	s.LastPointTick = r.uvarint(math.MaxUint64)
+	s.Tick = r.Uvarint(math.MaxUint64)
+	flags, winners := r.Byte(), r.Byte()
+	s.LastPointBy, s.LastPointAgainst = int8(r.Byte()), int8(r.Byte())
+	s.LastPointTick = r.Uvarint(math.MaxUint64)
 	slots := cfg.Slots()
-	if r.err == nil && (flags&^snapAll != 0 || winners>>slots != 0 ||
+	if r.Err() == nil && (flags&^snapAll != 0 || winners>>slots != 0 ||
 		s.LastPointBy < -1 || int(s.LastPointBy) >= slots || s.LastPointAgainst < -1 || int(s.LastPointAgainst) >= slots) {
-		r.fail("flags %#x, winners %#x, last point %d against %d", flags, winners, s.LastPointBy, s.LastPointAgainst)
+		r.Fail("flags %#x, winners %#x, last point %d against %d", flags, winners, s.LastPointBy, s.LastPointAgainst)
 	}
 	s.Ball.Live, s.Contested, s.Over, s.Forfeit = flags&snapLive != 0, flags&snapContested != 0, flags&snapOver != 0, flags&snapForfeit != 0
 	s.Winners = winners
 	w, h := cfg.Width*Sub, cfg.Height*Sub
-	s.Ball.X, s.Ball.Y = r.int32(0, w), r.int32(0, h)
-	s.Ball.VX, s.Ball.VY = r.int32(-cfg.MaxBallSpeed, cfg.MaxBallSpeed), r.int32(-cfg.MaxBallSpeed, cfg.MaxBallSpeed)
-	s.ServeIn = r.int32(0, int32(cfg.ServeDelayTicks))
-	for i := 0; i < slots && r.err == nil; i++ {
+	s.Ball.X, s.Ball.Y = r.Int32(0, w), r.Int32(0, h)
+	s.Ball.VX, s.Ball.VY = r.Int32(-cfg.MaxBallSpeed, cfg.MaxBallSpeed), r.Int32(-cfg.MaxBallSpeed, cfg.MaxBallSpeed)
+	s.ServeIn = r.Int32(0, int32(cfg.ServeDelayTicks))
+	for i := 0; i < slots && r.Err() == nil; i++ {
 		p := &s.Paddles[i]
-		pf, dir := r.byte(), int8(r.byte())
-		if r.err == nil && (pf >= 1<<3 || dir < -1 || dir > 1) {
-			r.fail("paddle %d flags %#x, direction %d", i, pf, dir)
+		pf, dir := r.Byte(), int8(r.Byte())
+		if r.Err() == nil && (pf >= 1<<3 || dir < -1 || dir > 1) {
+			r.Fail("paddle %d flags %#x, direction %d", i, pf, dir)
 		}
 		p.Present, p.Joining, p.Out, p.Dir = pf&paddlePresent != 0, pf&paddleJoining != 0, pf&paddleOut != 0, dir
-		p.Tap = r.int32(0, math.MaxInt32)
-		p.Pos = r.int32(0, cfg.sideLen(i))
-		p.Len = r.int32(0, cfg.PaddleLen*Sub)
-		s.Scores[i] = r.int32(0, math.MaxInt32)
-		s.Lives[i] = r.int32(0, int32(cfg.Lives))
-		s.Hits[i] = r.int32(0, math.MaxInt32)
+		p.Tap = r.Int32(0, math.MaxInt32)
+		p.Pos = r.Int32(0, cfg.sideLen(i))
+		p.Len = r.Int32(0, cfg.PaddleLen*Sub)
+		s.Scores[i] = r.Int32(0, math.MaxInt32)
+		s.Lives[i] = r.Int32(0, int32(cfg.Lives))
+		s.Hits[i] = r.Int32(0, math.MaxInt32)
 	}
-	if r.err == nil && len(r.b) != 0 {
-		r.fail("%d trailing bytes", len(r.b))
-	}
-	if r.err != nil {
-		return nil, r.err
+	if err := r.End(); err != nil {
+		return nil, err
 	}
 	return s, nil
-}
-
-// reader consumes data front to back and keeps the first error; after one,
-// every read returns zero.
-type reader struct {
-	b   []byte
-	err error
-}
-
-func (r *reader) fail(format string, args ...any) {
-	if r.err == nil {
-		r.err = fmt.Errorf("%w: %s", ErrSnapshotEncoding, fmt.Sprintf(format, args...))
-	}
-}
-
-func (r *reader) take(n int) []byte {
-	if r.err != nil {
-		return nil
-	}
-	if n < 0 || n > len(r.b) {
-		r.fail("truncated")
-		return nil
-	}
-	v := r.b[:n:n]
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *reader) byte() byte {
-	if v := r.take(1); v != nil {
-		return v[0]
-	}
-	return 0
-}
-
-func (r *reader) uvarint(limit uint64) uint64 {
-	if r.err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 || v > limit {
-		r.fail("truncated, overlong or above %d", limit)
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
-
-// int32 reads a varint in [lo, hi].
-func (r *reader) int32(lo, hi int32) int32 {
-	if r.err != nil {
-		return 0
-	}
-	v, n := binary.Varint(r.b)
-	if n <= 0 || v < int64(lo) || v > int64(hi) {
-		r.fail("truncated, overlong or outside %d..%d", lo, hi)
-		return 0
-	}
-	r.b = r.b[n:]
-	return int32(v)
 }

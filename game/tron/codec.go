@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/game/codec"
 )
 
 // snapshotVersion is the first byte of an encoded Snapshot.
@@ -99,45 +100,45 @@ func (s *Snapshot) UnmarshalBinary(data []byte) error {
 // DecodeSnapshot reads what Snapshot.MarshalBinary wrote. It trusts no
 // count or value: everything is checked against the decoded config.
 func DecodeSnapshot(data []byte) (*Snapshot, error) {
-	r := reader{b: data}
-	if v := r.byte(); r.err == nil && v != snapshotVersion {
+	r := codec.NewReader(data, ErrSnapshotEncoding)
+	if v := r.Byte(); r.Err() == nil && v != snapshotVersion {
 		return nil, fmt.Errorf("%w: version %d (want %d)", ErrSnapshotEncoding, v, snapshotVersion)
 	}
-	if r.err != nil {
-		return nil, r.err
+	if r.Err() != nil {
+		return nil, r.Err()
 	}
 	cfg := new(Config)
-	n, err := cfg.decode(r.b)
+	n, err := cfg.decode(r.Rest())
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrSnapshotEncoding, err)
 	}
-	r.b = r.b[n:]
+	r.Skip(n)
 	s := &Snapshot{Config: cfg, Width: cfg.Width, Height: cfg.Height, Slots: cfg.Players}
-	s.Tick = r.uvarint(math.MaxUint64)
+	s.Tick = r.Uvarint(math.MaxUint64)
 	for _, p := range [...]*int32{&s.Round, &s.MoveIn, &s.HoldIn, &s.PauseIn} {
-		*p = int32(r.uvarint(math.MaxInt32))
+		*p = int32(r.Uvarint(math.MaxInt32))
 	}
 	all := byte(1<<cfg.Players - 1)
-	s.RoundWinners = r.byte()
-	flags := r.byte()
-	s.Winners = r.byte()
-	if r.err == nil && (s.RoundWinners&^all != 0 || flags&^3 != 0 || s.Winners&^all != 0) {
-		r.fail("round winners %#x, flags %#x, winners %#x", s.RoundWinners, flags, s.Winners)
+	s.RoundWinners = r.Byte()
+	flags := r.Byte()
+	s.Winners = r.Byte()
+	if r.Err() == nil && (s.RoundWinners&^all != 0 || flags&^3 != 0 || s.Winners&^all != 0) {
+		r.Fail("round winners %#x, flags %#x, winners %#x", s.RoundWinners, flags, s.Winners)
 	}
 	s.Over, s.Forfeit = flags&1 != 0, flags&2 != 0
 	for i := range cfg.Players {
 		c := &s.Cycles[i]
-		f := r.byte()
-		x, y := r.byte(), r.byte()
-		h, q0, q1, place := int8(r.byte()), int8(r.byte()), int8(r.byte()), int8(r.byte())
-		c.Wins = int32(r.uvarint(math.MaxInt32))
-		c.Survival = uint32(r.uvarint(math.MaxUint32))
-		if r.err != nil {
+		f := r.Byte()
+		x, y := r.Byte(), r.Byte()
+		h, q0, q1, place := int8(r.Byte()), int8(r.Byte()), int8(r.Byte()), int8(r.Byte())
+		c.Wins = int32(r.Uvarint(math.MaxInt32))
+		c.Survival = uint32(r.Uvarint(math.MaxUint32))
+		if r.Err() != nil {
 			break
 		}
 		if f&^flagAll != 0 || int(x) >= cfg.Width || int(y) >= cfg.Height || h < None || h > Right ||
 			q0 < None || q0 > Right || q1 < None || q1 > Right || place < 0 || int(place) > cfg.Players {
-			r.fail("seat %d: flags %#x, head (%d,%d), heading %d, queue %d %d, place %d", i, f, x, y, h, q0, q1, place)
+			r.Fail("seat %d: flags %#x, head (%d,%d), heading %d, queue %d %d, place %d", i, f, x, y, h, q0, q1, place)
 			break
 		}
 		c.Seated, c.Pending, c.Left = f&flagSeated != 0, f&flagPending != 0, f&flagLeft != 0
@@ -146,70 +147,23 @@ func DecodeSnapshot(data []byte) (*Snapshot, error) {
 	}
 	cells := cfg.Width * cfg.Height
 	s.Grid = make([]byte, 0, cells)
-	for r.err == nil && len(s.Grid) < cells {
-		v := r.byte()
-		run := r.uvarint(uint64(cells-len(s.Grid)-1)) + 1
-		if r.err == nil && int(v) > cfg.Players {
-			r.fail("cell owner %d with %d players", v, cfg.Players)
+	for r.Err() == nil && len(s.Grid) < cells {
+		v := r.Byte()
+		run := r.Uvarint(uint64(cells-len(s.Grid)-1)) + 1
+		if r.Err() == nil && int(v) > cfg.Players {
+			r.Fail("cell owner %d with %d players", v, cfg.Players)
 		}
-		if r.err != nil {
+		if r.Err() != nil {
 			break
 		}
 		for range run {
 			s.Grid = append(s.Grid, v)
 		}
 	}
-	if r.err == nil && len(r.b) != 0 {
-		r.fail("%d trailing bytes", len(r.b))
-	}
-	if r.err != nil {
-		return nil, r.err
+	if err := r.End(); err != nil {
+		return nil, err
 	}
 	return s, nil
-}
-
-// reader consumes data front to back and keeps the first error; after one,
-// every read returns zero.
-type reader struct {
-	b   []byte
-	err error
-}
-
-func (r *reader) fail(format string, args ...any) {
-	if r.err == nil {
-		r.err = fmt.Errorf("%w: %s", ErrSnapshotEncoding, fmt.Sprintf(format, args...))
-	}
-}
-
-func (r *reader) byte() byte {
-	if r.err != nil {
-		return 0
-	}
-	if len(r.b) == 0 {
-		r.fail("truncated")
-		return 0
-	}
-	v := r.b[0]
-	r.b = r.b[1:]
-	return v
-}
-
-// uvarint reads a uvarint no larger than limit.
-func (r *reader) uvarint(limit uint64) uint64 {
-	if r.err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.fail("truncated or overlong varint")
-		return 0
-	}
-	if v > limit {
-		r.fail("value %d above %d", v, limit)
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
 }
 
 var _ game.SnapshotCodec = Kind{}
