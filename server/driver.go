@@ -11,6 +11,7 @@ import (
 
 	"github.com/termarena/termarena/inputguard"
 	"github.com/termarena/termarena/termkey"
+	"github.com/termarena/termarena/tui"
 )
 
 // A session's terminal has one reader, one key decoder and one writer, and
@@ -52,6 +53,11 @@ type driver struct {
 	// playing: the play loop set the terminal up (kitty keyboard); the
 	// session's end must restore the terminal itself.
 	playing bool
+	// waits are the model's commands that only wait (tui.WaitMsg): the
+	// driver running waits for them with its other inputs, so they cost
+	// no goroutine; cases is next's scratch.
+	waits []tui.WaitMsg
+	cases []reflect.SelectCase
 }
 
 // gameScreen reports whether the model shows a game screen, which the play
@@ -180,23 +186,52 @@ func (d *driver) idleTicker() (<-chan time.Time, func()) {
 // session ends.
 func (d *driver) next(ctx context.Context, idleTick <-chan time.Time) []tea.Msg {
 	for {
-		select {
-		case <-ctx.Done():
+		cases := append(d.cases[:0],
+			reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ctx.Done())},
+			reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(d.events)},
+			reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(d.run.out)},
+			reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(d.notes.wake)},
+			reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(d.sess.Windows())},
+			reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(idleTick)})
+		for _, w := range d.waits {
+			cases = append(cases,
+				reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(w.Until)},
+				reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(w.Stop)})
+		}
+		d.cases = cases
+		i, v, ok := reflect.Select(cases)
+		switch i {
+		case 0:
 			return nil
-		case evs := <-d.events:
-			return eventMsgs(evs)
-		case msg := <-d.run.out:
+		case 1:
+			return eventMsgs(v.Interface().([]termkey.Event))
+		case 2:
+			msg := v.Interface()
+			if w, isWait := msg.(tui.WaitMsg); isWait {
+				d.waits = append(d.waits, w)
+				continue
+			}
 			return []tea.Msg{msg}
-		case <-d.notes.wake:
+		case 3:
 			if ns := d.notes.take(); len(ns) > 0 {
 				return ns
 			}
-		case w := <-d.sess.Windows():
+		case 4:
+			w := v.Interface().(Window)
 			d.win = w
 			return []tea.Msg{tea.WindowSizeMsg{Width: w.Width, Height: w.Height}}
-		case now := <-idleTick:
-			if msg, ok := d.idle.check(now, d.input.LastRead()); ok {
+		case 5:
+			if msg, isMsg := d.idle.check(v.Interface().(time.Time), d.input.LastRead()); isMsg {
 				return []tea.Msg{msg}
+			}
+		default:
+			k := (i - 6) / 2
+			w := d.waits[k]
+			d.waits = append(d.waits[:k], d.waits[k+1:]...)
+			if (i-6)%2 == 0 {
+				// What the wait stood for runs as a command: reading the
+				// new state may take a lock or the store.
+				d.run.start(func() tea.Msg { return w.Then(ok) })
 			}
 		}
 	}

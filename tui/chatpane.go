@@ -226,17 +226,12 @@ func (cs *chatState) wait() tea.Cmd {
 	if sub == nil || cs.closed {
 		return nil
 	}
-	return func() tea.Msg {
-		select {
-		case _, ok := <-sub.Messages():
-			if !ok {
-				return nil
-			}
-			return chatMsg{sub}
-		case <-ctx.Done():
+	return waitFor(WaitMsg{Until: sub.Messages(), Stop: ctx.Done(), Then: func(ok bool) tea.Msg {
+		if !ok {
 			return nil
 		}
-	}
+		return chatMsg{sub}
+	}})
 }
 
 func (cs *chatState) close() {

@@ -60,7 +60,7 @@ func pumpChat(t *testing.T, m *Lobby) {
 	t.Helper()
 	cmd := m.chat.wait()
 	got := make(chan tea.Msg, 1)
-	go func() { got <- cmd() }()
+	go func() { got <- waited(m.d.Ctx, cmd()) }()
 	select {
 	case msg := <-got:
 		m.Update(msg)
@@ -438,7 +438,7 @@ func TestChatWaitEndsWithTheSession(t *testing.T) {
 			m := chatLobby(t, c, chatMember("alice"), LobbyDeps{Ctx: ctx})
 			cmd := m.chat.wait()
 			got := make(chan tea.Msg, 1)
-			go func() { got <- cmd() }()
+			go func() { got <- waited(ctx, cmd()) }()
 			switch end {
 			case "detach":
 				m.Detach(context.Background())

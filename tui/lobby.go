@@ -368,7 +368,12 @@ type joinMsg struct {
 // refresh is the lobby's clock: one tick a second, armed only while
 // something on screen counts time (wantsClock).
 func refresh() tea.Cmd {
-	return tea.Tick(time.Second, func(time.Time) tea.Msg { return refreshMsg{} })
+	return func() tea.Msg {
+		// A timer, not a goroutine asleep in tea.Tick, until it fires.
+		tick := make(chan struct{})
+		time.AfterFunc(time.Second, func() { close(tick) })
+		return WaitMsg{Until: tick, Then: func(bool) tea.Msg { return refreshMsg{} }}
+	}
 }
 
 // clocked is a page that shows a clock (the queue's wait): the lobby
@@ -447,14 +452,7 @@ func (m *Lobby) watchOnline(ch <-chan struct{}) tea.Cmd {
 // afterChange waits until ch closes (or the session ends), then reads the
 // new state: the shape every live-updating figure and list here shares.
 func afterChange(ctx context.Context, ch <-chan struct{}, read func() tea.Msg) tea.Cmd {
-	return func() tea.Msg {
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return nil
-		}
-		return read()
-	}
+	return waitFor(WaitMsg{Until: ch, Stop: ctx.Done(), Then: func(bool) tea.Msg { return read() }})
 }
 
 func (m *Lobby) watchRooms(ch <-chan struct{}) tea.Cmd {
@@ -638,6 +636,9 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.notice = msg.text
 		}
 		return m, nil
+	case WaitMsg:
+		// A driver that does not wait for us: the wait is a command.
+		return m, msg.block(m.d.Ctx)
 	case tea.KeyPressMsg:
 		if m.joining && msg.String() != "ctrl+c" {
 			if len(m.early) < maxEarlyKeys {
@@ -1004,14 +1005,7 @@ func (m *Lobby) join(j joinMsg) tea.Cmd {
 		view.Run(vctx)
 	})
 	m.in, m.state, m.notice, m.help = in, stRoom, "", false
-	return func() tea.Msg {
-		select {
-		case <-r.Done():
-			return roomEndedMsg{r}
-		case <-vctx.Done():
-			return nil
-		}
-	}
+	return waitFor(WaitMsg{Until: r.Done(), Stop: vctx.Done(), Then: func(bool) tea.Msg { return roomEndedMsg{r} }})
 }
 
 // serverErrorNotice is what the players of a room that failed (its game

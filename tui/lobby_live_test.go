@@ -19,7 +19,7 @@ func runCmd(t *testing.T, cmd tea.Cmd) []tea.Msg {
 		return nil
 	}
 	got := make(chan tea.Msg, 1)
-	go func() { got <- cmd() }()
+	go func() { got <- waited(context.Background(), cmd()) }()
 	var msg tea.Msg
 	select {
 	case msg = <-got:
@@ -34,6 +34,15 @@ func runCmd(t *testing.T, cmd tea.Cmd) []tea.Msg {
 		return out
 	}
 	return []tea.Msg{msg}
+}
+
+// waited is msg as the session's driver delivers it: a wait the command
+// handed over is waited for (until ctx ends) and its message returned.
+func waited(ctx context.Context, msg tea.Msg) tea.Msg {
+	if w, ok := msg.(WaitMsg); ok {
+		return w.block(ctx)()
+	}
+	return msg
 }
 
 func onlineIn(msgs []tea.Msg) (onlineMsg, bool) {
