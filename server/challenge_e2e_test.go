@@ -262,3 +262,20 @@ func TestChallengeAcceptedWithYInARoom(t *testing.T) {
 	}
 	bob.WaitFor(wait, r.ID()+" · 1v1")
 }
+
+// The offer says "y accept · n decline" wherever the player reads it; on
+// a menu page that takes no letters (the leaderboard here, the profile,
+// the watch list, a queue) y answers it too, as on the rooms page.
+// Found on the issue-21 tour: bob on the leaderboard pressed y and
+// nothing happened.
+func TestChallengeAcceptedWithYOnTheLeaderboard(t *testing.T) {
+	h := start(t, t.TempDir(), server.DefaultConfig(), nil)
+	ann, bob := lobbyAs(t, h, "ann"), lobbyAs(t, h, "bob")
+	bob.Type("L")
+	bob.WaitFor(wait, "Leaderboard")
+	say(ann, "/challenge bob 1v1")
+	bob.WaitFor(wait, "ann challenges you to pong-1v1")
+	bob.Type("y")
+	r := roomOf(t, h, "ann", "bob")
+	bob.WaitFor(wait, r.ID()+" · 1v1")
+}

@@ -791,7 +791,11 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
-	if m.state == stLobby {
+	// The offer reads "y accept · n decline" wherever it is shown: y and
+	// n answer it on the rooms list and on every menu page that takes no
+	// letters (leaderboard, profile, watch list, queue), not in a dialog,
+	// where they may be typed (a join code) or mean something else.
+	if m.state == stLobby || (m.state == stMenu && !isDialog(m.scr)) {
 		if cmd, ok := m.challengeKey(s); ok {
 			return cmd
 		}
