@@ -494,3 +494,69 @@ func logBytesPerSecond(t *testing.T, url, subject string) {
 	t.Logf("room log: %d messages, %d bytes for %.1f s of play: %.0f bytes and %.1f messages a second", info.State.Msgs, info.State.Bytes, secs,
 		float64(info.State.Bytes)/secs, float64(info.State.Msgs)/secs)
 }
+
+// A node restarted after a kill -9 counts its rooms from 1 again, while
+// another node still plays its former room under its id (r1@n1, resumed
+// on n2): the restarted node's next room must get another id, or two
+// rooms would answer to r1@n1 (its NATS subjects, its lease, what join
+// and the lists reach). Seen on the hand tour of issue 25: dave's new
+// light-cycle room on the restarted n1 was r1@n1, the lobby listed it
+// with the resumed Pong match's player in it, and carol's join of it
+// from n3 was answered by the Pong match.
+func TestClusterRestartedNodeSkipsResumedRoomIDsE2E(t *testing.T) {
+	db := pgtest.URL(t)
+	url := natstest.Start(t)
+	n1 := startNodeProcess(t, url, db, "n1")
+	n2 := startNodeProcess(t, url, db, "n2")
+
+	annKey, bobKey, carolKey := sshtest.NewKey(t), sshtest.NewKey(t), sshtest.NewKey(t)
+	ann := sshtest.Open(t, sshtest.Dial(t, n1.addr, sshtest.Config("ann", annKey)), 100, 30, "play pong-1v1")
+	bob := sshtest.Open(t, sshtest.Dial(t, n1.addr, sshtest.Config("bob", bobKey)), 100, 30, "play pong-1v1")
+	ann.WaitFor(wait(), "r1@n1 · pong-1v1 · ranked")
+	bob.WaitFor(wait(), "r1@n1 · pong-1v1 · ranked")
+	// Past the countdown and into play: the log has the match's start
+	// and batches.
+	for deadline := time.Now().Add(6 * time.Second); time.Now().Before(deadline); {
+		ann.Type("w")
+		bob.Type("s")
+		time.Sleep(100 * time.Millisecond)
+	}
+
+	killed := time.Now()
+	n1.kill9(t)
+	waitFor(t, "n2 to resume r1@n1", 10*time.Second, func() bool {
+		return strings.Contains(n2.log.String(), "resumed a room from its log")
+	})
+	ann2 := sshtest.Open(t, sshtest.Dial(t, n2.addr, sshtest.Config("ann", annKey)), 100, 30, "")
+	ann2.WaitFor(wait(), "r1@n1 · pong-1v1 · ranked", "▸ann")
+	bob2 := sshtest.Open(t, sshtest.Dial(t, n2.addr, sshtest.Config("bob", bobKey)), 100, 30, "")
+	bob2.WaitFor(wait(), "r1@n1 · pong-1v1 · ranked", "▸bob")
+
+	// n1 again, once its name has lapsed (6 s after its last renewal).
+	time.Sleep(time.Until(killed.Add(6500 * time.Millisecond)))
+	n1 = startNodeProcess(t, url, db, "n1")
+	carol := sshtest.Open(t, sshtest.Dial(t, n1.addr, sshtest.Config("carol", carolKey)), 100, 30, "")
+	carol.WaitFor(wait(), "Welcome, carol")
+	carol.Type("c")
+	carol.WaitFor(wait(), "New room")
+	carol.Type("\r")
+	screen := carol.WaitFor(wait(), "@n1 · 1v1")
+	if strings.Contains(screen, "r1@n1 ·") {
+		t.Fatalf("the restarted n1 gave carol's new room the id of the match n2 plays on:\n%s", screen)
+	}
+	// The resumed match is still the only r1@n1: its players are in it.
+	bob2.WaitFor(wait(), "r1@n1 · pong-1v1 · ranked", "▸bob")
+	out := sshtest.Run(t, n2.addr, "carol", carolKey, "rooms --json")
+	var rooms []struct {
+		ID      string   `json:"id"`
+		Players []string `json:"players"`
+	}
+	if err := json.Unmarshal([]byte(out.Stdout), &rooms); err != nil {
+		t.Fatalf("rooms --json on n2: %v\n%s", err, out.Stdout)
+	}
+	for _, r := range rooms {
+		if r.ID == "r1@n1" {
+			t.Fatalf("n2 lists a public room r1@n1 %v beside the ranked match it plays as r1@n1: %s", r.Players, out.Stdout)
+		}
+	}
+}

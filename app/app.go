@@ -183,6 +183,7 @@ func Assemble(c Config) (*App, error) {
 			return fail(err)
 		}
 		c.Lobby.Rooms.Journal = a.RoomLog
+		c.Lobby.Rooms.Owners = a.RoomLog
 	}
 	if a.Lobby, err = lobby.Start(st, c.Lobby, log); err != nil {
 		return fail(err)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -61,6 +62,16 @@ type RoomsConfig struct {
 	// Codes, in a cluster, keeps join codes unique across the nodes and
 	// finds other nodes' rooms by theirs; nil on a single node.
 	Codes CodeBook
+	// Owners, in a cluster, names the node holding a room's lease
+	// (cluster.RoomLog): nil on a single node.
+	Owners RoomOwners
+}
+
+// RoomOwners says which node holds a room's lease, "" when none does.
+// Its call may wait on the network: the rooms call it outside their lock,
+// only when a room opens.
+type RoomOwners interface {
+	Owner(ctx context.Context, room string) string
 }
 
 // MatchObserver watches the matches played in rooms. Its hooks run on the
@@ -417,13 +428,12 @@ func (rs *Rooms) create(k game.Kind, mode game.Mode, ranked RankedMode, private 
 	if private {
 		code = rs.claimCode() // before the lock: it may ask the cluster
 	}
+	id := rs.nextID() // before the lock: it may ask the cluster
 	rs.mu.Lock()
 	if len(rs.byID) >= rs.cfg.MaxRooms {
 		rs.mu.Unlock()
 		return nil, fmt.Errorf("lobby: the server has its maximum of %d rooms; join one instead", rs.cfg.MaxRooms)
 	}
-	rs.seq++
-	id := RoomID(rs.seq, rs.cfg.Node)
 	r := &Room{Game: k, Mode: mode, Ranked: ranked, Private: private || ranked != "", Practice: practice, Created: time.Now(), Seats: seats, rooms: rs}
 	if ranked != "" {
 		switch d := rs.cfg.SpectateDelay; {
@@ -462,6 +472,38 @@ func (rs *Rooms) create(k game.Kind, mode game.Mode, ranked RankedMode, private 
 	}
 	rs.run(r, rj)
 	return r, nil
+}
+
+// nextID is a new room's id: the next of this node's sequence that no
+// live room of the cluster has. A node restarted after a crash counts
+// from 1 again while another node may still run its former rooms under
+// their ids (a resumed room keeps r1@n1), and two rooms of one id would
+// share its NATS subjects and lease: such an id is skipped, as another
+// node's directory lists it or its lease is held. The sequence only
+// grows, so ids taken here are never given twice.
+func (rs *Rooms) nextID() string {
+	for {
+		rs.mu.Lock()
+		rs.seq++
+		id := RoomID(rs.seq, rs.cfg.Node)
+		listed := rs.byID[id] != nil || rs.mirrors[id] != nil
+		for _, infos := range rs.remote {
+			listed = listed || slices.ContainsFunc(infos, func(ri RoomInfo) bool { return ri.ID == id })
+		}
+		rs.mu.Unlock()
+		if listed {
+			continue
+		}
+		if rs.cfg.Owners != nil {
+			ctx, cancel := context.WithTimeout(rs.ctx, time.Second)
+			owner := rs.cfg.Owners.Owner(ctx, id)
+			cancel()
+			if owner != "" {
+				continue
+			}
+		}
+		return id
+	}
 }
 
 // setHooks gives r its hooks: the recorder's, the observer's and the
