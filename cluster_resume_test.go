@@ -560,3 +560,56 @@ func TestClusterRestartedNodeSkipsResumedRoomIDsE2E(t *testing.T) {
 		}
 	}
 }
+
+// A player connected to a node that survives plays on through a drain of
+// the room's owner, as through its kill -9: ann on n1 (--drain) opens a
+// room, bob joins it from n2; n1 is stopped (SIGTERM) mid-match and hands
+// the match to n2, and bob, whose connection never dropped, is still in
+// it there. Seen on the hand tour of issue 25: the draining owner sent
+// its Closed frame to the other nodes, so bob was put back in the lobby
+// ("The room closed.") while the match went on without him, his seat in
+// grace.
+func TestClusterRemotePlayerPlaysOnThroughDrainE2E(t *testing.T) {
+	db := pgtest.URL(t)
+	url := natstest.Start(t)
+	n1 := startNodeProcess(t, url, db, "n1", "--drain")
+	n2 := startNodeProcess(t, url, db, "n2")
+
+	annKey, bobKey := sshtest.NewKey(t), sshtest.NewKey(t)
+	ann := sshtest.Open(t, sshtest.Dial(t, n1.addr, sshtest.Config("ann", annKey)), 100, 30, "")
+	ann.WaitFor(wait(), "Welcome, ann!")
+	ann.Type("c")
+	ann.WaitFor(wait(), "New room", "mode: 1v1")
+	ann.Type("\r")
+	ann.WaitFor(wait(), "r1@n1 · 1v1 · casual", "(you)")
+	waitFor(t, "n2 to list r1@n1", wait(), func() bool {
+		return strings.Contains(sshtest.Run(t, n2.addr, "bob", bobKey, "rooms").Stdout, "r1@n1")
+	})
+	bob := sshtest.Open(t, sshtest.Dial(t, n2.addr, sshtest.Config("bob", bobKey)), 100, 30, "join r1@n1")
+	bob.WaitFor(wait(), "r1@n1 · 1v1 · casual", "ann", "(you)")
+	ann.Type("r")
+	bob.Type("r")
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); { // the countdown, then play
+		ann.Type("w")
+		bob.Type("s")
+		time.Sleep(100 * time.Millisecond)
+	}
+
+	if err := n1.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	<-n1.done
+	waitFor(t, "n2 to resume r1@n1", 10*time.Second, func() bool {
+		return strings.Contains(n2.log.String(), "resumed a room from its log")
+	})
+	ann2 := sshtest.Open(t, sshtest.Dial(t, n2.addr, sshtest.Config("ann", annKey)), 100, 30, "")
+	ann2.WaitFor(wait(), "r1@n1 · 1v1 · casual", "▸ann")
+	waitFor(t, "the pause to end with both seated", 15*time.Second, func() bool {
+		return !strings.Contains(ann2.Screen(), "disconnected")
+	})
+	if scr := bob.Screen(); strings.Contains(scr, "closed") || !strings.Contains(scr, "r1@n1 · 1v1") {
+		t.Fatalf("bob's screen on n2 after n1's drain:\n%s", scr)
+	}
+	ann2.Type("q") // walks out: bob wins
+	bob.WaitFor(wait(), "game over")
+}

@@ -385,6 +385,14 @@ func (l *RoomLinks) serveLoop(s *served, in <-chan *nats.Msg) {
 		if fr.Seq == sent && sent != 0 {
 			return
 		}
+		if fr.Phase == game.Closed && r.HandedOff() {
+			// The room was handed to another node (a drain), not
+			// closed: the nodes attached follow it to the new owner
+			// (edge.newOwner) and their players play on there. A
+			// Closed frame would end their handles and put those
+			// players back in the lobby, their seats left in grace.
+			return
+		}
 		var err error
 		if buf, err = game.AppendFrame(buf[:0], codec, fr); err != nil {
 			l.n.log.Warn("cluster: encode a room's frame", "room", r.ID(), "err", err)

@@ -216,6 +216,11 @@ func (r *Room) Watchers() int {
 // SpectateDelay is how far behind the game its watchers are.
 func (r *Room) SpectateDelay() time.Duration { return r.delayBy }
 
+// HandedOff reports that the room stopped to hand its match to another
+// node (a drain) rather than closing: set before the room is stopped, so
+// its last frame can be told from a close.
+func (r *Room) HandedOff() bool { return r.handedOff.Load() }
+
 // Outcome is what a finished match did to ratings, for the results screen.
 type Outcome struct {
 	Seed    uint64 // the match it belongs to (Frame.Seed)
