@@ -398,6 +398,12 @@ func TestTrackerReadsWaitingRoomAndOverlay(t *testing.T) {
 	if tr.phase != phaseWaiting || tr.roomID != "r12" || tr.ready != -1 {
 		t.Fatalf("phase %v room %q ready %d; want waiting, r12, -1", tr.phase, tr.roomID, tr.ready)
 	}
+	// A room of a cluster's node is joined by its whole id.
+	node := newTracker(80, 24)
+	node.Write([]byte("\x1b7\x1b[2J\x1b[10;30Hr3@eu-1.a · 1v1 · casual\x1b[12;30Hleft     ann      not ready (you)\x1b[15;20Hneeds 2 players, all ready · r ready · q leave\x1b8"))
+	if node.roomID != "r3@eu-1.a" {
+		t.Fatalf("room %q on a cluster's node; want r3@eu-1.a", node.roomID)
+	}
 	// A board: walls in rows 2 and 12, paddles in columns 3 and 40, a
 	// countdown digit in the middle.
 	var b strings.Builder

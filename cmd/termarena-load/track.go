@@ -281,7 +281,9 @@ const (
 )
 
 var (
-	roomTitleRE = regexp.MustCompile(`\b(r[0-9]+) · ([a-z0-9-]+) · casual`)
+	// roomTitleRE is a room screen's title; in a cluster the id carries
+	// its node (r3@n2).
+	roomTitleRE = regexp.MustCompile(`\b(r[0-9]+(?:@[a-z0-9._-]+)?) · ([a-z0-9-]+) · casual`)
 	// seatRE is a plug-in game's waiting-room seat ("A seat 3  ann …").
 	seatRE = regexp.MustCompile(`\bseat ([0-9]+)\b`)
 )
