@@ -108,7 +108,17 @@ func (p *queuePage) offering() bool {
 		return false
 	}
 	waited, _, _, queued, ok := p.desk.Status(p.ticket)
-	return ok && queued <= 1 && waited >= p.bots.after
+	return ok && p.everywhere(queued) <= 1 && waited >= p.bots.after
+}
+
+// everywhere is how many wait in the player's queue on every node, given
+// queued here: in a cluster one matchmaker pairs them all, so a player
+// alone on this node with another waiting on n3 is not alone.
+func (p *queuePage) everywhere(queued int) int {
+	if _, elsewhere, shared := p.desk.Scope(p.ticket.Mode); shared {
+		return queued + elsewhere
+	}
+	return queued
 }
 
 // leave takes the player out of the queue.
@@ -125,7 +135,7 @@ func (p *queuePage) view() string {
 	if !ok {
 		return style(colText).Render("Match found — joining…")
 	}
-	s := queueText(p.ticket.Mode, waited, lo, hi, queued, p.desk.TableSize(p.ticket.Mode))
+	s := queueText(p.ticket.Mode, waited, lo, hi, queued, p.everywhere(queued), p.desk.TableSize(p.ticket.Mode))
 	if node, elsewhere, shared := p.desk.Scope(p.ticket.Mode); shared {
 		s += clusterQueueText(node, elsewhere)
 	}
@@ -154,10 +164,11 @@ func clusterQueueText(node string, elsewhere int) string {
 }
 
 // queueText is the queue screen: how long the player has waited, the
-// ratings they accept, how many wait and how many a match needs (a
+// ratings they accept, how many wait here (queued; everywhere counts
+// every node's) and how many a match needs (a
 // four-rider table can take a while to fill), and — until it accepts
 // anyone — that the range widens.
-func queueText(mode lobby.RankedMode, waited time.Duration, lo, hi float64, queued, need int) string {
+func queueText(mode lobby.RankedMode, waited time.Duration, lo, hi float64, queued, everywhere, need int) string {
 	anyone := math.IsInf(lo, 0) || math.IsInf(hi, 0)
 	rng := "any rating"
 	if !anyone {
@@ -171,7 +182,7 @@ func queueText(mode lobby.RankedMode, waited time.Duration, lo, hi float64, queu
 	// Enough wait for a match, yet none formed (a wave pairs the moment
 	// a table fits): the others are outside the range, and "a match
 	// needs 2 players" beside 2 waiting would read as a fault.
-	outside := need > 0 && queued >= need && !anyone
+	outside := need > 0 && everywhere >= need && !anyone
 	switch {
 	case outside:
 		inQueue += " · the others wait outside your rating range"

@@ -16,13 +16,13 @@ import (
 // four can take a while to fill), and stops promising a wider range once
 // it accepts any rating.
 func TestQueueScreenSaysHowManyAndStopsWideningAtAnyRating(t *testing.T) {
-	early := ansi.Strip(queueText("tron-ffa", 12*time.Second, 1350, 1650, 1, 4))
+	early := ansi.Strip(queueText("tron-ffa", 12*time.Second, 1350, 1650, 1, 1, 4))
 	for _, want := range []string{"Looking for a tron-ffa match", "1350 – 1650", "in the queue  1 · a match needs 4 players", "the range widens"} {
 		if !strings.Contains(early, want) {
 			t.Errorf("early queue screen lacks %q:\n%s", want, early)
 		}
 	}
-	late := ansi.Strip(queueText("tron-ffa", 75*time.Second, math.Inf(-1), math.Inf(1), 2, 4))
+	late := ansi.Strip(queueText("tron-ffa", 75*time.Second, math.Inf(-1), math.Inf(1), 2, 2, 4))
 	if !strings.Contains(late, "any rating") || strings.Contains(late, "widens") || !strings.Contains(late, "matched with anyone") {
 		t.Errorf("queue screen at any rating:\n%s", late)
 	}
@@ -32,7 +32,7 @@ func TestQueueScreenSaysHowManyAndStopsWideningAtAnyRating(t *testing.T) {
 // screen says the others are outside the player's rating range and how
 // the range widens, not that a match needs as many players as wait.
 func TestQueueScreenSaysOthersWaitOutsideTheRange(t *testing.T) {
-	s := ansi.Strip(queueText("pong-1v1", 12*time.Second, 1350, 1650, 2, 2))
+	s := ansi.Strip(queueText("pong-1v1", 12*time.Second, 1350, 1650, 2, 2, 2))
 	for _, want := range []string{"in the queue  2 · the others wait outside your rating range", "widens by 50 every 5 s, to anyone in 48 s", "esc leave the queue"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("queue screen lacks %q:\n%s", want, s)
@@ -41,6 +41,44 @@ func TestQueueScreenSaysOthersWaitOutsideTheRange(t *testing.T) {
 	if strings.Contains(s, "a match needs") {
 		t.Errorf("two wait and the screen says a match needs two:\n%s", s)
 	}
+}
+
+// In a cluster the queue is every node's: a player alone on n2 while
+// another waits on n3 outside the range is told so, not that a match
+// needs two players, and is not told that nobody else is queueing. Seen
+// on the hand tour of issue 25: ann (1741) on n2 and carol (1500) on n3
+// read "in the queue 1 · a match needs 2 players" above "1 more waits on
+// other nodes".
+func TestQueueScreenCountsOtherNodesQueues(t *testing.T) {
+	desk := clusterDesk{waited: 35 * time.Second, lo: 1541, hi: 1941, queued: 1, elsewhere: 1}
+	p := &queuePage{desk: desk, ticket: &lobby.Ticket{Mode: "pong-1v1"},
+		bots: &botOffer{after: DefaultBotOfferAfter, level: 3, start: func(int) tea.Cmd { return nil }}}
+	s := ansi.Strip(p.view())
+	for _, want := range []string{"in the queue  1 · the others wait outside your rating range", "1 more waits on other nodes"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("queue screen lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "a match needs") || strings.Contains(s, "Nobody else is queueing") {
+		t.Errorf("one waits on another node and the screen says otherwise:\n%s", s)
+	}
+}
+
+// clusterDesk is a cluster's queue as the queue page sees it: this
+// node's count and the others'.
+type clusterDesk struct {
+	waited            time.Duration
+	lo, hi            float64
+	queued, elsewhere int
+}
+
+func (d clusterDesk) Status(*lobby.Ticket) (time.Duration, float64, float64, int, bool) {
+	return d.waited, d.lo, d.hi, d.queued, true
+}
+func (d clusterDesk) TableSize(lobby.RankedMode) int { return 2 }
+func (d clusterDesk) Leave(string)                   {}
+func (d clusterDesk) Scope(lobby.RankedMode) (string, int, bool) {
+	return "n2", d.elsewhere, true
 }
 
 // seatRecorder is the router as the queue page sees it: it notes the room
