@@ -21,7 +21,7 @@ import (
 // room's id, never by a node, so whichever node owns the room serves them
 // and a remote session need not know which (the contract resume shares):
 //
-//	termarena.room.<id>.ctl    request/reply: attach, detach, join, leave, disconnect, ready, evict
+//	termarena.room.<id>.ctl    request/reply: attach, detach, join, leave, disconnect, ready, evict, holding
 //	termarena.room.<id>.in     inputs from remote seats, in small batches
 //	termarena.room.<id>.frame  frames the owner publishes (game.AppendFrame)
 //
@@ -200,6 +200,11 @@ func (l *RoomLinks) control(msg *nats.Msg) {
 	case "attach":
 		l.respond(msg, l.attach(r, req.Node))
 		return
+	case "holding":
+		// Whether player holds a seat here he dropped (grace running):
+		// the newest frame says, without waiting on the room.
+		l.respond(msg, holdingReply(r, game.PlayerID(req.Player)))
+		return
 	case "detach":
 		l.detach(id, req.Node)
 		l.respond(msg, ctlReply{})
@@ -260,6 +265,31 @@ func (l *RoomLinks) control(msg *nats.Msg) {
 		}
 		l.respond(msg, replyErr(err))
 	}()
+}
+
+// holdingReply answers "holding": the slot player holds in grace, or
+// not_seated.
+func holdingReply(r *lobby.Room, p game.PlayerID) ctlReply {
+	if fr, _ := r.Latest(); fr != nil {
+		for slot, s := range fr.Seats {
+			if s.Taken && !s.Connected && s.Player.ID == p {
+				return ctlReply{Slot: slot}
+			}
+		}
+	}
+	return ctlReply{Slot: -1, Err: "not_seated"}
+}
+
+// Holds asks room id's owner whether player holds a seat there in grace
+// (lobby.SeatHolders): a player reconnecting here after his connection
+// dropped on another node, or after the room's owner died, goes back to
+// it. An owner of an older build answers "unknown control": not held.
+func (l *RoomLinks) Holds(ctx context.Context, id string, p game.PlayerID) (bool, error) {
+	rep, err := l.request(ctx, id, ctlMsg{Op: "holding", Player: string(p), Slot: -1})
+	if err != nil {
+		return false, fmt.Errorf("cluster: room %s: %w", id, err)
+	}
+	return rep.Err == "", nil
 }
 
 func (l *RoomLinks) respond(msg *nats.Msg, rep ctlReply) {

@@ -3,6 +3,7 @@ package lobby
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -201,4 +202,63 @@ wait:
 		delete(rs.mirrors, id)
 	}
 	rs.mu.Unlock()
+}
+
+// SeatHolders is what of RemoteRooms answers whether a room another node
+// runs holds a player's dropped seat in grace: its owner knows, the
+// directory's copy of its seats may be seconds old.
+type SeatHolders interface {
+	Holds(ctx context.Context, room string, id game.PlayerID) (bool, error)
+}
+
+// holdingWait bounds how long a login asks the cluster for a seat held
+// elsewhere: a slow NATS must not hold a login up.
+const holdingWait = time.Second
+
+// holdingElsewhere is Holding for a seat in another node's room: the
+// player's connection dropped on another node (or the room's owner died
+// and another node resumed it), and he reconnected here. Only rooms the
+// directory lists him in are asked about, so a single node and a login
+// with no match under way cost nothing; each candidate's owner confirms
+// the seat is his and in grace before this node attaches to the room.
+func (rs *Rooms) holdingElsewhere(id game.PlayerID) (*Room, bool) {
+	if rs.remoteNodes.Load() == 0 || id == "" {
+		return nil, false
+	}
+	rs.mu.Lock()
+	holders, _ := rs.linker.(SeatHolders)
+	var candidates []string
+	if holders != nil {
+		for _, infos := range rs.remote {
+			for _, ri := range infos {
+				if ri.Phase == game.Finished || slices.Contains(candidates, ri.ID) {
+					continue
+				}
+				for _, p := range ri.Players {
+					if p.ID == id {
+						candidates = append(candidates, ri.ID)
+						break
+					}
+				}
+			}
+		}
+	}
+	rs.mu.Unlock()
+	if len(candidates) == 0 {
+		return nil, false
+	}
+	ctx, cancel := context.WithTimeout(rs.ctx, holdingWait)
+	defer cancel()
+	for _, ref := range candidates {
+		held, err := holders.Holds(ctx, ref, id)
+		if err != nil || !held {
+			continue
+		}
+		r, err := rs.Attach(ref)
+		if err != nil {
+			return nil, false
+		}
+		return r, true
+	}
+	return nil, false
 }

@@ -818,5 +818,5 @@ func (rs *Rooms) Holding(id game.PlayerID) (*Room, bool) {
 			}
 		}
 	}
-	return nil, false
+	return rs.holdingElsewhere(id)
 }
