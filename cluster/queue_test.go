@@ -183,3 +183,34 @@ func TestSharedQueue(t *testing.T) {
 		return errors.Is(err, lobby.ErrCooldown)
 	})
 }
+
+// who counts a ranked queue across the cluster: with ann waiting on n1
+// and bob on n2 outside each other's range, who on either node (and on a
+// third with nobody queued) says 2 wait, as its player list shows. Seen
+// on the hand tour of issue 25: who on n1 said pong-1v1 0/2 while ann
+// queued on n2 and carol on n3, and n2 and n3 said 1/2.
+func TestWhoCountsEveryNodesQueue(t *testing.T) {
+	url := natstest.Start(t)
+	n1 := startQueueNode(t, url, "n1")
+	eventually(t, "n1 holds the lease", n1.lease.Holding)
+	n2 := startQueueNode(t, url, "n2")
+	n3 := startQueueNode(t, url, "n3")
+	eventually(t, "n2 and n3 name n1 the matchmaker", func() bool { return n2.mm.Pairer() == "n1" && n3.mm.Pairer() == "n1" })
+	if _, err := n1.mm.Join(pong1v1, "ann", "ann", 1100); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := n2.mm.Join(pong1v1, "bob", "bob", 1900); err != nil {
+		t.Fatal(err)
+	}
+	waiting := func(n *queueNode) int {
+		for _, q := range n.mm.Queued() {
+			if q.Mode == pong1v1 {
+				return q.Waiting
+			}
+		}
+		return -1
+	}
+	eventually(t, "who on every node to count ann and bob", func() bool {
+		return waiting(n1) == 2 && waiting(n2) == 2 && waiting(n3) == 2
+	})
+}

@@ -397,12 +397,18 @@ type QueueCount struct {
 }
 
 // Queued counts each ranked queue's waiting players, in the catalogue's
-// order.
+// order: in a cluster every node's, as one matchmaker pairs them all (who
+// on n1 said 0/2 while ann waited on n2 and carol on n3).
 func (mm *Matchmaker) Queued() []QueueCount {
+	p := mm.elsewhere()
 	out := make([]QueueCount, 0, len(mm.modes))
 	for _, m := range mm.modes {
 		q := mm.queues[m]
-		out = append(out, QueueCount{Mode: m, Waiting: q.Len(), Table: q.size})
+		n := q.Len()
+		if p != nil {
+			n += p.Elsewhere(m)
+		}
+		out = append(out, QueueCount{Mode: m, Waiting: n, Table: q.size})
 	}
 	return out
 }
