@@ -44,9 +44,12 @@ const (
 // RoomKey is a room's key in termarena_room_owner and the last token of
 // its log's subject: its id with '@' (not allowed in a key) and '.' (a
 // subject's separator) replaced by '_'.
-func RoomKey(id string) string {
-	return strings.NewReplacer("@", "_", ".", "_").Replace(id)
-}
+func RoomKey(id string) string { return roomKeys.Replace(id) }
+
+// roomKeys is RoomKey's replacer, built once: building one a call cost
+// 4.7 % of a clustered node's CPU at 500 players, when adopt asked it for
+// every pair of logged and owned rooms four times a second.
+var roomKeys = strings.NewReplacer("@", "_", ".", "_")
 
 // LogTiming tunes the room leases.
 type LogTiming struct {
@@ -572,16 +575,13 @@ func (l *RoomLog) adopt(ctx context.Context, rooms map[string]*owned) {
 		names = append(names, s)
 	}
 	sort.Strings(names)
+	mine := make(map[string]bool, len(rooms))
+	for room := range rooms {
+		mine[RoomKey(room)] = true
+	}
 	for _, subject := range names {
 		key := strings.TrimPrefix(subject, subjectRoomLog)
-		mine := false
-		for room := range rooms {
-			if RoomKey(room) == key {
-				mine = true
-				break
-			}
-		}
-		if mine {
+		if mine[key] {
 			continue
 		}
 		err := l.op(ctx, func(c context.Context) error {
