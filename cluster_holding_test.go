@@ -76,17 +76,8 @@ func TestClusterReconnectAfterKill9ToAnyNodeE2E(t *testing.T) {
 	url := natstest.Start(t)
 	n1 := startNodeProcess(t, url, db, "n1")
 	n2 := startNodeProcess(t, url, db, "n2")
-	annKey, bobKey := sshtest.NewKey(t), sshtest.NewKey(t)
-	ann := sshtest.Open(t, sshtest.Dial(t, n1.addr, sshtest.Config("ann", annKey)), 100, 30, "play pong-1v1")
-	bob := sshtest.Open(t, sshtest.Dial(t, n1.addr, sshtest.Config("bob", bobKey)), 100, 30, "play pong-1v1")
-	ann.WaitFor(wait(), "r1@n1 · pong-1v1 · ranked")
-	bob.WaitFor(wait(), "r1@n1 · pong-1v1 · ranked")
-	deadline := time.Now().Add(4 * time.Second)
-	for time.Now().Before(deadline) {
-		ann.Type("w")
-		bob.Type("s")
-		time.Sleep(100 * time.Millisecond)
-	}
+	ann, bob, annKey, bobKey := matchRanked(t, n1.addr, "r1@n1")
+	press(4*time.Second, keyPress{ann, "w"}, keyPress{bob, "s"})
 	n1.kill9(t)
 	waitFor(t, "n2 to resume r1@n1", 10*time.Second, func() bool {
 		return strings.Contains(n2.log.String(), "resumed a room from its log")

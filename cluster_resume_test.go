@@ -102,19 +102,10 @@ func TestClusterResumeAfterKill9E2E(t *testing.T) {
 	n1 := startNodeProcess(t, url, db, "n1")
 	n2 := startNodeProcess(t, url, db, "n2")
 
-	annKey, bobKey := sshtest.NewKey(t), sshtest.NewKey(t)
-	ann := sshtest.Open(t, sshtest.Dial(t, n1.addr, sshtest.Config("ann", annKey)), 100, 30, "play pong-1v1")
-	bob := sshtest.Open(t, sshtest.Dial(t, n1.addr, sshtest.Config("bob", bobKey)), 100, 30, "play pong-1v1")
-	ann.WaitFor(wait(), "r1@n1 · pong-1v1 · ranked")
-	bob.WaitFor(wait(), "r1@n1 · pong-1v1 · ranked")
+	ann, bob, annKey, bobKey := matchRanked(t, n1.addr, "r1@n1")
 	// Play: the countdown runs out and both move their paddles for a
 	// while, so the log holds inputs and several batches.
-	deadline := time.Now().Add(6 * time.Second)
-	for time.Now().Before(deadline) {
-		ann.Type("w")
-		bob.Type("s")
-		time.Sleep(100 * time.Millisecond)
-	}
+	press(6*time.Second, keyPress{ann, "w"}, keyPress{bob, "s"})
 
 	logBytesPerSecond(t, url, "termarena.roomlog.r1_n1")
 	killed := time.Now()
@@ -177,16 +168,8 @@ func TestClusterUnresumableMatchIsRecordedAbortedE2E(t *testing.T) {
 	url := natstest.Start(t)
 	n1 := startNodeProcess(t, url, db, "n1")
 	n2 := startNodeProcess(t, url, db, "n2")
-	annKey, bobKey := sshtest.NewKey(t), sshtest.NewKey(t)
-	ann := sshtest.Open(t, sshtest.Dial(t, n1.addr, sshtest.Config("ann", annKey)), 100, 30, "play pong-1v1")
-	bob := sshtest.Open(t, sshtest.Dial(t, n1.addr, sshtest.Config("bob", bobKey)), 100, 30, "play pong-1v1")
-	ann.WaitFor(wait(), "r1@n1 · pong-1v1 · ranked")
-	bob.WaitFor(wait(), "r1@n1 · pong-1v1 · ranked")
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
-		ann.Type("w")
-		time.Sleep(100 * time.Millisecond)
-	}
+	ann, _, annKey, bobKey := matchRanked(t, n1.addr, "r1@n1")
+	press(5*time.Second, keyPress{ann, "w"})
 
 	nc, err := nats.Connect(url)
 	if err != nil {
@@ -370,11 +353,7 @@ func TestClusterAdminDrainE2E(t *testing.T) {
 	}
 	n1 := startNodeProcess(t, url, db, "n1", "--admin-keys", keys)
 	n2 := startNodeProcess(t, url, db, "n2", "--admin-keys", keys)
-	annKey, bobKey := sshtest.NewKey(t), sshtest.NewKey(t)
-	ann := sshtest.Open(t, sshtest.Dial(t, n1.addr, sshtest.Config("ann", annKey)), 100, 30, "play pong-1v1")
-	bob := sshtest.Open(t, sshtest.Dial(t, n1.addr, sshtest.Config("bob", bobKey)), 100, 30, "play pong-1v1")
-	ann.WaitFor(wait(), "r1@n1 · pong-1v1 · ranked")
-	bob.WaitFor(wait(), "r1@n1 · pong-1v1 · ranked")
+	ann, _, annKey, _ := matchRanked(t, n1.addr, "r1@n1")
 	time.Sleep(4 * time.Second) // past the countdown, into play
 
 	if r := sshtest.Run(t, n2.addr, "op", opKey, "admin drain n9"); r.Code != 1 || !strings.Contains(r.Stderr, "no node named n9") {
@@ -509,18 +488,11 @@ func TestClusterRestartedNodeSkipsResumedRoomIDsE2E(t *testing.T) {
 	n1 := startNodeProcess(t, url, db, "n1")
 	n2 := startNodeProcess(t, url, db, "n2")
 
-	annKey, bobKey, carolKey := sshtest.NewKey(t), sshtest.NewKey(t), sshtest.NewKey(t)
-	ann := sshtest.Open(t, sshtest.Dial(t, n1.addr, sshtest.Config("ann", annKey)), 100, 30, "play pong-1v1")
-	bob := sshtest.Open(t, sshtest.Dial(t, n1.addr, sshtest.Config("bob", bobKey)), 100, 30, "play pong-1v1")
-	ann.WaitFor(wait(), "r1@n1 · pong-1v1 · ranked")
-	bob.WaitFor(wait(), "r1@n1 · pong-1v1 · ranked")
+	ann, bob, annKey, bobKey := matchRanked(t, n1.addr, "r1@n1")
+	carolKey := sshtest.NewKey(t)
 	// Past the countdown and into play: the log has the match's start
 	// and batches.
-	for deadline := time.Now().Add(6 * time.Second); time.Now().Before(deadline); {
-		ann.Type("w")
-		bob.Type("s")
-		time.Sleep(100 * time.Millisecond)
-	}
+	press(6*time.Second, keyPress{ann, "w"}, keyPress{bob, "s"})
 
 	killed := time.Now()
 	n1.kill9(t)
@@ -612,4 +584,34 @@ func TestClusterRemotePlayerPlaysOnThroughDrainE2E(t *testing.T) {
 	}
 	ann2.Type("q") // walks out: bob wins
 	bob.WaitFor(wait(), "game over")
+}
+
+// matchRanked queues ann and bob (new keys) for pong-1v1 on the node at
+// addr and waits until both are seated in room, its first room; the keys
+// let them reconnect to another node as the same players.
+func matchRanked(t *testing.T, addr, room string) (ann, bob *sshtest.Term, annKey, bobKey gossh.Signer) {
+	t.Helper()
+	annKey, bobKey = sshtest.NewKey(t), sshtest.NewKey(t)
+	ann = sshtest.Open(t, sshtest.Dial(t, addr, sshtest.Config("ann", annKey)), 100, 30, "play pong-1v1")
+	bob = sshtest.Open(t, sshtest.Dial(t, addr, sshtest.Config("bob", bobKey)), 100, 30, "play pong-1v1")
+	ann.WaitFor(wait(), room+" · pong-1v1 · ranked")
+	bob.WaitFor(wait(), room+" · pong-1v1 · ranked")
+	return ann, bob, annKey, bobKey
+}
+
+// keyPress is a key a terminal types while press plays.
+type keyPress struct {
+	term *sshtest.Term
+	key  string
+}
+
+// press has each terminal type its key every 100 ms for d: past the
+// countdown and into play, so the room's log holds inputs and batches.
+func press(d time.Duration, keys ...keyPress) {
+	for deadline := time.Now().Add(d); time.Now().Before(deadline); {
+		for _, k := range keys {
+			k.term.Type(k.key)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
