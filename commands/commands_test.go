@@ -381,3 +381,35 @@ func TestMatchesColumnsHoldPracticeModesAt80Columns(t *testing.T) {
 		}
 	}
 }
+
+// "abandoned" (9 letters) overflowed the RESULT column (7): that row's
+// RATING and players stood two columns right of every other row's. Every
+// row's players now start where the header's PLAYERS does.
+func TestMatchesAbandonedRowKeepsColumns(t *testing.T) {
+	w := newWorld(t)
+	w.login(alice, "alice")
+	w.login(bob, "bob")
+	w.rankedWin(alice, bob, true)
+	if _, err := w.store.RecordMatch(context.Background(), store.MatchEnd{Match: store.MatchRecord{Mode: "practice-1v1", Room: "r2", Start: w.start.Add(20 * time.Minute),
+		Duration: 3 * time.Second, Forfeit: true, Players: []store.MatchPlayer{
+			{Fingerprint: alice, Slot: 0, Place: 2},
+			{Name: "bot-L1", Slot: 1, Place: 1},
+		}}}); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := commands.Matches(context.Background(), w.deps, asAlice, nil, &out, &errb); code != 0 {
+		t.Fatalf("matches: exit %d: %s", code, errb.String())
+	}
+	lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
+	if len(lines) != 3 || !strings.Contains(lines[1], "abandoned") {
+		t.Fatalf("want the abandoned practice match above the ranked win:\n%s", out.String())
+	}
+	at := utf8.RuneCountInString(lines[0][:strings.Index(lines[0], "PLAYERS")])
+	for _, l := range lines[1:] {
+		r := []rune(l)
+		if len(r) <= at || r[at-1] != ' ' || !strings.HasPrefix(string(r[at:]), "alice ") {
+			t.Errorf("the players do not start under PLAYERS (column %d):\n%s\n%s", at, lines[0], l)
+		}
+	}
+}

@@ -66,7 +66,8 @@ func writeMatches(w io.Writer, fp string, ms []service.Match, asJSON bool, empty
 // An aborted match says so in both. MODE is as wide as the widest mode
 // listed ("practice-tron-ffa" is 17) and PLAYERS, the one column of no
 // fixed width, comes last, so a long mode or a four-player line never
-// pushes another column out of line: a 1v1 row fits 80 columns.
+// pushes another column out of line: a 1v1 row fits 80 columns. RESULT is
+// as wide as its widest word, "abandoned".
 func printMatches(w io.Writer, fp string, ms []service.Match) {
 	modeW := len("MODE")
 	for _, m := range ms {
@@ -75,7 +76,7 @@ func printMatches(w io.Writer, fp string, ms []service.Match) {
 	if fp == "" {
 		fmt.Fprintf(w, "%7s  %-*s  %-16s  %s\n", "ID", modeW, "MODE", "WHEN", "PLAYERS")
 	} else {
-		fmt.Fprintf(w, "%7s  %-*s  %-16s  %-7s  %-6s  %s\n", "ID", modeW, "MODE", "WHEN", "RESULT", "RATING", "PLAYERS")
+		fmt.Fprintf(w, "%7s  %-*s  %-16s  %-9s  %-6s  %s\n", "ID", modeW, "MODE", "WHEN", "RESULT", "RATING", "PLAYERS")
 	}
 	for _, m := range ms {
 		result, change := "", ""
@@ -116,7 +117,7 @@ func printMatches(w io.Writer, fp string, ms []service.Match) {
 			fmt.Fprintf(w, "%7s  %-*s  %-16s  %s\n", id, modeW, m.Mode, when, players)
 			continue
 		}
-		fmt.Fprintf(w, "%7s  %-*s  %-16s  %-7s  %-6s  %s\n", id, modeW, m.Mode, when, result, change, players)
+		fmt.Fprintf(w, "%7s  %-*s  %-16s  %-9s  %-6s  %s\n", id, modeW, m.Mode, when, result, change, players)
 	}
 }
 

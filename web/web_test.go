@@ -425,3 +425,21 @@ func TestMatchCastDownload(t *testing.T) {
 	w.wantPage("/m/999.cast", 404, "no replay of match 999")
 	w.wantPage("/m/x.cast", 404, `no replay of match "x"`)
 }
+
+// A practice match walked out of at 0–0 says "abandoned" on its page and
+// in the player's history, as `matches` does, rather than listing a 2nd
+// place behind a bot that never scored either.
+func TestAbandonedMatchSaysSoOnItsPages(t *testing.T) {
+	w := newWorld(t)
+	w.login(alice, "alice")
+	m, err := w.store.RecordMatch(context.Background(), store.MatchEnd{Match: store.MatchRecord{Mode: "practice-1v1", Room: "r2", Start: w.start.Add(20 * time.Minute),
+		Duration: 3 * time.Second, Forfeit: true, Players: []store.MatchPlayer{
+			{Fingerprint: alice, Slot: 0, Place: 2},
+			{Name: "bot-L1", Slot: 1, Place: 1},
+		}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.wantPage("/m/"+itoa(m.ID), 200, "practice-1v1 · casual", "<strong>abandoned</strong>: a player walked out before anyone scored")
+	w.wantPage("/@/alice", 200, "practice-1v1 · abandoned")
+}
