@@ -136,9 +136,9 @@ func TestProfile(t *testing.T) {
 	check(t, commands.Profile, w.deps, []cmdCase{
 		{name: "own", who: asAlice, code: 0, stdout: []string{"name         alice", "first seen   2026-11-22",
 			"MODE        RATING        RANK         GAMES     W     L     D",
-			"pong-1v1    1480 ± 80     #2 of 2          1     0     1     0", "recent matches", "2026-11-22 14:04  2nd      -20     bob 5, alice 3"}},
+			"pong-1v1    1480 ± 80     #2 of 2          1     0     1     0", "recent matches", "2026-11-22 14:04  2nd        -20     bob 5, alice 3"}},
 		{name: "named, from the named player's side", who: asGuest, args: []string{"bob"}, code: 0,
-			stdout: []string{"name         bob", "won      +20     bob 5, alice 3"}},
+			stdout: []string{"name         bob", "won        +20     bob 5, alice 3"}},
 		{name: "json", who: asAlice, args: []string{"--json"}, code: 0, exact: `{
   "name": "alice",
   "first_seen": "2026-11-22T13:51:00Z",
