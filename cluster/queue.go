@@ -467,8 +467,9 @@ func (p *pairer) waitsElsewhere(node, id string) bool {
 }
 
 // tick runs the waves that are due and sends their matches to the node
-// that makes each room: the first player's. Players on other nodes sit in
-// it from theirs.
+// that makes each room: the node of the player who queued first (seats
+// go in rating order, so not the first seat's). Players on other nodes sit
+// in it from theirs.
 func (p *pairer) tick(ctx context.Context, now time.Time) {
 	for _, qq := range p.queues {
 		for _, m := range qq.Tick(now) {
@@ -479,7 +480,7 @@ func (p *pairer) tick(ctx context.Context, now time.Time) {
 
 func (p *pairer) send(ctx context.Context, m lobby.Match, now time.Time) {
 	msg := matchMsg{V: 1, By: p.n.name, Mode: string(m.Mode), Teams: m.Teams, Formed: m.Formed, Nodes: map[string]string{}}
-	node := p.where[m.Players[0].ID]
+	node := p.where[firstQueued(m.Players).ID]
 	for _, e := range m.Players {
 		at := p.where[e.ID]
 		msg.Players = append(msg.Players, toWire(e))
@@ -507,6 +508,18 @@ func (p *pairer) send(ctx context.Context, m lobby.Match, now time.Time) {
 		}
 		cancel()
 	}
+}
+
+// firstQueued is the player of a match who has waited longest (the first
+// seat on a tie).
+func firstQueued(es []lobby.Entry) lobby.Entry {
+	first := es[0]
+	for _, e := range es[1:] {
+		if e.Since.Before(first.Since) {
+			first = e
+		}
+	}
+	return first
 }
 
 // lastOf is id's last ranked opponents: as this holder matched them, or

@@ -214,3 +214,48 @@ func TestWhoCountsEveryNodesQueue(t *testing.T) {
 		return waiting(n1) == 2 && waiting(n2) == 2 && waiting(n3) == 2
 	})
 }
+
+// A pair queued on two nodes plays on the node of the player who queued
+// first, as the README says, whichever node holds the matchmaker's lease
+// and whoever the queue seats first (seats go in rating order: here the
+// first to queue is the higher rated, seated second). Seen on the tour of
+// issue 25: the room ran on the second player's node.
+func TestQueuedPairPlaysOnTheFirstQueuedPlayersNode(t *testing.T) {
+	url := natstest.Start(t)
+	n1 := startQueueNode(t, url, "n1")
+	eventually(t, "n1 holds the lease", n1.lease.Holding)
+	n2 := startQueueNode(t, url, "n2")
+	eventually(t, "n2 names n1 the matchmaker", func() bool { return n2.mm.Pairer() == "n1" })
+	for _, c := range []struct {
+		first, second     *queueNode
+		firstID, secondID string
+	}{
+		{n2, n1, "zed", "amy"}, // the first on the node without the lease
+		{n1, n2, "yan", "bea"}, // and on the holder's
+	} {
+		first, err := c.first.mm.Join(pong1v1, c.firstID, c.firstID, 1550)
+		if err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, c.firstID+" waiting, as "+c.second.n.name+" hears", func() bool {
+			_, elsewhere, _ := c.second.mm.Scope(pong1v1)
+			return elsewhere == 1
+		})
+		second, err := c.second.mm.Join(pong1v1, c.secondID, c.secondID, 1500)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rf, rs := roomOf(t, first), roomOf(t, second)
+		if rf.ID() != rs.ID() {
+			t.Fatalf("%s in %s, %s in %s: want one room", c.firstID, rf.ID(), c.secondID, rs.ID())
+		}
+		if rf.Remote() || !rs.Remote() {
+			t.Fatalf("room %s runs on the node of %s, who queued second; want %s's node, %s",
+				rf.ID(), c.secondID, c.firstID, c.first.n.name)
+		}
+		rf.Close()
+		eventually(t, "the match ended", func() bool {
+			return c.first.mm.InMatch(c.firstID) == nil && c.second.mm.InMatch(c.secondID) == nil
+		})
+	}
+}
