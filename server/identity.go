@@ -64,7 +64,7 @@ func (srv *Server) identify(sctx ssh.Context, user string) (Identity, error) {
 	var note string
 	if created {
 		srv.log.Info("new player", "name", p.Name, "fingerprint", fp)
-		note = nameNote(asked, p.Name)
+		note = nameNote(asked, p.Name, srv.sshTo("rename NAME"))
 	}
 	if srv.deps.Chat != nil {
 		// A mute outlives sessions and restarts: live chat learns of it here.
@@ -79,12 +79,13 @@ func (srv *Server) identify(sctx ssh.Context, user string) (Identity, error) {
 }
 
 // nameNote tells a new player why their name is not the one they asked
-// for, and how to choose another; "" when they got it.
-func nameNote(asked, got string) string {
+// for, and how to choose another (rename, the command that renames); ""
+// when they got it.
+func nameNote(asked, got, rename string) string {
 	if store.NormalizeName(asked) == got {
 		return ""
 	}
-	const how = "rename with: ssh HOST rename NAME"
+	how := "rename with: " + rename
 	if err := store.ValidateName(asked); err != nil {
 		return fmt.Sprintf("%q cannot be a name (%v): you are %s; %s", sanitize.Text(asked, 20), err, got, how)
 	}

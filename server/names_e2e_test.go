@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"encoding/json"
+	"net"
 	"strings"
 	"testing"
 
@@ -26,13 +27,17 @@ func TestNamesExplainedAndRename(t *testing.T) {
 	// Taken: told in the lobby, at first login only.
 	key2 := sshtest.NewKey(t)
 	lobbyTerm := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("alice", key2)), 80, 24, "")
-	lobbyTerm.WaitFor(wait, "Welcome, alice-2!", "alice is taken: you are alice-2;", "ssh HOST rename NAME")
+	// The hint is a command to paste: this server's address and port.
+	host, port, _ := net.SplitHostPort(h.Addr)
+	rename := "ssh -p " + port + " " + host + " rename NAME"
+	// (The lobby wraps the notice: the command's start is on one line.)
+	lobbyTerm.WaitFor(wait, "Welcome, alice-2!", "alice is taken: you are alice-2;", "rename with: ssh -p "+port+" "+host)
 	if r := sshtest.Run(t, h.Addr, "alice", key2, "whoami"); strings.Contains(r.Stdout, "taken") {
 		t.Fatalf("the name note came again at a later login: %q", r.Stdout)
 	}
 	// Invalid: told in whoami, text and JSON.
 	r := sshtest.Run(t, h.Addr, "Bob Smith!", sshtest.NewKey(t), "whoami")
-	if r.Code != 0 || !strings.Contains(r.Stdout, `"Bob Smith!" cannot be a name`) || !strings.Contains(r.Stdout, "you are bobsmith; rename with: ssh HOST rename NAME") {
+	if r.Code != 0 || !strings.Contains(r.Stdout, `"Bob Smith!" cannot be a name`) || !strings.Contains(r.Stdout, "you are bobsmith; rename with: "+rename) {
 		t.Fatalf("whoami with an invalid name: %+v", r)
 	}
 	var who struct {

@@ -123,12 +123,34 @@ type Server struct {
 	// watchers shares room screens among watchers who see the same.
 	watchers *tui.WatchHub
 
+	// advertised is the address players reach this server at over SSH
+	// (Advertise); nil until set.
+	advertised atomic.Pointer[string]
+
 	lnMu sync.Mutex
 	ln   *limitListener
 
 	runMu    sync.Mutex
 	running  sync.WaitGroup // session handlers in flight
 	shutting atomic.Bool
+}
+
+// Advertise sets the address (host:port) players reach this server at
+// over SSH, so that the hints sessions print are commands a player can
+// paste ("ssh -p 2222 play.example.com rename NAME") rather than ones with
+// HOST in them. Set before sessions are served.
+func (srv *Server) Advertise(addr string) { srv.advertised.Store(&addr) }
+
+// sshTo is the command line that runs command on this server without a
+// terminal: "ssh -p 2222 play.example.com rename NAME", or with HOST for
+// the host while no address is advertised.
+func (srv *Server) sshTo(command string) string {
+	if a := srv.advertised.Load(); a != nil && *a != "" {
+		if to := lobby.SSHCommand(*a); to != "" {
+			return to + " " + command
+		}
+	}
+	return "ssh HOST " + command
 }
 
 type ctxKey int
