@@ -9,6 +9,7 @@ import (
 	"github.com/termarena/termarena/commands"
 	"github.com/termarena/termarena/sanitize"
 	"github.com/termarena/termarena/service"
+	"github.com/termarena/termarena/store"
 )
 
 func replayCommand() command {
@@ -46,6 +47,12 @@ func replayCommand() command {
 					return ExitFail
 				}
 				srv.log.Error("replay", "id", id, "err", err)
+				if errors.Is(err, store.ErrDamaged) {
+					// Trying again cannot help a damaged database: only the
+					// operator can, and the store check logs where.
+					fmt.Fprintln(s.ErrOut(), "termarena: could not read the replay: the server's database is damaged; trying again will not help, tell the operator")
+					return ExitFail
+				}
 				fmt.Fprintln(s.ErrOut(), "termarena: could not read the replay; please try again")
 				return ExitFail
 			}
