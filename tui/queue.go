@@ -147,10 +147,10 @@ func (p *queuePage) view() string {
 	return s
 }
 
-// clusterQueueText tells a player in a cluster's queue the truth about it:
-// one matchmaker pairs every node's queue, but until matches are played
-// across nodes it pairs them only with players connected to the same node
-// (the count in the queue is this node's), and how many wait elsewhere.
+// clusterQueueText tells a player in a cluster's queue that it is one
+// queue: the cluster's one matchmaker pairs players on every node (the
+// match is played on the node of the one who queued first, from any
+// node), and how many wait on other nodes besides the count shown.
 func clusterQueueText(node string, elsewhere int) string {
 	// Two short lines: the queue box is narrower than the terminal.
 	s := style(colDim).Render(fmt.Sprintf("  matched with players on every node (this is %s)", node)) + "\n"
