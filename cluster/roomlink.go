@@ -137,6 +137,7 @@ type RoomLinks struct {
 	local LocalRooms
 	games game.Catalog
 	ctx   context.Context
+	t     linkTiming
 
 	mu     sync.Mutex
 	served map[string]*served // by room id, while some node is attached
@@ -153,13 +154,37 @@ type served struct {
 	seats map[string]map[game.PlayerID]int
 }
 
+// linkTiming is how an edge renews its handles, and a test's hook into
+// the owner's control requests; ServeRooms uses the defaults.
+type linkTiming struct {
+	renew     time.Duration // an edge renews its attachment this often (attachRenew)
+	renewWait time.Duration // and waits this long for the answer (attachRenew)
+	// control, when set, sees each control request before the owner
+	// answers it, on the goroutine that answers (tests slow the owner).
+	control func(ctlMsg)
+}
+
+func (t linkTiming) withDefaults() linkTiming {
+	if t.renew <= 0 {
+		t.renew = attachRenew
+	}
+	if t.renewWait <= 0 {
+		t.renewWait = attachRenew
+	}
+	return t
+}
+
 // ServeRooms starts serving this node's rooms to the others and returns
 // the links for sessions here to reach theirs (hand it to
 // lobby.Rooms.SetRemoteRooms). stop ends every link and returns once the
 // goroutines have.
 func (n *Node) ServeRooms(local LocalRooms, games game.Catalog) (links *RoomLinks, stop func(), err error) {
+	return n.serveRooms(local, games, linkTiming{})
+}
+
+func (n *Node) serveRooms(local LocalRooms, games game.Catalog, t linkTiming) (links *RoomLinks, stop func(), err error) {
 	ctx, cancel := context.WithCancel(context.Background())
-	l := &RoomLinks{n: n, local: local, games: games, ctx: ctx, served: map[string]*served{}}
+	l := &RoomLinks{n: n, local: local, games: games, ctx: ctx, t: t.withDefaults(), served: map[string]*served{}}
 	in := make(chan *nats.Msg, 256)
 	sub, err := n.nc.ChanSubscribe(subjectRoomPrefix+"*.ctl", in)
 	if err != nil {
@@ -195,6 +220,9 @@ func (l *RoomLinks) control(msg *nats.Msg) {
 	if err := json.Unmarshal(msg.Data, &req); err != nil || req.V != 1 || req.Node == "" {
 		l.n.log.Warn("cluster: a room control message that does not read", "room", id, "err", err)
 		return
+	}
+	if l.t.control != nil {
+		l.t.control(req)
 	}
 	switch req.Op {
 	case "attach":
@@ -573,8 +601,9 @@ func decodeInputs(data []byte) ([]remoteInput, error) {
 // Attach reaches room id on whichever node owns it (lobby.RemoteRooms):
 // it subscribes to the room's frames, asks the owner to publish them and
 // returns the handle sessions here hold. One goroutine per attached room
-// receives frames, sends inputs in batches and renews the attachment; a
-// room whose owner stops answering ends (a Closed frame, Failed).
+// receives frames and sends inputs in batches; another renews the
+// attachment (renew); a room whose owner stops answering ends (a Closed
+// frame, Failed).
 func (l *RoomLinks) Attach(ctx context.Context, id string) (*lobby.RemoteRoom, error) {
 	if l.ctx.Err() != nil {
 		return nil, fmt.Errorf("cluster: attach to room %s: the node is stopping", id)
@@ -665,7 +694,7 @@ type edge struct {
 	inputs chan remoteInput
 	// seated counts the sessions here the room seated (lobby.RemoteRoom.Seated).
 	seated atomic.Int32
-	// owner is the node that answered the last attach (the run
+	// owner is the node that answered the last attach (the renew
 	// goroutine's); players, who this node seated with how many
 	// sessions, to seat again on a new owner.
 	owner   string
@@ -757,12 +786,26 @@ func (e *edge) Submit(id game.PlayerID, in game.Input) bool {
 
 func (e *edge) run(ctx context.Context, frames <-chan *nats.Msg) {
 	defer e.room.EndRemote() // nothing after the owner's Closed frame
-	renew := time.NewTicker(attachRenew)
-	defer renew.Stop()
+	// The renewal is a request the owner may be slow to answer (a
+	// busy or dying node, NATS away): it runs on a goroutine of its own,
+	// so the player's inputs and the room's frames never wait on it, and
+	// it ends with the handle.
 	var (
-		batch  []remoteInput
-		buf    []byte
-		missed int
+		moved  = make(chan *game.Frame, 1)
+		lost   = make(chan struct{})
+		rctx   context.Context
+		cancel context.CancelFunc
+		done   = make(chan struct{})
+	)
+	rctx, cancel = context.WithCancel(ctx)
+	go func() {
+		defer close(done)
+		e.renew(rctx, moved, lost)
+	}()
+	defer func() { cancel(); <-done }()
+	var (
+		batch []remoteInput
+		buf   []byte
 	)
 	inSubject := roomSubject(e.id, "in")
 	for {
@@ -773,6 +816,13 @@ func (e *edge) run(ctx context.Context, frames <-chan *nats.Msg) {
 		case <-e.room.Done():
 			e.detach()
 			return
+		case <-lost:
+			return
+		case f := <-moved:
+			// The room moved to another owner (renew): its frames are
+			// numbered anew from this one. Applied here, where frames
+			// are, so the two never race.
+			e.room.ReplaceRemote(f)
 		case msg := <-frames:
 			f, err := game.DecodeFrame(e.codec, msg.Data)
 			if err != nil {
@@ -800,30 +850,47 @@ func (e *edge) run(ctx context.Context, frames <-chan *nats.Msg) {
 			if err := e.l.n.nc.Publish(inSubject, buf); err != nil {
 				e.l.n.log.Warn("cluster: send a room's inputs", "room", e.id, "err", err)
 			}
-		case <-renew.C:
-			// The renewal is a request: an owner that no longer answers
-			// (its node died, the room is gone) ends the handle after a
-			// few tries, and its screens say the room failed.
-			rctx, cancel := context.WithTimeout(ctx, attachRenew)
-			rep, err := e.l.request(rctx, e.id, ctlMsg{Op: "attach", Slot: -1})
-			cancel()
-			if err == nil && rep.Err == "" {
-				missed = 0
-				if rep.Node != "" && e.owner != "" && rep.Node != e.owner {
-					e.newOwner(ctx, rep)
-				}
-				if rep.Node != "" {
-					e.owner = rep.Node
-				}
-				continue
+		}
+	}
+}
+
+// renew renews the handle's attachment every linkTiming.renew, one
+// request at a time, until ctx ends. The renewal is a request: an owner
+// that no longer answers (its node died, the room is gone) ends the
+// handle after a few tries (lost is closed; the screens say the room
+// failed). An answer from another owner than before (the room was
+// resumed there) hands its first frame to run through moved and seats
+// this node's players again.
+func (e *edge) renew(ctx context.Context, moved chan<- *game.Frame, lost chan<- struct{}) {
+	t := time.NewTicker(e.l.t.renew)
+	defer t.Stop()
+	missed := 0
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		rctx, cancel := context.WithTimeout(ctx, e.l.t.renewWait)
+		rep, err := e.l.request(rctx, e.id, ctlMsg{Op: "attach", Slot: -1})
+		cancel()
+		if err == nil && rep.Err == "" {
+			missed = 0
+			if rep.Node != "" && e.owner != "" && rep.Node != e.owner {
+				e.newOwner(ctx, rep, moved)
 			}
-			if ctx.Err() != nil {
-				continue
+			if rep.Node != "" {
+				e.owner = rep.Node
 			}
-			if missed++; missed >= 3 {
-				e.l.n.log.Warn("cluster: lost the owner of a room played here", "room", e.id, "err", err)
-				return
-			}
+			continue
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		if missed++; missed >= 3 {
+			e.l.n.log.Warn("cluster: lost the owner of a room played here", "room", e.id, "err", err)
+			close(lost)
+			return
 		}
 	}
 }
@@ -832,10 +899,14 @@ func (e *edge) run(ctx context.Context, frames <-chan *nats.Msg) {
 // died (roomlog.go): the new owner numbers its frames anew, so its first
 // replaces whatever was newest here, and it holds every seat in grace, so
 // the players this node seated sit again (as many sessions as each had).
-func (e *edge) newOwner(ctx context.Context, rep ctlReply) {
+func (e *edge) newOwner(ctx context.Context, rep ctlReply, moved chan<- *game.Frame) {
 	e.l.n.log.Info("cluster: a room played here was resumed on another node; following it", "room", e.id, "from", e.owner, "to", rep.Node)
 	if f, err := game.DecodeFrame(e.codec, rep.Frame); err == nil {
-		e.room.ReplaceRemote(f)
+		select {
+		case moved <- f:
+		case <-ctx.Done():
+			return
+		}
 	}
 	e.mu.Lock()
 	again := make([]seatedHere, 0, len(e.players))
