@@ -57,3 +57,35 @@ func TestWhoE2E(t *testing.T) {
 		t.Fatalf("who me: %+v", r)
 	}
 }
+
+// TestWhoFollowsArrivalsInEveryLobbyE2E: one listing of who is online is
+// shared by every lobby, and each still shows the change: dave logging in
+// appears on bob's and carol's online lines, and leaves them when his
+// connection ends.
+func TestWhoFollowsArrivalsInEveryLobbyE2E(t *testing.T) {
+	h := start(t, t.TempDir(), server.DefaultConfig(), nil)
+	bob := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("bob", sshtest.NewKey(t))), 80, 24, "")
+	bob.WaitFor(wait, "Welcome, bob!")
+	carol := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("carol", sshtest.NewKey(t))), 80, 24, "")
+	carol.WaitFor(wait, "Welcome, carol!")
+	bob.WaitFor(wait, "2 players online: carol (lobby)")
+	carol.WaitFor(wait, "2 players online: bob (lobby)")
+
+	dave := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("dave", sshtest.NewKey(t))), 80, 24, "")
+	dave.WaitFor(wait, "Welcome, dave!")
+	bob.WaitFor(wait, "3 players online: carol (lobby), dave (lobby)")
+	carol.WaitFor(wait, "3 players online: bob (lobby), dave (lobby)")
+
+	dave.Close()
+	// The count follows at once, the names a moment later (a lobby lets a
+	// burst of moves settle before it reads the listing again).
+	for _, c := range []struct {
+		tm   *sshtest.Term
+		want string
+	}{{bob, "2 players online: carol (lobby)"}, {carol, "2 players online: bob (lobby)"}} {
+		waitUntil(t, "dave to leave the online line", wait, func() bool {
+			s := c.tm.Screen()
+			return strings.Contains(s, c.want) && !strings.Contains(s, "dave")
+		})
+	}
+}

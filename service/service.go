@@ -58,6 +58,9 @@ type Service struct {
 	presence Presence
 	queues   Queues
 	quick    Queues // the quick-match queues (WithQuick); nil: none
+	// who is the listing every session shares (see whoSnapshot); set by
+	// WithOnline, so the copies With* makes share it too.
+	who *whoSnapshot
 }
 
 // New returns the service over st and rooms. st is required; rooms may

@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"errors"
+	"sync"
 
 	"github.com/termarena/termarena/lobby"
 )
@@ -28,7 +29,47 @@ var ErrNoPresence = errors.New("service: who is online is not known here")
 func (s *Service) WithOnline(p Presence, q Queues) *Service {
 	c := *s
 	c.presence, c.queues = p, q
+	c.who = &whoSnapshot{}
 	return &c
+}
+
+// whoSnapshot is the players part of the last listing built, for the
+// presence version it was built from (the change channel Presence.Who
+// returns with it). Every lobby reads who is online after each change;
+// each building its own copy of every player made the server hold N
+// listings of N players (≈40 KB a session at 500), so one is built a
+// version and shared. Its slice is immutable once built: readers only
+// range over it.
+type whoSnapshot struct {
+	mu      sync.Mutex
+	version <-chan struct{}
+	players []OnlinePlayer
+	guests  int
+}
+
+// of returns the players and guest count of list, the presence at
+// version, building them only when version is new. A nil version (a
+// source that cannot say when it changes) is built every time.
+func (c *whoSnapshot) of(list []lobby.Presence, version <-chan struct{}) ([]OnlinePlayer, int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if version != nil && c.version == version {
+		return c.players, c.guests
+	}
+	players, guests := make([]OnlinePlayer, 0, len(list)), 0
+	for _, p := range list {
+		if p.Guest {
+			guests++
+			continue
+		}
+		a := p.Activity()
+		players = append(players, OnlinePlayer{Name: p.Name, Doing: a.Doing, Mode: a.Mode, Room: a.Room, Match: a.Match, Node: p.Node, SSH: lobby.SSHCommand(p.SSH), Casual: a.Casual})
+	}
+	// Full capacity: an append by a reader copies instead of writing
+	// into the shared array.
+	players = players[:len(players):len(players)]
+	c.version, c.players, c.guests = version, players, guests
+	return players, guests
 }
 
 // WithQuick is the service counting the quick-match queues ("play
@@ -90,7 +131,8 @@ type QueueCount struct {
 }
 
 // Who says who is online now, and returns a channel closed when that
-// changes (the lobby redraws its line then).
+// changes (the lobby redraws its line then). Its Players are shared by
+// every caller until the next change: read them, never write them.
 func (s *Service) Who(ctx context.Context) (Who, <-chan struct{}, error) {
 	if err := ctx.Err(); err != nil {
 		return Who{}, nil, err
@@ -99,15 +141,8 @@ func (s *Service) Who(ctx context.Context) (Who, <-chan struct{}, error) {
 		return Who{}, nil, ErrNoPresence
 	}
 	list, changed := s.presence.Who()
-	w := Who{Players: make([]OnlinePlayer, 0, len(list)), Queues: []QueueCount{}, Quick: []QueueCount{}}
-	for _, p := range list {
-		if p.Guest {
-			w.Guests++
-			continue
-		}
-		a := p.Activity()
-		w.Players = append(w.Players, OnlinePlayer{Name: p.Name, Doing: a.Doing, Mode: a.Mode, Room: a.Room, Match: a.Match, Node: p.Node, SSH: lobby.SSHCommand(p.SSH), Casual: a.Casual})
-	}
+	w := Who{Queues: []QueueCount{}, Quick: []QueueCount{}}
+	w.Players, w.Guests = s.who.of(list, changed)
 	if s.queues != nil {
 		for _, q := range s.queues.Queued() {
 			w.Queues = append(w.Queues, QueueCount{Mode: string(q.Mode), Waiting: q.Waiting, Needs: q.Table})
