@@ -47,34 +47,45 @@ func (v *RoomView) GameKey(key string, repeat, release bool) {
 }
 
 // TakeKey offers a player's key, straight from the session's terminal, to
-// the room screen, which answers on its own goroutine whether it took it
-// as the game's: not while a question, the key help or the chat line is
-// up, nor a key the room's own screen uses (roomKey), nor one that means
-// nothing to the game. A key it does not take is the menu's to handle.
-// It waits for the answer, never for a frame to be written beyond the
-// one in progress; false when the screen is not running or ctx ends.
+// the room screen, and says whether it took it as the game's: not while a
+// question, the key help or the chat line is up, nor a key the room's own
+// screen uses (roomKey), nor one that means nothing to the game. A key it
+// does not take is the menu's to handle.
+//
+// It decides on the caller's goroutine, the session's, which is where the
+// prompt and the chat line change, so a key after one that opened the chat
+// line is typed into it; what it decides reads only atomics and the
+// view's immutable game and seat (gameview.View.Action is a pure mapping).
+// The mapped key is then queued for Run without waiting: the session goes
+// back to reading at once instead of parking until Run has answered (two
+// goroutine switches a key). False when the screen has stopped or ctx
+// ended, or on a flood beyond the buffer (the menu drops it as the screen
+// would).
 func (v *RoomView) TakeKey(ctx context.Context, key string, repeat, release bool) bool {
-	if roomKey(key) || v.prompt.Load() != nil {
-		return false // the menu's, without asking Run
-	}
-	offer := make(chan bool, 1)
-	select {
-	case v.keys <- keyEvent{key: key, repeat: repeat, release: release, at: v.readAt(), offer: offer}:
-	default:
-		return false // a flood: the menu drops it as the screen would
+	if roomKey(key) || ctx.Err() != nil {
+		return false // the menu's, without asking the game
 	}
 	select {
-	case taken := <-offer:
-		return taken
 	case <-v.stopped:
-	case <-ctx.Done():
+		return false
+	default:
 	}
-	return false
+	k := keyEvent{key: key, repeat: repeat, release: release}
+	if !v.takes(&k) {
+		return false
+	}
+	k.at = v.readAt()
+	select {
+	case v.keys <- k:
+		return true
+	default:
+		return false
+	}
 }
 
-// takes answers a key the terminal offers (TakeKey), on Run's goroutine:
-// the game's unless the screen has a question, the key help or the chat
-// line up, in which case the menu types or answers with it.
+// takes reports whether a key the terminal offers (TakeKey) is the game's,
+// mapping it in k: not while the screen has a question, the key help or
+// the chat line up, in which case the menu types or answers with it.
 func (v *RoomView) takes(k *keyEvent) bool {
 	if v.prompt.Load() != nil {
 		return false

@@ -10,11 +10,8 @@ import (
 // player's key (key), which the game's view maps there, or a direction
 // or action already mapped (tests, and the mapping's result), or a poke.
 type keyEvent struct {
-	key string // a player's key as the terminal named it; "" once mapped
-	// offer: the terminal asks whether key is the game's (TakeKey), and
-	// the answer goes back on it (capacity 1).
-	offer   chan bool
-	dir     int8 // -1 up/left, +1 down/right
+	key     string // a player's key as the terminal named it; "" once mapped
+	dir     int8   // -1 up/left, +1 down/right
 	release bool
 	repeat  bool
 	poke    bool // no key: a new size or palette is waiting

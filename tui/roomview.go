@@ -397,7 +397,7 @@ func (v *RoomView) applyChanges() {
 // prompt waits for the beat. Only Bubble Tea's own writes, which its
 // renderer paces, are painted over at once.
 func (v *RoomView) Run(ctx context.Context) {
-	// A key the terminal offers (TakeKey) gets no answer once Run is gone.
+	// The terminal offers no more keys (TakeKey) once Run is gone.
 	defer close(v.stopped)
 	clocks := v.cfg.Clocks
 	if clocks == nil {
@@ -426,19 +426,6 @@ func (v *RoomView) Run(ctx context.Context) {
 				v.draw()
 			case k.poke:
 				// A new size, palette or prompt: the next beat shows it.
-			case k.offer != nil:
-				taken := v.takes(&k)
-				k.offer <- taken
-				if !taken {
-					break // the menu's key
-				}
-				v.poll()
-				if k.acted {
-					v.sendAction(k)
-				} else {
-					v.steerKey(k)
-				}
-				v.drawEarly()
 			case k.key != "" && !v.mapKey(&k):
 				// Not one of the game's keys: nothing to draw.
 			case k.acted || k.look != "":

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"context"
+	"runtime"
 	"testing"
 	"time"
 
@@ -8,6 +10,7 @@ import (
 
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/game/pong"
+	"github.com/termarena/termarena/pace"
 )
 
 type countWriter struct{ n, frames int }
@@ -138,4 +141,31 @@ func TestTwoVTwoFramesAllocateNothing(t *testing.T) {
 	if allocs := frameAllocs(v, frames, &now); allocs > 0 {
 		t.Errorf("%.0f allocations a frame", allocs)
 	}
+}
+
+// BenchmarkTakeKey is what a player's key costs from the session's
+// terminal to the room screen having it (TakeKey, then Run's goroutine
+// taking it off the queue), press and release in turn, with Run drawing
+// on a clock that never beats. Run it with -cpu 1, as the server runs:
+// the time is then the CPU both goroutines spend, switches included.
+func BenchmarkTakeKey(b *testing.B) {
+	frames := recordedFrames(b, 2)
+	v := newTestRoomView(RoomViewConfig{Room: newFakeRoom(frames[1]), Me: "a", Slot: 0, Out: &countWriter{},
+		Profile: colorprofile.ANSI256, Width: 80, Height: 24, Clocks: pace.NewManual()})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); v.Run(ctx) }()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		if !v.TakeKey(ctx, "w", false, i%2 == 1) {
+			b.Fatal("the room screen did not take w")
+		}
+		for len(v.keys) > 0 {
+			runtime.Gosched()
+		}
+	}
+	b.StopTimer()
+	cancel()
+	<-done
 }
