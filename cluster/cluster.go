@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -37,6 +38,14 @@ type Node struct {
 	// names is the bucket of live nodes' names, once ClaimName has
 	// claimed this one's (names.go).
 	names atomic.Pointer[jetstream.KeyValue]
+	// live is the other nodes as the names bucket last said (names.go's
+	// watch), namesTTL how long a name lives unrenewed.
+	liveMu   sync.Mutex
+	live     map[string]liveNode
+	namesTTL time.Duration
+	// servesSeats: ServeRooms answers other nodes asking for a dropped
+	// seat; the node's name says so from then on.
+	servesSeats atomic.Bool
 }
 
 // ErrNoName is a node started without a name: every node's name must be

@@ -53,6 +53,10 @@ type nameClaim struct {
 	// SSH is the address the node advertises (Advertise), from the
 	// first renewal after it is set: how other nodes send players there.
 	SSH string `json:"ssh,omitempty"`
+	// Seats says the node answers the cluster's question for a dropped
+	// seat (subjectFindHeld), so a node asking waits for its answer; an
+	// older node's claim lacks it and is not waited for.
+	Seats bool `json:"seats,omitempty"`
 }
 
 // nameKey is the name's key: node names are letters, digits, '.', '-' and
@@ -87,6 +91,7 @@ func (n *Node) ClaimName(ctx context.Context, t NameTiming) (stop func(), err er
 	claim := nameClaim{V: 1, Host: host, PID: os.Getpid(), Since: time.Now().UTC()}
 	value := func() []byte {
 		claim.SSH = n.SSH()
+		claim.Seats = n.servesSeats.Load()
 		b, _ := json.Marshal(claim)
 		return b
 	}
@@ -97,15 +102,105 @@ func (n *Node) ClaimName(ctx context.Context, t NameTiming) (stop func(), err er
 	}
 	n.names.Store(&kv)
 	runCtx, stopRun := context.WithCancel(context.Background())
-	done := make(chan struct{})
+	done := make(chan struct{}, 2)
 	go func() {
-		defer close(done)
+		defer func() { done <- struct{}{} }()
 		n.renewName(runCtx, kv, key, value, rev, t)
 	}()
+	watching := n.watchNames(runCtx, kv, t, done)
 	return func() {
 		stopRun()
 		<-done
+		if watching {
+			<-done
+		}
 	}, nil
+}
+
+// liveNode is another node as its name's key last said.
+type liveNode struct {
+	at    time.Time // its last renewal
+	seats bool      // it answers subjectFindHeld
+}
+
+// watchNames follows the names bucket so the node knows which others are
+// alive without asking NATS each time (seatNodes): a login asks the
+// others for a dropped seat (roomlink.go's FindHeld) and waits only for
+// the live ones. It returns once the
+// bucket's current keys are read, false when it cannot watch (seatNodes
+// then says it does not know); the goroutine it starts signals done when
+// ctx ends.
+func (n *Node) watchNames(ctx context.Context, kv jetstream.KeyValue, t NameTiming, done chan<- struct{}) bool {
+	w, err := kv.WatchAll(ctx)
+	if err != nil {
+		n.log.Warn("cluster: not following the other nodes' names", "err", err)
+		return false
+	}
+	n.namesTTL = t.TTL
+	read := make(chan struct{})
+	go func() {
+		defer func() { done <- struct{}{} }()
+		defer func() { _ = w.Stop() }()
+		first := true
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case e, ok := <-w.Updates():
+				if !ok {
+					return
+				}
+				if e == nil { // the keys there were at the start are read
+					if first {
+						first = false
+						close(read)
+					}
+					continue
+				}
+				n.heardName(e)
+			}
+		}
+	}()
+	select {
+	case <-read:
+	case <-time.After(2 * time.Second):
+		n.log.Warn("cluster: the other nodes' names are slow to read")
+	case <-ctx.Done():
+	}
+	return true
+}
+
+func (n *Node) heardName(e jetstream.KeyValueEntry) {
+	n.liveMu.Lock()
+	defer n.liveMu.Unlock()
+	if n.live == nil {
+		n.live = map[string]liveNode{}
+	}
+	if e.Operation() != jetstream.KeyValuePut {
+		delete(n.live, e.Key())
+		return
+	}
+	var claim nameClaim
+	_ = json.Unmarshal(e.Value(), &claim)
+	n.live[e.Key()] = liveNode{at: e.Created(), seats: claim.Seats}
+}
+
+// seatNodes lists the other nodes that answer subjectFindHeld and have
+// renewed their names within the names' TTL (a key nobody renews lapses
+// without a word to watchers); known is false before ClaimName.
+func (n *Node) seatNodes() (nodes []string, known bool) {
+	if n.names.Load() == nil {
+		return nil, false
+	}
+	n.liveMu.Lock()
+	defer n.liveMu.Unlock()
+	self := nameKey(n.name)
+	for key, ln := range n.live {
+		if key != self && ln.seats && time.Since(ln.at) < n.namesTTL {
+			nodes = append(nodes, key)
+		}
+	}
+	return nodes, true
 }
 
 // createName creates the name's key, waiting out a key nobody renews.

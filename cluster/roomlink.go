@@ -128,6 +128,31 @@ func (r ctlReply) err(req ctlMsg) error {
 // *lobby.Rooms implements it.
 type LocalRooms interface {
 	Owned(id string) (*lobby.Room, bool)
+	// HoldingHere is this node's room where a player holds a dropped
+	// seat in grace, private rooms included.
+	HoldingHere(id game.PlayerID) (*lobby.Room, bool)
+}
+
+// subjectFindHeld asks every node at once for the rooms it runs where a
+// player holds a dropped seat in grace (findHeldMsg): a player
+// reconnecting to a node the directory does not tell where his seat is
+// (a private room, which the directory does not list; a node that has
+// not yet heard the others' rooms). Every node that serves rooms answers
+// (findHeldReply), with no room when it holds none, so the asker stops
+// once every live node has.
+const subjectFindHeld = "termarena.holding"
+
+// findHeldMsg and findHeldReply are version 1; fields are only added.
+type findHeldMsg struct {
+	V      int    `json:"v"`
+	Node   string `json:"node"`
+	Player string `json:"player"`
+}
+
+type findHeldReply struct {
+	V    int    `json:"v"`
+	Node string `json:"node"`
+	Room string `json:"room,omitempty"`
 }
 
 // RoomLinks serves this node's rooms to sessions on other nodes and
@@ -191,20 +216,100 @@ func (n *Node) serveRooms(local LocalRooms, games game.Catalog, t linkTiming) (l
 		cancel()
 		return nil, nil, fmt.Errorf("cluster: serve rooms: %w", err)
 	}
+	finds := make(chan *nats.Msg, 64)
+	findSub, err := n.nc.ChanSubscribe(subjectFindHeld, finds)
+	if err != nil {
+		_ = sub.Unsubscribe()
+		cancel()
+		return nil, nil, fmt.Errorf("cluster: serve rooms: %w", err)
+	}
+	// The node's name says from now on that it answers (names.go).
+	n.servesSeats.Store(true)
+	select {
+	case n.readvertise <- struct{}{}: // rewritten now, not a renewal later
+	default:
+	}
 	l.wg.Add(1)
 	go func() {
 		defer l.wg.Done()
-		defer func() { _ = sub.Unsubscribe() }()
+		defer func() { _ = sub.Unsubscribe(); _ = findSub.Unsubscribe() }()
 		for {
 			select {
 			case <-ctx.Done():
 				return
 			case msg := <-in:
 				l.control(msg)
+			case msg := <-finds:
+				l.answerFindHeld(msg)
 			}
 		}
 	}()
 	return l, func() { cancel(); l.wg.Wait() }, nil
+}
+
+// answerFindHeld tells a node asking which room here holds a player's
+// dropped seat (none: an empty answer). The newest frames say, without
+// waiting on any room.
+func (l *RoomLinks) answerFindHeld(msg *nats.Msg) {
+	var req findHeldMsg
+	if err := json.Unmarshal(msg.Data, &req); err != nil || req.V != 1 || req.Node == "" || req.Player == "" {
+		l.n.log.Warn("cluster: a request for a dropped seat that does not read", "err", err)
+		return
+	}
+	if req.Node == l.n.name || msg.Reply == "" {
+		return // our own: the asker looked at its rooms first
+	}
+	rep := findHeldReply{V: 1, Node: l.n.name}
+	if r, ok := l.local.HoldingHere(game.PlayerID(req.Player)); ok {
+		rep.Room = r.ID()
+	}
+	b, _ := json.Marshal(rep)
+	if err := msg.Respond(b); err != nil {
+		l.n.log.Warn("cluster: answer a request for a dropped seat", "err", err)
+	}
+}
+
+// FindHeld asks every other node which of its rooms holds player's
+// dropped seat in grace (lobby.SeatFinders), and returns the first room
+// named; none once every live node has answered, or ctx ends. Before
+// ClaimName it cannot know which nodes live, and waits for ctx.
+func (l *RoomLinks) FindHeld(ctx context.Context, p game.PlayerID) ([]string, error) {
+	nodes, known := l.n.seatNodes()
+	if known && len(nodes) == 0 {
+		return nil, nil
+	}
+	inbox := l.n.nc.NewRespInbox()
+	replies := make(chan *nats.Msg, 64)
+	sub, err := l.n.nc.ChanSubscribe(inbox, replies)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: ask for a dropped seat: %w", err)
+	}
+	defer func() { _ = sub.Unsubscribe() }()
+	b, _ := json.Marshal(findHeldMsg{V: 1, Node: l.n.name, Player: string(p)})
+	if err := l.n.nc.PublishRequest(subjectFindHeld, inbox, b); err != nil {
+		return nil, fmt.Errorf("cluster: ask for a dropped seat: %w", err)
+	}
+	pending := map[string]bool{}
+	for _, node := range nodes {
+		pending[node] = true
+	}
+	for !known || len(pending) > 0 {
+		select {
+		case <-ctx.Done():
+			return nil, nil // a node that does not answer in time holds nothing we can reach
+		case msg := <-replies:
+			var rep findHeldReply
+			if err := json.Unmarshal(msg.Data, &rep); err != nil || rep.Node == "" {
+				l.n.log.Warn("cluster: an answer for a dropped seat that does not read", "err", err)
+				continue
+			}
+			if rep.Room != "" {
+				return []string{rep.Room}, nil
+			}
+			delete(pending, nameKey(rep.Node))
+		}
+	}
+	return nil, nil
 }
 
 // control answers one control request for a room this node owns; other

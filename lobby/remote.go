@@ -211,21 +211,33 @@ type SeatHolders interface {
 	Holds(ctx context.Context, room string, id game.PlayerID) (bool, error)
 }
 
+// SeatFinders is what of RemoteRooms asks every other node of the
+// cluster for the rooms it runs where a player holds a dropped seat in
+// grace: the directory does not list private casual rooms, and a node
+// that has just started has not yet heard the others' rooms.
+type SeatFinders interface {
+	FindHeld(ctx context.Context, id game.PlayerID) ([]string, error)
+}
+
 // holdingWait bounds how long a login asks the cluster for a seat held
 // elsewhere: a slow NATS must not hold a login up.
 const holdingWait = time.Second
 
 // holdingElsewhere is Holding for a seat in another node's room: the
 // player's connection dropped on another node (or the room's owner died
-// and another node resumed it), and he reconnected here. Only rooms the
-// directory lists him in are asked about, so a single node and a login
-// with no match under way cost nothing; each candidate's owner confirms
-// the seat is his and in grace before this node attaches to the room.
+// and another node resumed it), and he reconnected here. Rooms the
+// directory lists him in are asked about first, each candidate's owner
+// confirming the seat is his and in grace; then every other node is
+// asked at once (SeatFinders). A single node asks nothing.
 func (rs *Rooms) holdingElsewhere(id game.PlayerID) (*Room, bool) {
-	if rs.remoteNodes.Load() == 0 || id == "" {
+	if id == "" {
 		return nil, false
 	}
 	rs.mu.Lock()
+	if rs.linker == nil {
+		rs.mu.Unlock()
+		return nil, false
+	}
 	holders, _ := rs.linker.(SeatHolders)
 	var candidates []string
 	if holders != nil {
@@ -243,10 +255,8 @@ func (rs *Rooms) holdingElsewhere(id game.PlayerID) (*Room, bool) {
 			}
 		}
 	}
+	finder, _ := rs.linker.(SeatFinders)
 	rs.mu.Unlock()
-	if len(candidates) == 0 {
-		return nil, false
-	}
 	ctx, cancel := context.WithTimeout(rs.ctx, holdingWait)
 	defer cancel()
 	for _, ref := range candidates {
@@ -259,6 +269,21 @@ func (rs *Rooms) holdingElsewhere(id game.PlayerID) (*Room, bool) {
 			return nil, false
 		}
 		return r, true
+	}
+	if finder == nil {
+		return nil, false
+	}
+	// Not in a room the directory lists: a private room's, or one this
+	// node has not heard of yet. Every other node says which of its own
+	// rooms hold the seat; each names only a seat in grace.
+	refs, err := finder.FindHeld(ctx, id)
+	if err != nil {
+		rs.log.Warn("asking the cluster for a dropped seat", "err", err)
+	}
+	for _, ref := range refs {
+		if r, err := rs.Attach(ref); err == nil {
+			return r, true
+		}
 	}
 	return nil, false
 }

@@ -801,6 +801,16 @@ func (rs *Rooms) Evict(ctx context.Context, id game.PlayerID) int {
 // it dropped and may still reclaim (grace running), so a reconnecting
 // player goes straight back to their match.
 func (rs *Rooms) Holding(id game.PlayerID) (*Room, bool) {
+	if r, ok := rs.HoldingHere(id); ok {
+		return r, true
+	}
+	return rs.holdingElsewhere(id)
+}
+
+// HoldingHere is Holding among this node's own rooms only: what this node
+// answers another node of a cluster asking for a reconnecting player's
+// seat.
+func (rs *Rooms) HoldingHere(id game.PlayerID) (*Room, bool) {
 	rs.mu.Lock()
 	rooms := make([]*Room, 0, len(rs.byID))
 	for _, r := range rs.byID {
@@ -818,5 +828,5 @@ func (rs *Rooms) Holding(id game.PlayerID) (*Room, bool) {
 			}
 		}
 	}
-	return rs.holdingElsewhere(id)
+	return nil, false
 }

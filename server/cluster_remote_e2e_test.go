@@ -23,6 +23,14 @@ import (
 // nobody defends: over in about 10 s of play) and a one-second countdown.
 func startPongNode(t *testing.T, natsURL, storeURL, name string, points int) *harness {
 	t.Helper()
+	return startPongNodeBeating(t, natsURL, storeURL, name, points, 100*time.Millisecond)
+}
+
+// startPongNodeBeating is startPongNode whose presence and room directory
+// repeat themselves every heartbeat (between changes, which are sent at
+// once).
+func startPongNodeBeating(t *testing.T, natsURL, storeURL, name string, points int, heartbeat time.Duration) *harness {
+	t.Helper()
 	var logOut io.Writer = io.Discard
 	if os.Getenv("TERMARENA_TEST_LOG") != "" {
 		logOut = os.Stderr
@@ -31,7 +39,7 @@ func startPongNode(t *testing.T, natsURL, storeURL, name string, points int) *ha
 	ac := app.DefaultConfig()
 	ac.Data, ac.StoreTimeout, ac.Server, ac.StoreURL = dir, time.Second, server.DefaultConfig(), storeURL
 	ac.Logger = slog.New(slog.NewTextHandler(logOut, nil)).With("node", name)
-	ac.Cluster = app.Cluster{NATS: natsURL, Node: name, Presence: cluster.PresenceTiming{Heartbeat: 100 * time.Millisecond}}
+	ac.Cluster = app.Cluster{NATS: natsURL, Node: name, Presence: cluster.PresenceTiming{Heartbeat: heartbeat}}
 	ac.Lobby.Rooms = lobby.RoomsConfig{
 		Room: game.RoomConfig{Countdown: time.Second, Grace: 20 * time.Second},
 		Games: game.Catalog{pong.Kind{Configure: func(m pong.Mode) pong.Config {
