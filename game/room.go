@@ -60,12 +60,19 @@ func (p Phase) String() string {
 const (
 	DefaultTickRate         = 60
 	DefaultMaxCatchUp       = 5
-	DefaultInputBuffer      = 1024
 	DefaultMaxInputsPerTick = 4
 	DefaultMinPlayers       = 2
 	DefaultCountdown        = 3 * time.Second
 	DefaultGrace            = 30 * time.Second
 	DefaultIdleTimeout      = 30 * time.Second
+	// DefaultSeatInputs is a seat's share of the room's input buffer
+	// when RoomConfig.InputBuffer is zero: more than a second of a
+	// session's key budget (inputguard's 60 keys), so a burst of one
+	// seat's keys is never refused for want of room, while a room holds
+	// only what its seats can send. A fixed 1,024 was 40 KB a room,
+	// allocated with it, for a Pong room whose two seats send a handful
+	// a tick.
+	DefaultSeatInputs = 64
 )
 
 // MaxTickRate caps RoomConfig.TickRate.
@@ -82,7 +89,7 @@ type RoomConfig struct {
 	// one tick longer, and the wake-up, the room's main cost, is halved.
 	// Views draw at 30 fps and extrapolate, so players see no difference.
 	TicksPerWake     int
-	InputBuffer      int // capacity of the shared input channel
+	InputBuffer      int // capacity of the shared input channel; 0: DefaultSeatInputs a seat
 	MaxInputsPerTick int // per seat; the excess is dropped so a key flood cannot slow the tick
 	MinPlayers       int // clamped to the game's slot count
 	// Countdown before play starts or resumes; negative means none.
@@ -153,7 +160,7 @@ func (c RoomConfig) withDefaults(slots int) RoomConfig {
 	c.TicksPerWake = min(max(c.TicksPerWake, 1), c.TickRate)
 	c.MaxCatchUp = max(c.MaxCatchUp, c.TicksPerWake)
 	if c.InputBuffer <= 0 {
-		c.InputBuffer = DefaultInputBuffer
+		c.InputBuffer = max(slots, 1) * DefaultSeatInputs
 	}
 	if c.MaxInputsPerTick <= 0 {
 		c.MaxInputsPerTick = DefaultMaxInputsPerTick
