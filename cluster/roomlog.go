@@ -24,10 +24,12 @@ import (
 // and holds the room's lease (a key per room in the KV bucket
 // termarena_room_owner, living LogTiming.TTL after its last renewal;
 // value: the owner's node name). When the owner dies its leases expire;
-// each other node looks for room logs whose lease is gone, and the first
-// to create the key again rebuilds the match from the log (re-simulating
-// it, every batch's hash checked) and plays it on. A log that does not
-// rebuild is recorded as an aborted match, no rating changed.
+// each other node watches the bucket (every renewal, handover and
+// release reaches it as it happens), notices a lease not renewed for
+// its TTL, and the first to create the key again rebuilds the match from
+// the log (re-simulating it, every batch's hash checked) and plays it
+// on. A log that does not rebuild is recorded as an aborted match, no
+// rating changed.
 const (
 	streamRoomLog   = "TERMARENA_ROOMLOG"
 	subjectRoomLog  = "termarena.roomlog."
@@ -55,7 +57,10 @@ var roomKeys = strings.NewReplacer("@", "_", ".", "_")
 type LogTiming struct {
 	TTL   time.Duration // a lease lives this long unrenewed; default 2s
 	Renew time.Duration // default TTL/4
-	Poll  time.Duration // how often a node looks for orphaned rooms; default TTL/8
+	// Poll is how soon a node tries again to take a lapsed lease NATS
+	// has not let go of yet, or to watch the leases again after the
+	// watch failed; default TTL/8. Nothing is polled at rest.
+	Poll time.Duration
 }
 
 func (t LogTiming) withDefaults() LogTiming {
@@ -400,8 +405,32 @@ func (l *RoomLog) loop(ctx context.Context) {
 	rooms := map[string]*owned{}
 	renew := time.NewTicker(l.t.Renew)
 	defer renew.Stop()
-	poll := time.NewTicker(l.t.Poll)
-	defer poll.Stop()
+	// The other nodes' leases are watched, not asked after: a KV
+	// Get per logged room four times a second was a node's NATS
+	// traffic at rest (and grew with every room of the cluster). An
+	// expiry is not a message (the bucket keeps no markers, which older
+	// nodes could not open), so each lease lapses here TTL after its
+	// last renewal was seen, and deletes (a handover, a match's end)
+	// come as they happen.
+	w := leaseWatch{lapse: time.NewTimer(time.Hour), leases: map[string]time.Time{}}
+	w.lapse.Stop()
+	defer w.lapse.Stop()
+	var rewatch <-chan time.Time
+	watch := func() {
+		kw, err := l.kv.WatchAll(ctx, jetstream.MetaOnly())
+		if err != nil {
+			l.n.log.Warn("cluster: watching the room leases; trying again", "err", err)
+			rewatch = time.After(l.t.Poll)
+			return
+		}
+		w.kw, w.updates = kw, kw.Updates()
+	}
+	watch()
+	defer func() {
+		if w.kw != nil {
+			_ = w.kw.Stop()
+		}
+	}()
 	for {
 		select {
 		case <-ctx.Done():
@@ -419,10 +448,90 @@ func (l *RoomLog) loop(ctx context.Context) {
 			l.apply(ctx, rooms, op)
 		case <-renew.C:
 			l.renew(ctx, rooms)
-		case <-poll.C:
-			l.adopt(ctx, rooms)
+		case <-rewatch:
+			rewatch = nil
+			watch()
+		case e, ok := <-w.updates:
+			switch {
+			case !ok: // the watch ended (NATS closed the connection)
+				w.kw, w.updates = nil, nil
+				rewatch = time.After(l.t.Poll)
+			case e == nil:
+				// Every lease held now has been seen: a log none of
+				// them covers lost its node before this one looked.
+				l.orphans(ctx, rooms, w.leases)
+			case e.Operation() == jetstream.KeyValuePut:
+				w.renewed(e.Key(), time.Now().Add(l.t.TTL))
+			default: // deleted or purged: handed over, or its match ended
+				delete(w.leases, e.Key())
+				if !l.claim(ctx, rooms, e.Key(), 0) {
+					w.renewed(e.Key(), time.Now().Add(l.t.Poll))
+				}
+			}
+		case now := <-w.lapse.C:
+			w.armed = false
+			mine := l.mine(rooms)
+			for key, at := range w.leases {
+				if at.After(now) {
+					continue
+				}
+				if mine[key] {
+					// This node's own renewal is late: renew sees to
+					// it (another node may take the room).
+					w.leases[key] = now.Add(l.t.TTL)
+					continue
+				}
+				delete(w.leases, key)
+				if !l.claim(ctx, rooms, key, 0) {
+					w.leases[key] = now.Add(l.t.Poll) // NATS lets go of it in a moment
+				}
+			}
+			w.rearm(now)
 		}
 	}
+}
+
+// leaseWatch is the loop's view of the room leases it watches: when each
+// lapses unless renewed, and one timer for the first to.
+type leaseWatch struct {
+	kw      jetstream.KeyWatcher
+	updates <-chan jetstream.KeyValueEntry
+	leases  map[string]time.Time
+	lapse   *time.Timer
+	armed   bool
+}
+
+// renewed moves key's lapse to at. A renewal only ever moves a lapse
+// later, so an armed timer is early at worst and re-armed when it fires.
+func (w *leaseWatch) renewed(key string, at time.Time) {
+	w.leases[key] = at
+	if !w.armed {
+		w.lapse.Reset(time.Until(at))
+		w.armed = true
+	}
+}
+
+// rearm sets the timer for the first lapse after now, if any.
+func (w *leaseWatch) rearm(now time.Time) {
+	var first time.Time
+	for _, at := range w.leases {
+		if first.IsZero() || at.Before(first) {
+			first = at
+		}
+	}
+	if !first.IsZero() {
+		w.lapse.Reset(first.Sub(now))
+		w.armed = true
+	}
+}
+
+// mine is the keys of the rooms this node holds.
+func (l *RoomLog) mine(rooms map[string]*owned) map[string]bool {
+	mine := make(map[string]bool, len(rooms))
+	for room := range rooms {
+		mine[RoomKey(room)] = true
+	}
+	return mine
 }
 
 func (l *RoomLog) op(ctx context.Context, f func(context.Context) error) error {
@@ -551,23 +660,13 @@ func (l *RoomLog) renew(ctx context.Context, rooms map[string]*owned) {
 	}
 }
 
-// adopt looks for room logs whose lease is gone and takes them over.
-func (l *RoomLog) adopt(ctx context.Context, rooms map[string]*owned) {
-	l.mu.Lock()
-	r := l.resumer
-	l.mu.Unlock()
-	if r == nil || l.draining.Load() {
-		return // a draining node takes nothing on
-	}
-	var subjects map[string]uint64
-	err := l.op(ctx, func(c context.Context) error {
-		info, err := l.stream.Info(c, jetstream.WithSubjectFilter(subjectRoomLog+">"))
-		if err == nil {
-			subjects = info.State.Subjects
-		}
-		return err
-	})
-	if err != nil || len(subjects) == 0 {
+// orphans takes over the room logs no lease covers (held is every lease
+// watched): their nodes died before this one started watching. Asked
+// once, when the watch has delivered the leases held.
+func (l *RoomLog) orphans(ctx context.Context, rooms map[string]*owned, held map[string]time.Time) {
+	subjects, err := l.logged(ctx, subjectRoomLog+">")
+	if err != nil {
+		l.n.log.Warn("cluster: listing the room logs", "err", err)
 		return
 	}
 	names := make([]string, 0, len(subjects))
@@ -575,31 +674,66 @@ func (l *RoomLog) adopt(ctx context.Context, rooms map[string]*owned) {
 		names = append(names, s)
 	}
 	sort.Strings(names)
-	mine := make(map[string]bool, len(rooms))
-	for room := range rooms {
-		mine[RoomKey(room)] = true
-	}
+	mine := l.mine(rooms)
 	for _, subject := range names {
 		key := strings.TrimPrefix(subject, subjectRoomLog)
-		if mine[key] {
+		if _, ok := held[key]; ok || mine[key] {
 			continue
 		}
-		err := l.op(ctx, func(c context.Context) error {
-			_, err := l.kv.Get(c, key)
-			return err
-		})
-		if !errors.Is(err, jetstream.ErrKeyNotFound) {
-			continue // held (or NATS away)
-		}
-		var rev uint64
-		if err := l.op(ctx, func(c context.Context) (err error) {
-			rev, err = l.kv.Create(c, key, []byte(l.n.name))
-			return err
-		}); err != nil {
-			continue // another node was first
-		}
-		l.take(ctx, rooms, r, key, subjects[subject], rev)
+		l.claim(ctx, rooms, key, subjects[subject])
 	}
+}
+
+// logged is the message count of each room log subject matching filter.
+func (l *RoomLog) logged(ctx context.Context, filter string) (map[string]uint64, error) {
+	var subjects map[string]uint64
+	err := l.op(ctx, func(c context.Context) error {
+		info, err := l.stream.Info(c, jetstream.WithSubjectFilter(filter))
+		if err == nil {
+			subjects = info.State.Subjects
+		}
+		return err
+	})
+	return subjects, err
+}
+
+// claim takes over the room whose lease key has lapsed or was let go, if
+// its log holds a match (count messages; 0: look). It reports false when
+// it should be tried again in a moment: NATS holds the lease still (its
+// expiry is due) or did not answer. A key without a log (its match
+// ended), one another node created first, or any key while this node
+// drains is settled: true.
+func (l *RoomLog) claim(ctx context.Context, rooms map[string]*owned, key string, count uint64) bool {
+	l.mu.Lock()
+	r := l.resumer
+	l.mu.Unlock()
+	if r == nil || l.draining.Load() {
+		return true // a draining node takes nothing on
+	}
+	if count == 0 {
+		subjects, err := l.logged(ctx, subjectRoomLog+key)
+		if err != nil {
+			return false
+		}
+		if count = subjects[subjectRoomLog+key]; count == 0 {
+			return true // no match logged under it
+		}
+	}
+	var rev uint64
+	err := l.op(ctx, func(c context.Context) (err error) {
+		rev, err = l.kv.Create(c, key, []byte(l.n.name))
+		return err
+	})
+	if errors.Is(err, jetstream.ErrKeyExists) {
+		// Another node was first (its lease reaches the watch), or
+		// NATS has not let the lapsed one go yet.
+		return false
+	}
+	if err != nil {
+		return false
+	}
+	l.take(ctx, rooms, r, key, count, rev)
+	return true
 }
 
 // take resumes the room whose lease this node has just created.
