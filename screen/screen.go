@@ -12,6 +12,7 @@ import (
 	"image/color"
 	"slices"
 	"strconv"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/colorprofile"
@@ -33,6 +34,44 @@ type Cell struct {
 const Cont rune = -1
 
 var blank = Cell{R: ' '}
+
+// cell is a Cell as the grids store it, in 32 bits: the rune in the low
+// 21 (contRune for Cont), the style in the top 8. Half a Cell's 8 bytes:
+// the two grids are most of what a session's screen holds (15 KB at
+// 80×24 instead of 30).
+type cell uint32
+
+const (
+	runeMask = 1<<21 - 1
+	contRune = runeMask // above unicode.MaxRune, so no rune's
+)
+
+// blankCell is blank packed.
+const blankCell = cell(' ')
+
+// pack stores r and st; a rune no terminal has (negative, past
+// unicode.MaxRune) is stored as the U+FFFD it would be written as.
+func pack(r rune, st Style) cell {
+	switch {
+	case r == Cont:
+		r = contRune
+	case r < 0 || r > unicode.MaxRune:
+		r = utf8.RuneError
+	}
+	return cell(uint32(r) | uint32(st)<<24)
+}
+
+func (c cell) cont() bool   { return c&runeMask == contRune }
+func (c cell) style() Style { return Style(c >> 24) }
+
+func (c cell) char() rune {
+	if c.cont() {
+		return Cont
+	}
+	return rune(c & runeMask)
+}
+
+func (c cell) unpack() Cell { return Cell{c.char(), c.style()} }
 
 // Width is how many cells r takes on a terminal: 1, 2 for East Asian wide
 // and emoji-presentation runes, 0 for what draws nothing by itself
@@ -173,14 +212,15 @@ func colorParam(p colorprofile.Profile, c color.Color, bg bool) string {
 // goroutine (the session's frame loop) owns it.
 type Screen struct {
 	w, h  int
-	front []Cell
-	back  []Cell
-	mark  []uint32 // generation in which a cell was last queued as dirty
-	gen   uint32
-	dirty []int32
-	full  bool
-	pal   *Palette
-	out   []byte
+	front []cell
+	back  []cell
+	// queued has a bit a cell, set while the cell is in dirty: 1 bit a
+	// cell where a generation number took 32.
+	queued []uint64
+	dirty  []int32 // cells written since the last Render (not while full)
+	full   bool
+	pal    *Palette
+	out    []byte
 	// changes counts the cell writes that changed the back buffer, so a
 	// caller can tell whether anything was drawn over its cells since.
 	changes uint64
@@ -206,13 +246,18 @@ func (s *Screen) Resize(w, h int) {
 	n := w * h
 	s.w, s.h = w, h
 	if cap(s.back) >= n {
-		s.back, s.front, s.mark = s.back[:n], s.front[:n], s.mark[:n]
+		s.back, s.front = s.back[:n], s.front[:n]
 	} else {
-		s.back, s.front, s.mark = make([]Cell, n), make([]Cell, n), make([]uint32, n)
+		s.back, s.front = make([]cell, n), make([]cell, n)
 	}
-	clear(s.mark)
+	if words := (n + 63) / 64; cap(s.queued) >= words {
+		s.queued = s.queued[:words]
+	} else {
+		s.queued = make([]uint64, words)
+	}
+	clear(s.queued)
 	for i := range s.back {
-		s.back[i] = blank
+		s.back[i] = blankCell
 	}
 	s.changes++
 	s.dirty = s.dirty[:0]
@@ -228,7 +273,7 @@ func (s *Screen) Get(x, y int) Cell {
 	if x < 0 || y < 0 || x >= s.w || y >= s.h {
 		return blank
 	}
-	return s.back[y*s.w+x]
+	return s.back[y*s.w+x].unpack()
 }
 
 // Set puts r in style st at x, y of the next frame and returns the cells
@@ -249,33 +294,44 @@ func (s *Screen) Set(x, y int, r rune, st Style) int {
 		r = ' '
 	}
 	i := y*s.w + x
-	if s.back[i].R == Cont && x > 0 && s.back[i-1].R != Cont {
-		s.put(i-1, Cell{' ', s.back[i-1].S}) // the wide rune lost its right half
+	if s.back[i].cont() && x > 0 && !s.back[i-1].cont() {
+		s.put(i-1, pack(' ', s.back[i-1].style())) // the wide rune lost its right half
 	}
 	if n == 1 || r == ' ' {
-		if s.back[i].R != Cont && x+1 < s.w && s.back[i+1].R == Cont {
-			s.put(i+1, Cell{' ', s.back[i+1].S}) // ... or its left half
+		if !s.back[i].cont() && x+1 < s.w && s.back[i+1].cont() {
+			s.put(i+1, pack(' ', s.back[i+1].style())) // ... or its left half
 		}
-		s.put(i, Cell{r, st})
+		s.put(i, pack(r, st))
 		return n
 	}
-	if x+2 < s.w && s.back[i+2].R == Cont {
-		s.put(i+2, Cell{' ', s.back[i+2].S}) // the right neighbour loses its left half
+	if x+2 < s.w && s.back[i+2].cont() {
+		s.put(i+2, pack(' ', s.back[i+2].style())) // the right neighbour loses its left half
 	}
-	s.put(i, Cell{r, st})
-	s.put(i+1, Cell{Cont, st})
+	s.put(i, pack(r, st))
+	s.put(i+1, pack(Cont, st))
 	return n
 }
 
 // put stores c at index i and queues the cell if it changed.
-func (s *Screen) put(i int, c Cell) {
+func (s *Screen) put(i int, c cell) {
 	if s.back[i] == c {
 		return
 	}
 	s.back[i] = c
 	s.changes++
-	if s.mark[i] != s.gen+1 {
-		s.mark[i] = s.gen + 1
+	s.queue(i)
+}
+
+// queue adds cell i to the cells the next Render looks at, once. Not
+// while the next Render repaints everything: it looks at every cell then,
+// and the list would grow to the whole grid for nothing.
+func (s *Screen) queue(i int) {
+	if s.full {
+		return
+	}
+	w, bit := i>>6, uint64(1)<<(i&63)
+	if s.queued[w]&bit == 0 {
+		s.queued[w] |= bit
 		s.dirty = append(s.dirty, int32(i))
 	}
 }
@@ -306,13 +362,10 @@ func (s *Screen) Changes() uint64 { return s.changes }
 // Clear blanks the back buffer (changed cells only are sent).
 func (s *Screen) Clear() {
 	for i := range s.back {
-		if s.back[i] != blank {
-			s.back[i] = blank
+		if s.back[i] != blankCell {
+			s.back[i] = blankCell
 			s.changes++
-			if s.mark[i] != s.gen+1 {
-				s.mark[i] = s.gen + 1
-				s.dirty = append(s.dirty, int32(i))
-			}
+			s.queue(i)
 		}
 	}
 }
@@ -333,38 +386,34 @@ func (s *Screen) Render() []byte {
 		opened = true
 		out = append(out, "\x1b7\x1b[0m\x1b[H\x1b[2J"...)
 		cx, cy = 0, 0
-		for i := range s.front {
-			s.front[i] = blank
-		}
+		clear(s.queued)
 		s.dirty = s.dirty[:0]
 		for i, c := range s.back {
-			if c != blank {
-				s.dirty = append(s.dirty, int32(i))
+			s.front[i] = c
+			if c != blankCell && !c.cont() { // a right half is drawn with its left
+				out, cx, cy, pen = s.appendCell(out, s.back, i, cx, cy, pen)
 			}
 		}
 	} else {
 		slices.Sort(s.dirty)
 	}
-	s.gen++
 	for _, di := range s.dirty {
 		i := int(di)
+		s.queued[i>>6] &^= 1 << (i & 63)
 		c := s.back[i]
 		if c == s.front[i] {
 			continue
 		}
-		if c.R == Cont {
-			// Drawn with its left half, which is dirty too whenever
-			// this one is.
-			s.front[i] = c
-			continue
+		s.front[i] = c
+		if c.cont() {
+			continue // drawn with its left half, which is dirty too whenever this one is
 		}
 		if !opened {
 			out = append(out, "\x1b7"...)
 			opened = true
 		}
 		out, cx, cy, pen = s.appendCell(out, s.back, i, cx, cy, pen)
-		s.front[i] = c
-		if i%s.w+1 < s.w && s.back[i+1].R == Cont {
+		if i%s.w+1 < s.w && s.back[i+1].cont() {
 			s.front[i+1] = s.back[i+1] // drawn with its left half
 		}
 	}
@@ -380,7 +429,7 @@ func (s *Screen) Render() []byte {
 // appendCell appends the bytes that draw cell i of grid (its left half, for
 // a wide rune) with the terminal's cursor at cx, cy and its pen at pen
 // (each -1: unknown), and returns where they are then.
-func (s *Screen) appendCell(out []byte, grid []Cell, i, cx, cy, pen int) ([]byte, int, int, int) {
+func (s *Screen) appendCell(out []byte, grid []cell, i, cx, cy, pen int) ([]byte, int, int, int) {
 	c := grid[i]
 	y, x := i/s.w, i%s.w
 	switch {
@@ -400,14 +449,14 @@ func (s *Screen) appendCell(out []byte, grid []Cell, i, cx, cy, pen int) ([]byte
 		}
 		out = append(out, 'H')
 	}
-	if pen < 0 || s.pal.canon[pen] != s.pal.canon[c.S] {
-		out = s.pal.appendSGR(out, pen, c.S)
-		pen = int(c.S)
+	if st := c.style(); pen < 0 || s.pal.canon[pen] != s.pal.canon[st] {
+		out = s.pal.appendSGR(out, pen, st)
+		pen = int(st)
 	}
-	out = utf8.AppendRune(out, c.R)
+	out = utf8.AppendRune(out, c.char())
 	cx, cy = x+1, y
 	switch {
-	case x+1 < s.w && grid[i+1].R == Cont:
+	case x+1 < s.w && grid[i+1].cont():
 		// Terminals that do not know the rune is wide advance one
 		// cell: the next cell is addressed absolutely so that no
 		// terminal's idea of the cursor matters.
@@ -426,7 +475,7 @@ func (s *Screen) AppendRepaint(out []byte) []byte {
 	out = append(out, "\x1b7\x1b[0m\x1b[H\x1b[2J"...)
 	cx, cy, pen := 0, 0, -1
 	for i, c := range s.front {
-		if c == blank || c.R == Cont {
+		if c == blankCell || c.cont() {
 			continue
 		}
 		out, cx, cy, pen = s.appendCell(out, s.front, i, cx, cy, pen)

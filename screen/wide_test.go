@@ -187,8 +187,8 @@ func TestWideRenderedBytesReproduceTheGrid(t *testing.T) {
 			if got, want := term.text(), gridText(s); got != want {
 				t.Fatalf("%dx%d frame %d: terminal shows\n%s\nwant\n%s", w, h, frame, got, want)
 			}
-			for i, c := range s.front {
-				if c.R != Cont && c.R != ' ' {
+			for i, pc := range s.front {
+				if c := pc.unpack(); c.R != Cont && c.R != ' ' {
 					if got := narrow.Cell(i%w, i/w).Char; got != c.R {
 						t.Fatalf("%dx%d frame %d: a one-cell terminal has %q at %d,%d, want %q", w, h, frame, got, i%w, i/w, c.R)
 					}
