@@ -11,6 +11,7 @@ import (
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/sshtest"
+	"github.com/termarena/termarena/store/postgres/pgtest"
 )
 
 // playing seats alice (on her node, in the room she made) and bob (on
@@ -110,4 +111,37 @@ func TestClusterNodeNotYetToldOfTheRoomFindsTheSeatE2E(t *testing.T) {
 	again.WaitFor(wait, "r1@n1 · 1v1 · casual", "▸bob")
 	t.Logf("reconnect to a node not yet told of the room → back in the seat: %v", time.Since(at).Round(time.Millisecond))
 	waitUntil(t, "the pause to end", wait, func() bool { return !strings.Contains(alice.Screen(), "disconnected") })
+}
+
+// Walking out of a ranked match played from another node tells the
+// walker what it cost, as on one node: ann on n1 and bob on n2 are
+// matched (the room on n1, where ann queued first); bob presses q, y
+// mid-match and reads "You left a ranked match: counted as a loss" with
+// his rating change. Before, his lobby showed no notice at all.
+func TestClusterRankedWalkOutFromAnotherNodeSaysWhatItCostE2E(t *testing.T) {
+	db := pgtest.URL(t)
+	url := natstest.Start(t)
+	n1 := startPongNode(t, url, db, "n1", 50)
+	waitUntil(t, "n1 to hold the matchmaker lease", wait, n1.App.Lease.Holding)
+	n2 := startPongNode(t, url, db, "n2", 50)
+
+	ann := sshtest.Open(t, sshtest.Dial(t, n1.Addr, sshtest.Config("ann", sshtest.NewKey(t))), 100, 30, "play pong-1v1")
+	ann.WaitFor(wait, "Looking for a pong-1v1 match")
+	bob := sshtest.Open(t, sshtest.Dial(t, n2.Addr, sshtest.Config("bob", sshtest.NewKey(t))), 100, 30, "play pong-1v1")
+	var room *lobby.Room
+	waitUntil(t, "a ranked room on n1", wait, func() bool {
+		for _, r := range n1.Rooms.All() {
+			if r.Ranked == "pong-1v1" {
+				room = r
+				return true
+			}
+		}
+		return false
+	})
+	bob.WaitFor(wait, room.ID()+" · pong-1v1 · ranked")
+	waitUntil(t, "the match to start", wait, func() bool { fr, _ := room.Latest(); return fr.Phase == game.Playing })
+	bob.Type("q")
+	bob.Type("y")
+	bob.WaitFor(wait, "You left a ranked match: counted as a loss (-")
+	ann.WaitFor(wait, "game over")
 }

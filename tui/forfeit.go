@@ -30,24 +30,83 @@ func (m *Lobby) forfeitNotice(in *inRoom, before *game.Frame) tea.Cmd {
 	if r.Ranked == "" || before == nil || (before.Phase != game.Countdown && before.Phase != game.Playing) {
 		return nil
 	}
-	if after, _ := r.Latest(); after != nil && in.slot < len(after.Seats) {
-		if s := after.Seats[in.slot]; s.Taken && s.Player.ID == m.d.Player.ID {
+	f := forfeit{ctx: m.d.Ctx, room: r, slot: in.slot, me: m.d.Player.ID, seed: before.Seed}
+	if m.d.Matchmaker != nil {
+		f.cooldown = m.d.Matchmaker.Cooldown
+	}
+	if !r.Remote() {
+		after, _ := r.Latest()
+		return f.notice(after)
+	}
+	// Another node's room: the frames here trail the owner's, so the
+	// newest one may still show the seat this player has just left.
+	// Wait for the one that shows the leave.
+	return func() tea.Msg {
+		if cmd := f.notice(f.leftFrame()); cmd != nil {
+			return cmd()
+		}
+		return nil
+	}
+}
+
+// remoteLeaveWait bounds the wait for another node's room to show a
+// leave: a seat still the player's after it is another terminal's.
+const remoteLeaveWait = 2 * time.Second
+
+// forfeit is what the notice of a ranked walk-out needs, copied from the
+// lobby so the command may run off its goroutine.
+type forfeit struct {
+	ctx      context.Context
+	room     *lobby.Room
+	slot     int
+	me       game.PlayerID
+	seed     uint64
+	cooldown func(id string) (time.Time, bool)
+}
+
+// notice is the command telling the player what the walk-out cost, as
+// the room's frame after the leave shows it; nil when nothing was
+// forfeited.
+func (f forfeit) notice(after *game.Frame) tea.Cmd {
+	if after != nil && f.slot < len(after.Seats) {
+		if s := after.Seats[f.slot]; s.Taken && s.Player.ID == f.me {
 			return nil
 		}
 	}
-	if after, _ := r.Latest(); after != nil && (after.Phase == game.Countdown || after.Phase == game.Playing) && m.d.Matchmaker != nil {
+	if after != nil && (after.Phase == game.Countdown || after.Phase == game.Playing) && f.cooldown != nil {
 		// The others play on (a team, a free-for-all): the rating
 		// change waits for their result, but the strike was counted as
 		// the player left, so the cooldown is known now.
-		until, _ := m.d.Matchmaker.Cooldown(string(m.d.Player.ID))
+		until, _ := f.cooldown(string(f.me))
 		text := "You left a ranked match: it counts as a loss when it ends." + cooldownLine(until, time.Now())
 		return func() tea.Msg { return forfeitMsg{text} }
 	}
-	ctx, slot, seed := m.d.Ctx, in.slot, before.Seed
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ctx, forfeitWait)
+		ctx, cancel := context.WithTimeout(f.ctx, forfeitWait)
 		defer cancel()
-		return forfeitMsg{forfeitText(r.AwaitOutcome(ctx, seed), slot, time.Now())}
+		return forfeitMsg{forfeitText(f.room.AwaitOutcome(ctx, f.seed), f.slot, time.Now())}
+	}
+}
+
+// leftFrame is the first frame of another node's room that no longer
+// seats the player in their slot (or the match is over), or the newest
+// one after remoteLeaveWait.
+func (f forfeit) leftFrame() *game.Frame {
+	ctx, cancel := context.WithTimeout(f.ctx, remoteLeaveWait)
+	defer cancel()
+	for {
+		fr, next := f.room.Latest()
+		if fr == nil || f.slot >= len(fr.Seats) || (fr.Phase != game.Countdown && fr.Phase != game.Playing) {
+			return fr
+		}
+		if s := fr.Seats[f.slot]; !s.Taken || s.Player.ID != f.me {
+			return fr
+		}
+		select {
+		case <-next:
+		case <-ctx.Done():
+			return fr
+		}
 	}
 }
 
