@@ -2,6 +2,7 @@ package spectator
 
 import (
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/termarena/termarena/game"
@@ -161,5 +162,26 @@ func BenchmarkDecode3Min(b *testing.B) {
 		if _, err := Decode(enc); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestMatchLogStartsSmall: a room's replay log for a match just started
+// takes a few kilobytes and grows with what is played (it was 36 KB from
+// the first tick: two minutes' worth of inputs and hashes, per room).
+func TestMatchLogStartsSmall(t *testing.T) {
+	rec, err := NewRecorder(pongRecorder(pong.DefaultConfig(pong.OneVOne)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := rec.Factory()(1)
+	for s := range 2 {
+		_ = g.Join(s)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	rec.MatchStarted("r1", 1, nil)
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > 4<<10 {
+		t.Fatalf("starting a match's replay log allocated %d bytes, want ≤4 KB", got)
 	}
 }

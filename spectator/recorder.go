@@ -174,10 +174,12 @@ func (r *Recorder) MatchStarted(room string, seed uint64, _ []game.Seat) {
 	}
 	l := g.log
 	l.started, l.room, l.start = true, room, r.cfg.Now()
-	// Sized for a few minutes of play so that the per-tick hook does not
-	// grow them in the common case.
-	l.inputs = make([]InputChange, 0, 2048)
-	l.hashes = make([]TickHash, 0, 256)
+	// Small, growing with the match: the per-tick hook's appends double
+	// them a handful of times a match. Sized for minutes of play up front
+	// they were 36 KB a room from its first tick, most of it never used
+	// by a match of a few points, beside a session's few hundred.
+	l.inputs = make([]InputChange, 0, 64)
+	l.hashes = make([]TickHash, 0, 16)
 }
 
 // Ticked implements the game.Hooks function of the same name. It runs every
