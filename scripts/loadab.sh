@@ -6,8 +6,9 @@
 # (OLD NEW, NEW OLD, ... so drift hits both), each on a fresh server pinned
 # to core 0 with one P and the tool on core 1, as BENCHMARKS.md's load runs
 # are. It prints each run's steady server CPU per frame, frames on
-# schedule, input→frame p99 and mean bytes per frame, then the pairs'
-# NEW/OLD CPU-per-frame ratios and their median. On a shared machine the
+# schedule, input→frame p99, mean bytes per frame and the server's RSS
+# and heap per session at the end, then the pairs' NEW/OLD CPU-per-frame
+# ratios and their median. On a shared machine the
 # absolute figures move with the neighbours; read the ratios.
 #
 #   scripts/loadab.sh 973820c HEAD 5 500 30s
@@ -40,7 +41,7 @@ build "$NEW" new
 (cd "$work/src-new" && go build -o "$work/tload" ./cmd/termarena-load)
 echo "old = $(git -C "$repo" rev-parse --short "$OLD"), new = $(git -C "$repo" rev-parse --short "$NEW"); $PAIRS pairs, $PLAYERS players, $DURATION each"
 
-run() { # run NAME INDEX: prints "name cpu_us_per_frame on_schedule_pct ift_p99_ms bytes_per_frame"
+run() { # run NAME INDEX: prints "name cpu_us_per_frame on_schedule_pct ift_p99_ms bytes_per_frame rss heap"
 	local port=$((20000 + RANDOM % 20000)) data="$work/data-$1-$2"
 	local mport=$((port + 1))
 	mkdir -p "$data"
@@ -57,23 +58,24 @@ run() { # run NAME INDEX: prints "name cpu_us_per_frame on_schedule_pct ift_p99_
 	kill "$pid" 2>/dev/null || true
 	wait "$pid" 2>/dev/null || true
 	awk -v name="$1" '
-		BEGIN { cpu = sched = ift = bpf = "-" }
+		BEGIN { cpu = sched = ift = bpf = rss = heap = "-" }
 		/server CPU µs\/frame \(steady\)/ { cpu = $NF }
 		/frames on schedule/ { sched = $(NF-3) }
 		/server input→frame p50 \/ p99 \(steady\)/ { ift = ($NF == "-") ? "-" : $(NF-2) }
 		/mean bytes\/frame/ { bpf = $NF }
-		END { printf "%s %s %s %s %s\n", name, cpu, sched, ift, bpf }' "$work/report-$1-$2.txt"
+		/RSS \/ heap per session/ && $NF == "sessions)" { rss = $(NF-4); heap = $(NF-2) }
+		END { printf "%s %s %s %s %s %s %s\n", name, cpu, sched, ift, bpf, rss, heap }' "$work/report-$1-$2.txt"
 }
 
-printf '%-5s %-4s %16s %12s %18s %10s\n' pair run "server µs/frame" "on schedule" "input→frame p99" "B/frame"
+printf '%-5s %-4s %16s %12s %18s %10s %12s %12s\n' pair run "server µs/frame" "on schedule" "input→frame p99" "B/frame" "RSS/session" "heap/session"
 ratios=()
 for i in $(seq "$PAIRS"); do
 	if [ $((i % 2)) -eq 1 ]; then order="old new"; else order="new old"; fi
 	declare -A cpu=()
 	for b in $order; do
-		read -r name c s f bpf < <(run "$b" "$i")
+		read -r name c s f bpf rss heap < <(run "$b" "$i")
 		cpu[$name]=$c
-		printf '%-5s %-4s %16s %12s %18s %10s\n' "$i" "$name" "$c" "$s" "$f" "$bpf"
+		printf '%-5s %-4s %16s %12s %18s %10s %12s %12s\n' "$i" "$name" "$c" "$s" "$f" "$bpf" "$rss" "$heap"
 	done
 	ratios+=("$(awk -v a="${cpu[old]}" -v b="${cpu[new]}" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.3f", b / a; else print "nan" }')")
 	unset cpu
