@@ -9,6 +9,7 @@ package bot
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/termarena/termarena/game"
@@ -36,6 +37,22 @@ func Player(level, slot int) game.Player {
 		Name:  fmt.Sprintf("bot-L%d", level),
 		Guest: true,
 	}
+}
+
+// Level is the level of the bot whose id Player made ("bot:3:1" is level
+// 3), false for an id that is not one: a node that takes over another's
+// room seats the same bots again from the ids its log names.
+func Level(id game.PlayerID) (int, bool) {
+	rest, ok := strings.CutPrefix(string(id), IDPrefix)
+	if !ok {
+		return 0, false
+	}
+	l, _, _ := strings.Cut(rest, ":")
+	n, err := strconv.Atoi(l)
+	if err != nil || n < 1 || n > Levels {
+		return 0, false
+	}
+	return n, true
 }
 
 // View is what a bot's seat shows when it acts.

@@ -245,3 +245,18 @@ func TestBotsWaitForTheirPersonToReady(t *testing.T) {
 		}
 	}
 }
+
+// A bot's id carries its level, so a node that takes over another's room
+// seats bots of the same strength; anything else is not a bot's id.
+func TestLevelReadsABotsID(t *testing.T) {
+	for level := 1; level <= Levels; level++ {
+		if got, ok := Level(Player(level, 2).ID); !ok || got != level {
+			t.Errorf("Level(%q) = %d, %v; want %d", Player(level, 2).ID, got, ok, level)
+		}
+	}
+	for _, id := range []game.PlayerID{"SHA256:abc", "bot:", "bot:x:1", "bot:0:1", "bot:6:1", ""} {
+		if got, ok := Level(id); ok {
+			t.Errorf("Level(%q) = %d, true; want not a bot's", id, got)
+		}
+	}
+}

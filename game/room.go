@@ -203,6 +203,15 @@ type Hooks struct {
 	// MatchStarted is called when a match leaves its first countdown, or
 	// earlier when a Binding match is forfeited during it.
 	MatchStarted func(room string, seed uint64, seats []Seat)
+	// CountdownStarted is called when a match's first countdown begins
+	// (not a warm-up's): who sits where and the seed are settled, though
+	// the match may still be called off (CountdownCancelled) or gain a
+	// late joiner before MatchStarted. A cluster logs the match from here
+	// so that a node dying in the countdown does not lose it.
+	CountdownStarted func(room string, seed uint64, seats []Seat)
+	// CountdownCancelled is called when a match whose countdown began is
+	// called off before it started (someone left): nothing of it counts.
+	CountdownCancelled func(room string)
 	// Ticked is called after each game step with the inputs actually
 	// applied (what a replay records) and the game (for Hash).
 	Ticked func(tick uint64, applied []Input, g Game)

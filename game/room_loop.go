@@ -541,11 +541,17 @@ func (l *roomLoop) start(now time.Duration) {
 	l.countdownEnd = now + l.r.cfg.Countdown
 	l.rateStart, l.rateN = now, 0
 	l.r.accepting.Store(true)
+	if h := l.r.hooks.CountdownStarted; h != nil && !l.warmUp {
+		h(l.r.id, l.seed, l.seatsCopy())
+	}
 }
 
 // cancel returns a match that has not started to Waiting, with a pristine
 // game of the same seed (the old one has had Join and Leave calls).
 func (l *roomLoop) cancel(t time.Duration) {
+	if h := l.r.hooks.CountdownCancelled; h != nil && !l.warmUp {
+		h(l.r.id)
+	}
 	l.phase = Waiting
 	l.stopRunning()
 	l.game = l.r.factory(l.seed)

@@ -3,6 +3,7 @@ package game
 import (
 	"context"
 	"errors"
+	"fmt"
 	"runtime"
 	"slices"
 	"strings"
@@ -1015,5 +1016,43 @@ func TestTwoTicksPerWake(t *testing.T) {
 	}
 	if st := f.State.(*fakeState); st.Applied != 1 || f.Acks[0] != 1 {
 		t.Fatalf("input: applied %d, ack %d; want 1, 1", st.Applied, f.Acks[0])
+	}
+}
+
+// A match's first countdown is announced as it begins (a cluster logs the
+// match from there) and, when someone leaves before it ends, called off;
+// a lone player's warm-up is neither.
+func TestCountdownStartedAndCancelled(t *testing.T) {
+	var counted, cancelled []string
+	h := newHarnessHooks(t, RoomConfig{WarmUp: true, AllowLateJoin: true}, fakeFactory(2, 0), 42, Hooks{
+		CountdownStarted: func(room string, seed uint64, seats []Seat) {
+			var who []string
+			for _, s := range seats {
+				if s.Taken {
+					who = append(who, string(s.Player.ID))
+				}
+			}
+			counted = append(counted, fmt.Sprintf("%s %d %s", room, seed, strings.Join(who, ",")))
+		},
+		CountdownCancelled: func(room string) { cancelled = append(cancelled, room) },
+	})
+	h.join("a", -1)
+	h.ready("a", true)
+	if f := h.wantPhase(Countdown); !f.WarmUp || len(counted) != 0 {
+		t.Fatalf("a warm-up announced as a match's countdown: %v", counted)
+	}
+	h.join("b", -1) // ends the warm-up; the seed moves on
+	h.ready("a", true)
+	h.ready("b", true)
+	seed := h.wantPhase(Countdown).Seed
+	if want := []string{fmt.Sprintf("r1 %d a,b", seed)}; !slices.Equal(counted, want) || len(cancelled) != 0 {
+		t.Fatalf("countdown started %v, cancelled %v; want %v and none", counted, cancelled, want)
+	}
+	if err := h.r.Leave(context.Background(), "b"); err != nil {
+		t.Fatal(err)
+	}
+	h.wantPhase(Waiting)
+	if !slices.Equal(cancelled, []string{"r1"}) {
+		t.Fatalf("cancelled %v; want r1 once", cancelled)
 	}
 }

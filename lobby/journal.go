@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"time"
 
+	"github.com/termarena/termarena/bot"
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/spectator"
 	"github.com/termarena/termarena/store"
@@ -29,8 +31,11 @@ type MatchJournal interface {
 	MatchHandedOff(room string)
 }
 
-// MatchLog is what a journal records of a match when it starts: enough,
-// with its batches, to rebuild the room on another node.
+// MatchLog is what a journal records of a match when its first countdown
+// begins (again when it starts, if someone sat down meanwhile): enough,
+// with its batches, to rebuild the room on another node. A log with no
+// batch is a match that had not played a batch's worth of ticks: it is
+// resumed into its countdown.
 type MatchLog struct {
 	Room     string
 	Game     string
@@ -46,6 +51,12 @@ type MatchLog struct {
 	Roster []game.Player
 	// Seats is a ranked room's slot for each matched player.
 	Seats map[game.PlayerID]int
+	// Practice is a practice room's bot level (Room.Practice), 0 for
+	// any other room. The bots themselves are in Roster by their ids
+	// (bot.Player), which carry their level: a resume seats new ones
+	// there, as their inputs so far are in the batches like anyone's.
+	// (Added after version 1 of the log: an older node's logs read 0.)
+	Practice int `json:",omitempty"`
 }
 
 // LogBatch is what the recorder logged of a match since the batch
@@ -73,28 +84,49 @@ type roomJournal struct {
 	events int    //
 	since  uint64 // the tick of the last batch
 	live   bool
+	// seed and roster are what the live match's start logged: the
+	// start a match's first countdown logged is logged again when the
+	// match starts only if someone sat down in between.
+	seed   uint64
+	roster []game.Player
 }
 
 func (rj *roomJournal) hooks() game.Hooks {
-	return game.Hooks{MatchStarted: rj.started, Ticked: rj.ticked, MatchEnded: rj.ended}
+	return game.Hooks{CountdownStarted: rj.started, CountdownCancelled: rj.cancelled, MatchStarted: rj.started,
+		Ticked: rj.ticked, MatchEnded: rj.ended}
 }
 
+// started logs a match's start, from its first countdown on: a node that
+// dies during it leaves a log another node resumes the match from, into
+// its countdown. Every room's matches are logged: practice and bot-seated
+// ones as well, their bots named in the roster (bot.Player), so that the
+// node taking over seats bots again (their inputs so far are in the log
+// like anyone's).
 func (rj *roomJournal) started(room string, seed uint64, seats []game.Seat) {
 	r := rj.r
-	rj.inputs, rj.events, rj.since = 0, 0, 0
-	rj.live = !r.journalOff()
-	if !rj.live {
-		return
-	}
 	roster := make([]game.Player, len(seats))
 	for i, s := range seats {
 		if s.Taken {
 			roster[i] = s.Player
 		}
 	}
+	if rj.live && rj.since == 0 && rj.seed == seed && slices.Equal(rj.roster, roster) {
+		return // the countdown logged it as it starts
+	}
+	rj.inputs, rj.events, rj.since = 0, 0, 0
+	rj.live, rj.seed, rj.roster = true, seed, roster
 	setup, _ := r.Game.Setup(r.Mode.Name) // the room was made from it
 	rj.j.MatchStarted(MatchLog{Room: room, Game: r.Game.Name(), Mode: r.Mode.Name, Ranked: r.Ranked, Private: r.Private, Code: r.Code,
-		Config: setup.Config, Seed: seed, TickRate: r.recorder.TickRate(), Start: time.Now(), Roster: roster, Seats: maps.Clone(r.Seats)})
+		Config: setup.Config, Seed: seed, TickRate: r.recorder.TickRate(), Start: time.Now(), Roster: roster, Seats: maps.Clone(r.Seats),
+		Practice: r.Practice})
+}
+
+// cancelled: a countdown called off leaves nothing to resume.
+func (rj *roomJournal) cancelled(room string) {
+	if rj.live {
+		rj.live, rj.roster = false, nil
+		rj.j.MatchOver(room)
+	}
 }
 
 func (rj *roomJournal) ticked(tick uint64, _ []game.Input, _ game.Game) {
@@ -117,20 +149,7 @@ func (rj *roomJournal) batch() {
 }
 
 func (rj *roomJournal) ended(room string, _ game.Result, _ []game.Seat, _ uint64) {
-	if rj.live {
-		rj.live = false
-		rj.j.MatchOver(room)
-	}
-}
-
-// journalOff: practice rooms and rooms with bots are not journalled,
-// since their bots run on this node and would not follow the room.
-func (r *Room) journalOff() bool {
-	if r.Practice > 0 {
-		return true
-	}
-	fr, _ := r.Latest()
-	return fr != nil && hasBots(fr.Seats)
+	rj.cancelled(room)
 }
 
 // ErrUnresumable matches every reason Resume refuses a match's log.
@@ -140,10 +159,13 @@ var ErrUnresumable = errors.New("the match cannot be resumed")
 // journal (start and batches, in order) and plays it on in a room of this
 // node with the same id, its players' seats held for them in grace (so
 // the game waits, paused, as for any dropped player, until they sit
-// again). The log is re-simulated up to its last batch, every batch's
-// hash checked; a log that does not reproduce them, or names a game or
-// mode this node does not run, is an ErrUnresumable and nothing starts:
-// the caller records the match aborted (RecordUnresumable).
+// again) and its bots seated again at once. The log is re-simulated up to
+// its last batch, every batch's hash checked; a log with no batch (the
+// owner died in the match's first countdown) resumes into its countdown
+// from the first tick. A log that does not reproduce its hashes, names a
+// game or mode this node does not run, or seats bots this node runs none
+// of, is an ErrUnresumable and nothing starts: the caller records the
+// match aborted (RecordUnresumable).
 func (rs *Rooms) Resume(start MatchLog, batches []LogBatch) (*Room, error) {
 	bad := func(format string, args ...any) (*Room, error) {
 		return nil, fmt.Errorf("lobby: resume %s: %w: %s", start.Room, ErrUnresumable, fmt.Sprintf(format, args...))
@@ -152,31 +174,20 @@ func (rs *Rooms) Resume(start MatchLog, batches []LogBatch) (*Room, error) {
 	if !ok {
 		return bad("a game this node does not run (%s %s)", start.Game, start.Mode)
 	}
-	if len(batches) == 0 {
-		return bad("no batch was logged")
-	}
-	log := &spectator.Replay{Version: spectator.FormatVersion, Game: start.Game, Room: start.Room, Config: start.Config, Slots: len(start.Roster),
-		Seed: start.Seed, TickRate: start.TickRate, Seats: start.Roster, Start: start.Start, Aborted: true,
-		Result: game.Result{Places: make([]int, len(start.Roster)), Scores: make([]int, len(start.Roster))}}
-	for i, b := range batches {
-		if i > 0 && b.Tick <= log.Ticks {
-			return bad("batch %d at tick %d after tick %d", i, b.Tick, log.Ticks)
-		}
-		log.Inputs = append(log.Inputs, b.Inputs...)
-		log.SeatEvents = append(log.SeatEvents, b.Events...)
-		log.Hashes = append(log.Hashes, spectator.TickHash{Tick: b.Tick, Hash: b.Hash})
-		log.Ticks, log.FinalHash = b.Tick, b.Hash
-	}
-	// The last batch's seat changes after its tick happened after the
-	// hash: they are not part of the state it names.
-	kept := log.SeatEvents[:0]
-	for _, ev := range log.SeatEvents {
-		if ev.Tick < log.Ticks {
-			kept = append(kept, ev)
+	var botSeats []int
+	for slot, p := range start.Roster {
+		if bot.IsBot(p.ID) {
+			if _, ok := bot.Level(p.ID); !ok {
+				return bad("a bot %q of no level", p.ID)
+			}
+			botSeats = append(botSeats, slot)
 		}
 	}
-	log.SeatEvents = kept
-
+	if len(botSeats) > 0 && !rs.PracticeOn(start.Game) {
+		// Its bots' seats would wait out their grace and forfeit: the
+		// match would end on a result nobody played for.
+		return bad("its bots play %s, which this node runs no bots for", start.Game)
+	}
 	rc := rs.cfg.Room
 	if start.Ranked != "" {
 		rc.AutoStart, rc.AllowLateJoin, rc.Binding = true, false, true
@@ -188,7 +199,9 @@ func (rs *Rooms) Resume(start MatchLog, batches []LogBatch) (*Room, error) {
 		}
 	} else {
 		rc.AllowLateJoin = true
-		rc.WarmUp = mode.WarmUp
+		if start.Practice == 0 {
+			rc.WarmUp = mode.WarmUp
+		}
 	}
 	rc.TickRate = start.TickRate
 	if rc.MinPlayers == 0 {
@@ -201,20 +214,65 @@ func (rs *Rooms) Resume(start MatchLog, batches []LogBatch) (*Room, error) {
 	if err != nil {
 		return bad("%v", err)
 	}
-	g, err := rec.Resume(log)
-	if err != nil {
-		return bad("%v", err)
-	}
-	// Who had left the match: a seat emptied by a leave event since its
-	// last join.
-	forfeited := make([]bool, len(start.Roster))
-	for _, ev := range log.SeatEvents {
-		if ev.Tick > 0 && int(ev.Slot) < len(forfeited) {
-			forfeited[ev.Slot] = ev.Kind == spectator.SeatLeave
+	var (
+		g         game.Game
+		ticks     uint64
+		logged    int // seat changes the log holds (the journal goes on after them)
+		inputs    int
+		forfeited = make([]bool, len(start.Roster))
+	)
+	if len(batches) == 0 {
+		// The owner died before the match's first batch: in its first
+		// countdown (or its first fifth of a second of play). Its
+		// players were about to play it, and expect to find it when
+		// they come back, so it resumes into its countdown from the
+		// first tick, rather than being filed as an aborted match
+		// nobody played.
+		var slots []int
+		for slot, p := range start.Roster {
+			if p.ID != "" {
+				slots = append(slots, slot)
+			}
 		}
+		if g, err = rec.Begin(start.Room, start.Seed, slots, start.Start); err != nil {
+			return bad("%v", err)
+		}
+	} else {
+		log := &spectator.Replay{Version: spectator.FormatVersion, Game: start.Game, Room: start.Room, Config: start.Config, Slots: len(start.Roster),
+			Seed: start.Seed, TickRate: start.TickRate, Seats: start.Roster, Start: start.Start, Aborted: true,
+			Result: game.Result{Places: make([]int, len(start.Roster)), Scores: make([]int, len(start.Roster))}}
+		for i, b := range batches {
+			if i > 0 && b.Tick <= log.Ticks {
+				return bad("batch %d at tick %d after tick %d", i, b.Tick, log.Ticks)
+			}
+			log.Inputs = append(log.Inputs, b.Inputs...)
+			log.SeatEvents = append(log.SeatEvents, b.Events...)
+			log.Hashes = append(log.Hashes, spectator.TickHash{Tick: b.Tick, Hash: b.Hash})
+			log.Ticks, log.FinalHash = b.Tick, b.Hash
+		}
+		// The last batch's seat changes after its tick happened after the
+		// hash: they are not part of the state it names.
+		kept := log.SeatEvents[:0]
+		for _, ev := range log.SeatEvents {
+			if ev.Tick < log.Ticks {
+				kept = append(kept, ev)
+			}
+		}
+		log.SeatEvents = kept
+		if g, err = rec.Resume(log); err != nil {
+			return bad("%v", err)
+		}
+		// Who had left the match: a seat emptied by a leave event since
+		// its last join.
+		for _, ev := range log.SeatEvents {
+			if ev.Tick > 0 && int(ev.Slot) < len(forfeited) {
+				forfeited[ev.Slot] = ev.Kind == spectator.SeatLeave
+			}
+		}
+		ticks, logged, inputs = log.Ticks, len(log.SeatEvents), len(log.Inputs)
 	}
 	r := &Room{Game: k, Mode: mode, Ranked: start.Ranked, Private: start.Private || start.Ranked != "", Code: start.Code, Created: time.Now(),
-		Seats: maps.Clone(start.Seats), rooms: rs, recorder: rec}
+		Seats: maps.Clone(start.Seats), Practice: start.Practice, rooms: rs, recorder: rec}
 	if start.Ranked != "" {
 		switch d := rs.cfg.SpectateDelay; {
 		case d == 0:
@@ -223,7 +281,7 @@ func (rs *Rooms) Resume(start MatchLog, batches []LogBatch) (*Room, error) {
 			r.delayBy = d
 		}
 	}
-	r.Room = game.ResumeRoom(start.Room, rc, rec.Factory(), game.Resumed{Game: g, Seed: start.Seed, Tick: log.Ticks, Roster: start.Roster, Forfeited: forfeited})
+	r.Room = game.ResumeRoom(start.Room, rc, rec.Factory(), game.Resumed{Game: g, Seed: start.Seed, Tick: ticks, Roster: start.Roster, Forfeited: forfeited})
 	if obs, ok := rs.cfg.Observer.(interface {
 		MatchResumed(r *Room, seed uint64, start time.Time, roster []game.Player, forfeited []bool)
 	}); ok {
@@ -241,9 +299,38 @@ func (rs *Rooms) Resume(start MatchLog, batches []LogBatch) (*Room, error) {
 	// The log goes on where it was, on the same subject: this node's
 	// batches follow the dead owner's.
 	rs.install(r, rec, func(rj *roomJournal) {
-		rj.live, rj.inputs, rj.events, rj.since = true, len(log.Inputs), len(log.SeatEvents), log.Ticks
+		rj.live, rj.inputs, rj.events, rj.since = true, inputs, logged, ticks
+		rj.seed, rj.roster = start.Seed, start.Roster
 	})
+	rs.reseatBots(r, start.Roster, forfeited)
 	return r, nil
+}
+
+// reseatBots seats bots again in a resumed room's bot seats (held in
+// grace like everyone's): new brains of the levels the ids name, playing
+// on from the state the log rebuilt. Their inputs before are in the log
+// like a person's, so nothing of a bot needs to replay.
+func (rs *Rooms) reseatBots(r *Room, roster []game.Player, forfeited []bool) {
+	mk := rs.cfg.Bots[r.Game.Name()]
+	for slot, p := range roster {
+		level, ok := bot.Level(p.ID)
+		if !ok || forfeited[slot] || mk == nil {
+			continue
+		}
+		brain, reflex, err := mk(r.Mode.Name, level, slot, newSeed())
+		if err == nil {
+			if r.Practice > 0 {
+				err = rs.seatPracticeBot(r, p, slot, brain, reflex)
+			} else {
+				err = rs.seatBot(r, p, slot, brain, reflex)
+			}
+		}
+		if err != nil {
+			// Its seat waits out its grace and is forfeited, as a
+			// player's who never came back.
+			rs.log.Error("resume: a bot could not sit again", "room", r.ID(), "bot", string(p.ID), "err", err)
+		}
+	}
 }
 
 // RecordUnresumable records a match whose log could not be resumed as
@@ -253,6 +340,9 @@ func (rs *Results) RecordUnresumable(ctx context.Context, games interface {
 	Mode(game, mode string) (game.Kind, game.Mode, bool)
 }, start MatchLog, ticks uint64) (store.MatchRecord, error) {
 	mode := filedMode(start.Ranked, start.Mode)
+	if start.Practice > 0 || slices.ContainsFunc(start.Roster, func(p game.Player) bool { return bot.IsBot(p.ID) }) {
+		mode = PracticePrefix + start.Mode // as the results writer files a match with bots
+	}
 	rec := store.MatchRecord{Mode: mode, Ranked: start.Ranked != "", Aborted: true, Room: start.Room, Start: start.Start,
 		Duration: time.Since(start.Start).Round(time.Second)}
 	if start.TickRate > 0 && ticks > 0 {
@@ -337,8 +427,7 @@ func (rs *Results) forget(r *Room) {
 // lease is handed back; its match is not recorded here and its players
 // are sent back to the lobby, to reconnect to another node where their
 // seats are held. It returns the ids of the rooms handed off; rooms with
-// no match under way (or one not journalled: practice) are left to end
-// with the node.
+// no match under way are left to end with the node.
 func (s *Services) HandOff() []string {
 	j := s.Rooms.cfg.Journal
 	if j == nil {

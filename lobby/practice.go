@@ -78,22 +78,28 @@ func (rs *Rooms) CreatePractice(gameName, mode string, level int) (*Room, error)
 		return nil, err
 	}
 	for _, b := range bots {
-		p := bot.Player(level, b.slot)
-		seat, err := bot.Join(r.ctx, r.Room, p, b.slot, b.brain, b.reflex)
-		if err != nil {
+		if err := rs.seatPracticeBot(r, bot.Player(level, b.slot), b.slot, b.brain, b.reflex); err != nil {
 			r.Close()
 			return nil, fmt.Errorf("lobby: seating a bot: %w", err)
 		}
-		id := p.ID
-		// The bot's goroutine ends with the room (or leaves it first
-		// when no person is left in it).
-		go func() {
-			if err := bot.Run(r.ctx, r.Room, id, seat); err != nil {
-				rs.log.Warn("practice bot stopped", "room", r.ID(), "bot", string(id), "err", err)
-			}
-		}()
 	}
 	return r, nil
+}
+
+// seatPracticeBot seats the bot p at slot of practice room r and runs it
+// on a goroutine of its own, which ends with the room (or leaves it first
+// when no person is left in it).
+func (rs *Rooms) seatPracticeBot(r *Room, p game.Player, slot int, brain bot.Brain, reflex bot.Reflex) error {
+	seat, err := bot.Join(r.ctx, r.Room, p, slot, brain, reflex)
+	if err != nil {
+		return err
+	}
+	go func() {
+		if err := bot.Run(r.ctx, r.Room, p.ID, seat); err != nil {
+			rs.log.Warn("practice bot stopped", "room", r.ID(), "bot", string(p.ID), "err", err)
+		}
+	}()
+	return nil
 }
 
 // PracticeOn reports whether the server runs bots for gameName (practice

@@ -661,6 +661,17 @@ func chainHooks(a, b game.Hooks) game.Hooks {
 			call3(a.Forfeited, room, slot, p)
 			call3(b.Forfeited, room, slot, p)
 		},
+		CountdownStarted: func(room string, seed uint64, seats []game.Seat) {
+			call3(a.CountdownStarted, room, seed, seats)
+			call3(b.CountdownStarted, room, seed, seats)
+		},
+		CountdownCancelled: func(room string) {
+			for _, f := range []func(string){a.CountdownCancelled, b.CountdownCancelled} {
+				if f != nil {
+					f(room)
+				}
+			}
+		},
 	}
 }
 

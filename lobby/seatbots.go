@@ -59,38 +59,49 @@ func (rs *Rooms) FillWithBots(r *Room, level int) (int, error) {
 		if err != nil {
 			return n, fmt.Errorf("lobby: %s %s bot: %w", r.Game.Name(), r.Mode.Name, err)
 		}
-		p := bot.Player(level, slot)
-		ctx, cancel := context.WithCancel(r.ctx)
-		seat, err := bot.Join(ctx, r.Room, p, slot, brain, reflex)
-		if err != nil {
+		if rs.seatBot(r, bot.Player(level, slot), slot, brain, reflex) != nil {
 			// Someone took the seat meanwhile, or the match started:
 			// the others still sit down.
-			cancel()
 			continue
 		}
-		r.botMu.Lock()
-		if r.bots == nil {
-			r.bots = map[game.PlayerID]context.CancelFunc{}
-		}
-		r.bots[p.ID] = cancel
-		r.botMu.Unlock()
 		n++
-		go func() {
-			defer func() {
-				r.botMu.Lock()
-				delete(r.bots, p.ID)
-				r.botMu.Unlock()
-				cancel()
-			}()
-			if err := bot.Run(ctx, r.Room, p.ID, seat); err != nil {
-				rs.log.Warn("bot stopped", "room", r.ID(), "bot", string(p.ID), "err", err)
-			}
-		}()
 	}
 	if n == 0 {
 		return 0, ErrNoFreeSeat
 	}
 	return n, nil
+}
+
+// seatBot seats the bot p at slot of a room FillWithBots filled (or one
+// resumed from another node's log: the bot takes back its seat held in
+// grace) and runs it on a goroutine of its own until it leaves or the
+// room ends; r.bots holds it meanwhile, so that a person can take its
+// seat (Join) and the room counts as a bot room.
+func (rs *Rooms) seatBot(r *Room, p game.Player, slot int, brain bot.Brain, reflex bot.Reflex) error {
+	ctx, cancel := context.WithCancel(r.ctx)
+	seat, err := bot.Join(ctx, r.Room, p, slot, brain, reflex)
+	if err != nil {
+		cancel()
+		return err
+	}
+	r.botMu.Lock()
+	if r.bots == nil {
+		r.bots = map[game.PlayerID]context.CancelFunc{}
+	}
+	r.bots[p.ID] = cancel
+	r.botMu.Unlock()
+	go func() {
+		defer func() {
+			r.botMu.Lock()
+			delete(r.bots, p.ID)
+			r.botMu.Unlock()
+			cancel()
+		}()
+		if err := bot.Run(ctx, r.Room, p.ID, seat); err != nil {
+			rs.log.Warn("bot stopped", "room", r.ID(), "bot", string(p.ID), "err", err)
+		}
+	}()
+	return nil
 }
 
 // BotsFor reports whether FillWithBots can seat bots in r at all: a

@@ -95,6 +95,29 @@ func (r *Recorder) Resume(log *Replay) (game.Game, error) {
 	return g, nil
 }
 
+// Begin makes the game of a match whose log ended before its first
+// batch (its node died during the first countdown, or in the first ticks
+// of play): the seed's fresh game with slots joined, as the room that
+// started it joined them, recording from its first step, so that the
+// match plays again from tick 0 and its log reads as if the first node
+// had written it. start is when the match began.
+func (r *Recorder) Begin(room string, seed uint64, slots []int, start time.Time) (game.Game, error) {
+	g := r.Factory()(seed).(*recordedGame)
+	for _, slot := range slots {
+		if err := g.Join(slot); err != nil {
+			return nil, fmt.Errorf("spectator: begin: %w: the join of slot %d was refused", ErrInvalidReplay, slot)
+		}
+	}
+	r.MatchStarted(room, seed, nil)
+	if g.log == nil || !g.log.started {
+		return nil, fmt.Errorf("spectator: begin: %w: the match did not start", ErrInvalidReplay)
+	}
+	if !start.IsZero() {
+		g.log.start = start
+	}
+	return g, nil
+}
+
 // Since returns what the recorder logged of the match in progress after
 // the first inputs and events already taken (the counts a previous call
 // returned), with the tick it has reached and the game's hash now: the
