@@ -1,0 +1,135 @@
+package lobby
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/termarena/termarena/bot"
+	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/game/pong"
+	pongbot "github.com/termarena/termarena/game/pong/bot"
+)
+
+// journalSpy is a MatchJournal that keeps what it is told.
+type journalSpy struct {
+	mu      sync.Mutex
+	starts  []MatchLog
+	batches []LogBatch
+	over    []string
+}
+
+func (j *journalSpy) MatchStarted(s MatchLog) { j.mu.Lock(); j.starts = append(j.starts, s); j.mu.Unlock() }
+func (j *journalSpy) MatchBatch(_ string, b LogBatch) {
+	j.mu.Lock()
+	j.batches = append(j.batches, b)
+	j.mu.Unlock()
+}
+func (j *journalSpy) MatchOver(room string) { j.mu.Lock(); j.over = append(j.over, room); j.mu.Unlock() }
+func (j *journalSpy) MatchHandedOff(string) {}
+
+func (j *journalSpy) seen() (starts []MatchLog, batches int, over []string) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return slices.Clone(j.starts), len(j.batches), slices.Clone(j.over)
+}
+
+func botRooms(t *testing.T, j MatchJournal, countdown time.Duration, bots bool) *Rooms {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	cfg := RoomsConfig{Games: game.Catalog{pong.Kind{}}, Journal: j, Room: game.RoomConfig{Countdown: countdown}}
+	if bots {
+		cfg.Bots = map[string]bot.Maker{"pong": pongbot.New}
+	}
+	return NewRooms(ctx, cfg)
+}
+
+func waitFrame(t *testing.T, r *Room, what string, ok func(*game.Frame) bool) *game.Frame {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		fr, next := r.Latest()
+		if ok(fr) {
+			return fr
+		}
+		select {
+		case <-next:
+		case <-deadline:
+			t.Fatalf("timed out waiting for %s: %+v", what, fr)
+		}
+	}
+}
+
+// A casual room whose free seat a bot took (b) is in the journal from its
+// match's first countdown, the bot named with its level; another node
+// resuming that log seats a bot of the level again at once (the person's
+// seat waits in grace), and a node that runs no bots refuses the log.
+// A countdown called off ends the log.
+func TestJournalLogsBotRoomsFromTheCountdownAndResumeReseatsTheBots(t *testing.T) {
+	ctx := context.Background()
+	j := &journalSpy{}
+	rs := botRooms(t, j, time.Hour, true) // a countdown that does not end
+	r, err := rs.Create("pong", "1v1", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ann := game.Player{ID: "ann", Name: "ann"}
+	if _, err := r.Join(ctx, ann, 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rs.FillWithBots(r, 2); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.SetReady(ctx, "ann", true); err != nil {
+		t.Fatal(err)
+	}
+	waitFrame(t, r, "the countdown", func(f *game.Frame) bool { return f.Phase == game.Countdown })
+	var starts []MatchLog
+	waitFor := func(what string, ok func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); !ok(); time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("timed out waiting for %s", what)
+			}
+		}
+	}
+	waitFor("the match's start in the journal", func() bool { starts, _, _ = j.seen(); return len(starts) > 0 })
+	start := starts[0]
+	if len(starts) != 1 || start.Room != r.ID() || len(start.Roster) != 2 || start.Roster[0].ID != "ann" || start.Roster[1].ID != bot.Player(2, 1).ID {
+		t.Fatalf("journal starts %+v; want one, of ann and a level-2 bot", starts)
+	}
+
+	// Another node takes the log (no batch: killed in the countdown).
+	rs2 := botRooms(t, &journalSpy{}, 50*time.Millisecond, true)
+	r2, err := rs2.Resume(start, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr := waitFrame(t, r2, "the bot seated again", func(f *game.Frame) bool { return f.Seats[1].Connected })
+	if fr.Seats[1].Player.ID != bot.Player(2, 1).ID || !fr.Seats[0].Taken || fr.Seats[0].Connected || fr.Tick != 0 {
+		t.Fatalf("resumed seats %+v at tick %d; want ann held in grace, the bot back, tick 0", fr.Seats, fr.Tick)
+	}
+	if r2.botsIn() != 1 {
+		t.Errorf("the resumed room counts %d bots; want 1 (a bot room)", r2.botsIn())
+	}
+	if _, err := r2.Join(ctx, ann, -1); err != nil {
+		t.Fatal(err)
+	}
+	waitFrame(t, r2, "play against the bot", func(f *game.Frame) bool { return f.Phase == game.Playing && f.Tick > 30 })
+
+	// A node that runs no bots cannot play it on: refused, to be
+	// recorded aborted.
+	if _, err := botRooms(t, nil, time.Second, false).Resume(start, nil); !errors.Is(err, ErrUnresumable) {
+		t.Fatalf("resumed a bot match on a node with no bots: %v", err)
+	}
+
+	// ann walks out in the countdown on the first node: called off.
+	if err := r.Leave(ctx, "ann"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("the log's end", func() bool { _, _, over := j.seen(); return slices.Contains(over, r.ID()) })
+}
