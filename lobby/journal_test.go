@@ -22,13 +22,21 @@ type journalSpy struct {
 	over    []string
 }
 
-func (j *journalSpy) MatchStarted(s MatchLog) { j.mu.Lock(); j.starts = append(j.starts, s); j.mu.Unlock() }
+func (j *journalSpy) MatchStarted(s MatchLog) {
+	j.mu.Lock()
+	j.starts = append(j.starts, s)
+	j.mu.Unlock()
+}
 func (j *journalSpy) MatchBatch(_ string, b LogBatch) {
 	j.mu.Lock()
 	j.batches = append(j.batches, b)
 	j.mu.Unlock()
 }
-func (j *journalSpy) MatchOver(room string) { j.mu.Lock(); j.over = append(j.over, room); j.mu.Unlock() }
+func (j *journalSpy) MatchOver(room string) {
+	j.mu.Lock()
+	j.over = append(j.over, room)
+	j.mu.Unlock()
+}
 func (j *journalSpy) MatchHandedOff(string) {}
 
 func (j *journalSpy) seen() (starts []MatchLog, batches int, over []string) {
