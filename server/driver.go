@@ -4,7 +4,6 @@ import (
 	"context"
 	"reflect"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -15,17 +14,18 @@ import (
 )
 
 // A session's terminal has one reader, one key decoder and one writer, and
-// one driver at a time: the menus run as a Bubble Tea program; while a
-// game screen is up (a seat, a watcher, a replay) that program has ended
-// (no event loop, renderer, cell buffers or input goroutine) and the play
-// loop (play) drives the same model on the session's goroutine. The model
-// is the menu's state between programs: a new program is built from it
-// when the player comes back to the menus.
+// one driver at a time, both on the session's goroutine: the menus loop
+// (menus) runs the model's Update and draws its view with a cell renderer
+// of its own (menuScreen), only after messages and only what changed;
+// while a game screen is up (a seat, a watcher, a replay) the play loop
+// (play) drives the same model and the game screen draws. Handing over is
+// a switch of who draws (takeTerminal, giveTerminal): no Bubble Tea
+// program, renderer ticker or event loop runs at any time.
 //
-// The model's commands run in the session's own runner, not Bubble Tea's,
-// so that a command waiting for something (the chat's next line, a room's
-// end) outlives the program it was started in and its message reaches
-// whichever driver runs when it comes.
+// The model's commands run in the session's own runner, so a command
+// waiting for something (the chat's next line, a room's end) outlives the
+// loop it was started in and its message reaches whichever loop runs
+// when it comes.
 type driver struct {
 	ctx    context.Context
 	sess   *Session
@@ -41,17 +41,12 @@ type driver struct {
 	// idleEvery is the idle check's period (0: none).
 	idleEvery time.Duration
 
-	// handoff: the model went to a game screen during the program, which
-	// was asked to quit for the play loop.
-	handoff atomic.Bool
-	// delivered is the sequence number of the last pumped message the
-	// program's filter saw; carry is what a driver took but did not hand
-	// on before it stopped, for the next one.
-	delivered atomic.Uint64
-	acked     chan struct{} // capacity 1: the filter saw a pumped message
-	carry     []tea.Msg
-	// playing: the play loop set the terminal up (kitty keyboard); the
-	// session's end must restore the terminal itself.
+	scr *menuScreen // the menus' renderer
+	// carry is what a loop took but did not run before it handed over,
+	// for the next one.
+	carry []tea.Msg
+	// playing: the play loop has the terminal (kitty keyboard, game
+	// frames); the session's end must restore the terminal itself.
 	playing bool
 	// waits are the model's commands that only wait (tui.WaitMsg): the
 	// driver running waits for them with its other inputs, so they cost
@@ -106,70 +101,6 @@ func (d *driver) update(msg tea.Msg) {
 	next, cmd := d.gm.Update(msg)
 	d.gm = next.(guardedModel)
 	d.run.start(cmd)
-}
-
-// menuModel is the model as the menu program sees it: its commands go to
-// the session's runner, and when it goes to a game screen the program
-// quits so that the play loop takes over.
-type menuModel struct {
-	d    *driver
-	init bool // the model's first program: it runs the model's Init
-}
-
-func (m menuModel) Init() tea.Cmd {
-	if m.init {
-		m.d.run.start(m.d.gm.Init())
-	}
-	if m.d.gameScreen() {
-		m.d.handoff.Store(true)
-		m.d.out.mute()
-		return tea.Quit
-	}
-	return nil
-}
-
-func (m menuModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	m.d.update(msg)
-	if m.d.gameScreen() && !m.d.handoff.Load() {
-		m.d.handoff.Store(true)
-		// What the program writes as it ends (its last frame, leaving the
-		// alternate screen) must not reach the player: the game screen
-		// goes on on this one.
-		m.d.out.mute()
-		return m, tea.Quit
-	}
-	return m, nil
-}
-
-func (m menuModel) View() tea.View { return m.d.gm.View() }
-
-// pumped is a message the pump hands the program, numbered so that the
-// driver knows afterwards whether the program took it.
-type pumped struct {
-	n   uint64
-	msg tea.Msg
-}
-
-// filter runs on the program's event loop before each Update.
-func (d *driver) filter(_ tea.Model, msg tea.Msg) tea.Msg {
-	if p, ok := msg.(pumped); ok {
-		d.delivered.Store(p.n)
-		select {
-		case d.acked <- struct{}{}:
-		default:
-		}
-		msg = p.msg
-	}
-	if _, ok := msg.(tea.SuspendMsg); ok {
-		// A client cannot suspend a server-side program (^Z would stop
-		// it for good); carry on instead.
-		return tea.ResumeMsg{}
-	}
-	if d.handoff.Load() {
-		return msg // the play loop's key handling applies from now on
-	}
-	// A player's room screen takes the game's keys first.
-	return d.term.filter(d.ctx, msg)
 }
 
 // windows is the session's window changes; idle ticks when idle is on.
@@ -237,38 +168,64 @@ func (d *driver) next(ctx context.Context, idleTick <-chan time.Time) []tea.Msg 
 	}
 }
 
-// pump hands the program its messages until the program ends (ended is
-// closed once Run has returned); what it took but the program did not
-// see is left in d.carry.
-func (d *driver) pump(pctx context.Context, p *tea.Program, ended <-chan struct{}) {
+// menus drives the model while it shows the menus, on the session's
+// goroutine: it runs each message through Update and, once a batch of
+// messages is done, draws the view if it changed. Nothing runs between
+// messages: no frame ticker. It reports whether the session is to end;
+// false: the model went to a game screen, which the play loop drives.
+func (d *driver) menus() (quit bool) {
 	tick, stop := d.idleTicker()
 	defer stop()
-	pending := d.carry
+	// What a Bubble Tea program told its model as it started, each time
+	// the menus take the terminal: its colour profile and size.
+	pending := append([]tea.Msg{tea.ColorProfileMsg{Profile: d.scr.profile},
+		tea.WindowSizeMsg{Width: d.win.Width, Height: d.win.Height}}, d.carry...)
 	d.carry = nil
-	var n uint64
 	for {
-		if len(pending) == 0 {
-			if pending = d.next(pctx, tick); pending == nil {
-				return
+		for len(pending) > 0 {
+			msg := pending[0]
+			pending = pending[1:]
+			switch m := msg.(type) {
+			case tea.QuitMsg:
+				d.draw() // the model's last view, as Bubble Tea ends
+				return true
+			case tea.SuspendMsg:
+				// A client cannot suspend a server-side program (^Z would
+				// stop it for good); carry on instead.
+				msg = tea.ResumeMsg{}
+			case tea.WindowSizeMsg:
+				d.scr.resize(m.Width, m.Height)
+			case tea.ColorProfileMsg:
+				d.scr.setProfile(m.Profile)
 			}
-		}
-		n++
-		p.Send(pumped{n, pending[0]})
-		// Send returns once the event loop has received the message, or
-		// without it once the program has ended: only the filter knows.
-		for d.delivered.Load() < n {
-			select {
-			case <-d.acked:
-				continue
-			case <-ended:
+			if reflect.TypeOf(msg) == clearScreenType {
+				d.scr.clear()
 			}
-			if d.delivered.Load() < n {
+			// A player's room screen takes the game's keys first.
+			if msg = d.term.filter(d.ctx, msg); msg != nil {
+				d.update(msg)
+			}
+			if d.gameScreen() {
+				// The game screen draws from now on: the menus' view
+				// is not drawn (it would flash under the board).
 				d.carry = pending
-				return
+				return false
 			}
 		}
-		pending = pending[1:]
+		d.draw()
+		if pending = d.next(d.ctx, tick); pending == nil {
+			return true
+		}
 	}
+}
+
+// clearScreenType is Bubble Tea's (unexported) message for tea.ClearScreen.
+var clearScreenType = reflect.TypeOf(tea.ClearScreen())
+
+// draw shows the menus' view; a failed write ends nothing here (the
+// connection's own watch ends a session whose client is gone).
+func (d *driver) draw() {
+	_ = d.scr.draw(d.gm.View())
 }
 
 // play drives the model while it shows a game screen, on the session's
@@ -308,45 +265,46 @@ func (d *driver) play() (quit bool) {
 
 // The kitty keyboard protocol's flags the play screen asks for:
 // disambiguated keys (1) and key releases (2), so a held paddle key stops
-// when let go. Bubble Tea runs without input and asks for none.
+// when let go. The menus ask for none.
 const (
 	kittyPush = "\x1b[>3u"
 	kittyPop  = "\x1b[<u"
 	// restoreTerm is what the play loop writes when the session ends on a
-	// game screen: what Bubble Tea writes when it ends (bracketed paste
+	// game screen: what the menus write when they end (bracketed paste
 	// off, cursor shown, the main screen back).
 	restoreTerm = "\x1b[?2004l\x1b[?25h\x1b[?1049l"
 )
 
-// takeTerminal sets the terminal up for the play screen: the alternate
-// screen (a session that went to a game screen at once may have ended its
-// program before it drew anything) and the kitty keyboard protocol.
+// takeTerminal hands the terminal to the game screen: the alternate
+// screen (a session that went to a game at once may not have drawn a menu
+// yet), the kitty keyboard protocol, and the game's frames written from
+// now on; the game screen is told to paint it whole.
 func (d *driver) takeTerminal() {
-	d.out.control(func(l *lockedWriter) string {
-		seq := kittyPush
-		if !l.alt {
-			l.alt = true
-			l.foreign.Add(1) // the view repaints the whole screen
-			seq = "\x1b[?1049h\x1b[?25l\x1b[2J" + seq
-		}
-		return seq
-	})
+	seq := kittyPush
+	if !d.scr.alt {
+		seq = "\x1b[?1049h\x1b[?25l\x1b[2J" + seq
+	}
+	d.scr.lent()
+	d.out.handTo(true, seq)
 	d.playing = true
 }
 
-// giveTerminal undoes takeTerminal's keyboard mode before a menu program
-// takes the terminal again.
+// giveTerminal hands the terminal back to the menus: no game frame is
+// written from now on, the keyboard mode is undone, and the menus repaint
+// whole when they draw next (lent).
 func (d *driver) giveTerminal() {
-	d.out.control(func(*lockedWriter) string { return kittyPop })
+	d.out.handTo(false, kittyPop)
 	d.playing = false
 }
 
-// restore gives the terminal back as the session ends on a game screen.
+// restore gives the terminal back to the player as the session ends.
 func (d *driver) restore() {
 	if d.playing {
-		d.out.control(func(l *lockedWriter) string { l.alt = false; return kittyPop + restoreTerm })
+		d.out.handTo(false, kittyPop+restoreTerm)
 		d.playing = false
+		return
 	}
+	_ = d.scr.close()
 }
 
 // noticeQueue holds notices for the session (whispers, announcements, a

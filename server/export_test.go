@@ -110,6 +110,12 @@ type keyCounter struct {
 	n *MenuKeys
 }
 
+// GameScreen is the lobby's: the session's play loop drives a game screen.
+func (c *keyCounter) GameScreen() bool {
+	g, ok := c.programModel.(interface{ GameScreen() bool })
+	return ok && g.GameScreen()
+}
+
 func (c *keyCounter) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var key string
 	switch k := msg.(type) {

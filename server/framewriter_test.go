@@ -7,60 +7,57 @@ import (
 	"testing"
 )
 
-// TestGameFramesOnlyOnTheScreenTheyWereDrawnFor drives a session's writer
-// the way Bubble Tea and the game view share it: a frame is written only on
-// the alternate screen, and only if Bubble Tea has not drawn since the view
-// last read Foreign (the frame would then hold only what changed on a
-// screen that is gone).
-func TestGameFramesOnlyOnTheScreenTheyWereDrawnFor(t *testing.T) {
+// TestGameFramesOnlyWhileTheGameScreenHasTheTerminal drives a session's
+// writer the way the driver hands it over: a game frame is written only
+// between the hand-over to the game screen and the hand-back (a frame
+// before would land on the menus, one after on the player's own screen).
+func TestGameFramesOnlyWhileTheGameScreenHasTheTerminal(t *testing.T) {
 	var out bytes.Buffer
 	l := &lockedWriter{w: &out}
-	frame := func(s string) error {
-		l.Foreign()
-		return l.WriteFrame([]byte(s))
+	if err := l.WriteFrame([]byte("[before]")); err == nil {
+		t.Error("a frame was written while the menus had the terminal")
 	}
-	if err := frame("[before setup]"); err == nil {
-		t.Error("a frame was written before Bubble Tea entered the alternate screen")
+	l.handTo(true, "\x1b[>3u")
+	if err := l.WriteFrame([]byte("[frame]")); err != nil {
+		t.Errorf("a frame while the game screen has the terminal: %v", err)
 	}
-	l.Foreign()
-	_, _ = l.Write([]byte("\x1b[?1049h\x1b[2J"))
-	if err := l.WriteFrame([]byte("[stale]")); err == nil {
-		t.Error("a frame drawn before Bubble Tea cleared the screen was written after it")
+	l.handTo(false, "\x1b[<u")
+	_, _ = l.Write([]byte("menu\n"))
+	if err := l.WriteFrame([]byte("[after]")); err == nil {
+		t.Error("a frame was written after the terminal went back to the menus")
 	}
-	if err := frame("[frame]"); err != nil {
-		t.Errorf("a frame on the alternate screen: %v", err)
-	}
-	_, _ = l.Write([]byte("\x1b[?1049l\x1b[?25h"))
-	if err := frame("[after restore]"); err == nil {
-		t.Error("a frame was written after Bubble Tea left the alternate screen")
-	}
-	if got, want := out.String(), "\x1b[?1049h\x1b[2J[frame]\x1b[?1049l\x1b[?25h"; got != want {
+	if got, want := out.String(), "\x1b[>3u[frame]\x1b[<u"+"menu\r\n"; got != want {
 		t.Errorf("the player's terminal got %q, want %q", got, want)
 	}
 }
 
-// A running game view is woken by each of Bubble Tea's writes, so it
-// repaints over them at once; a view that has stopped is not, and a
-// stopped view's removal leaves a newer view's registration alone.
-func TestBubbleTeaWritesWakeTheGameView(t *testing.T) {
+// A running game view is told when the terminal is handed to it, so it
+// paints it whole at once; a view that has stopped is not, and a stopped
+// view's removal leaves a newer view's registration alone.
+func TestHandOverWakesTheGameView(t *testing.T) {
 	l := &lockedWriter{w: &bytes.Buffer{}}
 	var first, second int
-	removeFirst := l.OnForeign(func() { first++ })
+	removeFirst := l.OnGiven(func() { first++ })
 	_, _ = l.Write([]byte("menu"))
+	if first != 0 {
+		t.Fatal("a menu write woke the view")
+	}
+	l.handTo(true, "")
 	if first != 1 {
-		t.Fatalf("woken %d times by one write", first)
+		t.Fatalf("woken %d times by one hand-over", first)
 	}
-	if err := l.WriteFrame([]byte("frame")); err == nil && first != 1 {
-		t.Fatal("a game frame woke the view")
+	l.handTo(false, "")
+	if first != 1 {
+		t.Fatal("the hand-back woke the view")
 	}
-	removeSecond := l.OnForeign(func() { second++ })
+	removeSecond := l.OnGiven(func() { second++ })
 	removeFirst() // the old view ends after the new one started
-	_, _ = l.Write([]byte("menu"))
+	l.handTo(true, "")
 	if first != 1 || second != 1 {
 		t.Fatalf("after replacing: first %d, second %d", first, second)
 	}
 	removeSecond()
-	_, _ = l.Write([]byte("menu"))
+	l.handTo(true, "")
 	if second != 1 {
 		t.Fatalf("woken after removal: %d", second)
 	}
@@ -90,10 +87,9 @@ func TestFinalNoticeWrapsAtWords(t *testing.T) {
 // frame).
 func TestGameFrameWriteAllocatesNothing(t *testing.T) {
 	l := &lockedWriter{w: io.Discard}
-	_, _ = l.Write([]byte("\x1b[?1049h"))
+	l.handTo(true, "\x1b[?1049h")
 	frame := []byte("\x1b7\x1b[3;4H█\x1b8")
 	if n := testing.AllocsPerRun(100, func() {
-		l.Foreign()
 		if err := l.WriteFrame(frame); err != nil {
 			t.Fatal(err)
 		}

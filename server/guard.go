@@ -20,10 +20,9 @@ const internalError = "termarena: internal error; the session was closed"
 // session. Without it a nil map or an index out of range in one player's
 // view would take every room and every other player down with the process.
 //
-// Bubble Tea recovers panics in Update, View and commands by itself, but it
-// prints the stack to the process's stderr, not our log, and reports only
-// "program was killed", which the server also gets when a session simply
-// ends; so the server catches them first, here.
+// The session's driver runs the model itself (no Bubble Tea program to
+// recover anything): Update, View and every command, in a batch or a
+// sequence alike (cmdRunner), run under this guard, which logs the stack.
 type sessionGuard struct {
 	log    *slog.Logger
 	player string
@@ -105,9 +104,7 @@ func (m guardedModel) View() (v tea.View) {
 }
 
 // guardCmd runs cmd, and the commands of a batch it returns, under the
-// guard. (Commands inside a tea.Sequence are out of reach: their message
-// type is Bubble Tea's own. Bubble Tea still recovers those, and the
-// session ends as a killed program, without our log line.)
+// guard. (The runner guards each command of a tea.Sequence itself.)
 func (m guardedModel) guardCmd(cmd tea.Cmd) tea.Cmd {
 	if cmd == nil {
 		return nil

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -21,17 +20,16 @@ import (
 	"github.com/termarena/termarena/tui"
 )
 
-// menuFPS is Bubble Tea's frame rate: see runProgram.
-const menuFPS = 20
-
-// runProgram runs one Bubble Tea program on a PTY session and returns the
-// exit code. Everything it starts ends when it returns.
+// runProgram runs a session's model (the menus and game screens) on a PTY
+// session and returns the exit code. Everything it starts ends when it
+// returns.
 //
-// We wire the program ourselves rather than through wish's middleware so
-// that (1) input passes through inputguard before Bubble Tea decodes a byte,
-// (2) only clamped window sizes reach the renderer, (3) colour is decided
-// from the client's environment, and (4) output goes straight to the
-// channel through one lock that game frames will share.
+// The model is a Bubble Tea model, driven by the session's own loops
+// (driver) rather than a Bubble Tea program, so that (1) input passes
+// through inputguard before a byte is decoded, (2) only clamped window
+// sizes reach the renderer, (3) colour is decided from the client's
+// environment, (4) output goes straight to the channel through one lock
+// that game frames share, and (5) nothing runs between events.
 func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel) int {
 	pty, _ := s.PTY()
 	ctx, cancel := context.WithCancel(s.Context())
@@ -58,8 +56,8 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 	// each Update (on the driver's goroutine, so no lock is needed here).
 	where := placeOf(m)
 	d := &driver{ctx: ctx, sess: s, term: sio.term, out: out, input: sio.input,
-		events: make(chan []termkey.Event), win: pty.Window,
-		notes: sio.notes, acked: make(chan struct{}, 1)}
+		events: make(chan []termkey.Event), win: pty.Window, notes: sio.notes,
+		scr: newMenuScreen(out, env, sio.profile, pty.Window.Width, pty.Window.Height)}
 	d.run = cmdRunner{ctx: ctx, out: make(chan tea.Msg)}
 	if _, says := m.(interface{ Where() string }); says && srv.cfg.IdleTimeout > 0 {
 		d.idle = newLobbyIdle(srv.cfg.IdleTimeout, where, time.Now())
@@ -91,19 +89,17 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 	// read once ctx has ended.
 	go d.readKeys()
 
-	var err error
-	init := true
+	d.run.start(d.gm.Init())
 	for ctx.Err() == nil {
-		if d.handoff.Load() && d.gameScreen() {
-			if d.play() {
-				break
-			}
+		var quit bool
+		if d.gameScreen() {
+			quit = d.play()
+		} else {
+			quit = d.menus()
 		}
-		d.handoff.Store(false)
-		if err = srv.runMenu(ctx, d, env, sio, init); err != nil || !d.handoff.Load() {
+		if quit {
 			break
 		}
-		init = false
 	}
 	cancel()
 	d.restore()
@@ -112,15 +108,6 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 		srv.log.Info("session sent keys beyond its budget", "player", id.Name, "dropped", dropped, "pasted", pasted)
 	}
 	panicked := sio.guard.panicked()
-	switch {
-	case errors.Is(err, tea.ErrProgramPanic) && !panicked:
-		// Out of our guard's reach (a tea.Sequence command): Bubble Tea
-		// recovered it and printed the stack to the process's stderr.
-		srv.log.Error("session panicked; stack on stderr", "player", id.Name, "err", err)
-		panicked = true
-	case err != nil && !errors.Is(err, tea.ErrProgramKilled):
-		srv.log.Warn("program ended with error", "player", id.Name, "err", err)
-	}
 	if panicked {
 		sio.guard.tell(s, true)
 	}
@@ -149,113 +136,52 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 	return ExitOK
 }
 
-// runMenu runs one Bubble Tea program for the menus on the session's
-// terminal until it quits: for good, or for the play loop (d.handoff).
-// init: the model's first program, which runs its Init.
-func (srv *Server) runMenu(ctx context.Context, d *driver, env []string, sio *sessionIO, init bool) error {
-	pctx, pcancel := context.WithCancel(ctx)
-	defer pcancel()
-	d.out.unmute()
-	mm := menuModel{d: d, init: init}
-	p := tea.NewProgram(mm,
-		tea.WithContext(pctx),
-		// Keys come from the session's own reader and decoder (pump): the
-		// program reads nothing, and builds no key table of its own.
-		tea.WithInput(nil),
-		tea.WithOutput(d.out),
-		tea.WithEnvironment(env),
-		tea.WithColorProfile(sio.profile),
-		tea.WithWindowSize(d.win.Width, d.win.Height),
-		tea.WithoutSignalHandler(),
-		// Bubble Tea draws only the menus: the game screen paces itself
-		// (RoomView) while the program is not running.
-		tea.WithFPS(menuFPS),
-		tea.WithFilter(d.filter),
-	)
-	var pumping sync.WaitGroup
-	ended := make(chan struct{})
-	d.delivered.Store(0)
-	pumping.Go(func() { d.pump(pctx, p, ended) })
-	_, err := p.Run()
-	close(ended)
-	pcancel()
-	pumping.Wait()
-	return err
-}
-
-// lockedWriter serialises writes to a session: Bubble Tea's renderer and
-// the game's frame writer share one channel, and an interleaved escape
-// sequence would corrupt the screen. Bubble Tea's writes are counted so the
-// game view knows when the terminal was drawn on behind its back.
+// lockedWriter serialises writes to a session: the menus' renderer, the
+// game screen's frames and the terminal set-up between them share one
+// channel, and an interleaved escape sequence would corrupt the screen.
 //
-// Game frames are written only while Bubble Tea has the terminal on its
-// alternate screen. The view starts drawing as soon as a session joins a
-// room, which can be before Bubble Tea has set the terminal up (`ssh -t
-// host join r1`), and keeps drawing until the session is detached, after
-// Bubble Tea has restored the terminal (the server restarting mid-match):
-// either way the board would be drawn on the player's own screen and stay
-// there, under the goodbye and ssh's "Connection closed".
-//
-// Nor is a frame written when Bubble Tea has written since the view read
-// Foreign: the frame holds only what changed on a screen Bubble Tea has
-// since drawn over (entering the alternate screen clears it), so it would
-// show a board without its walls or footer. The view's next frame, seeing
-// the new count, repaints everything.
+// One of the two draws at a time, and the driver says which (handTo): a
+// game frame is written only while the game screen has the terminal. A
+// game screen starts drawing as soon as a session joins a room, which
+// can be before the driver has handed it the terminal (`ssh -t host join
+// r1`), and keeps drawing until the session is detached, after the
+// terminal was given back (the server restarting mid-match): either way
+// the board would land on the menus or the player's own screen. A frame
+// refused (errNotShown) tells the view to paint its next one whole.
 type lockedWriter struct {
-	mu      sync.Mutex
-	w       io.Writer
-	foreign atomic.Uint64
-	seen    atomic.Uint64 // foreign as the view last read it
-	alt     bool          // Bubble Tea's last word on the alternate screen was "enter"
+	mu sync.Mutex
+	w  io.Writer
+	// frames: the game screen has the terminal (takeTerminal).
+	frames bool
 	// blocked is when the write in progress started (unix nanoseconds;
 	// 0 = none): a write blocked for the client timeout drops the client.
 	blocked atomic.Int64
-	// onForeign, while a game view runs, wakes it after Bubble Tea writes,
-	// so it repaints at once rather than at its next beat: the menu's last
-	// frame can land after the game's first.
-	onForeign atomic.Pointer[func()]
-	// muted: a menu program that is ending for the play loop writes
-	// nothing more (its last frame, its goodbye to the terminal).
-	muted bool
+	// given, while a game screen runs, has it paint the whole screen when
+	// the terminal is handed to it, not at its next change.
+	given atomic.Pointer[func()]
 }
 
-func (l *lockedWriter) mute() {
+// handTo writes seq (the terminal's set-up for whoever draws next) and
+// hands the terminal to the game screen (frames) or to the menus.
+func (l *lockedWriter) handTo(frames bool, seq string) {
 	l.mu.Lock()
-	l.muted = true
-	l.mu.Unlock()
-}
-
-func (l *lockedWriter) unmute() {
-	l.mu.Lock()
-	l.muted = false
-	l.mu.Unlock()
-}
-
-// control writes the terminal set-up f returns, under the lock (f may
-// change the writer's state).
-func (l *lockedWriter) control(f func(l *lockedWriter) string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	before := l.foreign.Load()
-	seq := f(l)
+	l.frames = frames
 	l.writing()
-	defer l.blocked.Store(0)
 	_, _ = io.WriteString(l.w, seq)
-	if l.foreign.Load() != before {
-		// The screen was set up anew: a game view repaints it whole now.
-		if f := l.onForeign.Load(); f != nil && *f != nil {
-			(*f)()
-		}
+	l.blocked.Store(0)
+	l.mu.Unlock()
+	if f := l.given.Load(); frames && f != nil && *f != nil {
+		(*f)()
 	}
 }
 
-// OnForeign registers f (nil: none) to be called after each of Bubble
-// Tea's writes; it must not block. It returns a function that removes f
-// unless another has replaced it since.
-func (l *lockedWriter) OnForeign(f func()) (remove func()) {
+// OnGiven registers f (nil: none) to be called when the terminal is
+// handed to the game screen; it must not block. It returns a function
+// that removes f unless another has replaced it since.
+func (l *lockedWriter) OnGiven(f func()) (remove func()) {
 	p := &f
-	l.onForeign.Store(p)
-	return func() { l.onForeign.CompareAndSwap(p, nil) }
+	l.given.Store(p)
+	return func() { l.given.CompareAndSwap(p, nil) }
 }
 
 // writing marks a write in progress for connWatch, written until
@@ -263,36 +189,21 @@ func (l *lockedWriter) OnForeign(f func()) (remove func()) {
 // allocation in every game frame.)
 func (l *lockedWriter) writing() { l.blocked.Store(time.Now().UnixNano()) }
 
-var (
-	enterAltScreen = []byte("\x1b[?1049h")
-	leaveAltScreen = []byte("\x1b[?1049l")
-	// errNotShown tells the game view its frame was not written (so it is
-	// not counted as one); the view repaints everything after Bubble
-	// Tea's next write.
-	errNotShown = errors.New("server: game frame not written: the terminal is not on the screen it was drawn for")
-)
+// errNotShown tells the game view its frame was not written (so it is not
+// counted as one): the menus have the terminal.
+var errNotShown = errors.New("server: game frame not written: the menus have the terminal")
 
-// Write is Bubble Tea's path. Without a TTY on our side Bubble Tea assumes
+// Write is the menus' path. Without a TTY on our side the renderer assumes
 // the terminal turns a bare \n into \r\n (a server-side PTY's ONLCR would)
 // and moves to the next line with \n alone; the player's terminal is in raw
 // mode, so we do the translation, as an emulated PTY writer does.
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.muted {
-		return len(p), nil
-	}
-	l.foreign.Add(1)
-	if enter, leave := bytes.LastIndex(p, enterAltScreen), bytes.LastIndex(p, leaveAltScreen); enter != leave {
-		l.alt = enter > leave
-	}
 	l.writing()
 	defer l.blocked.Store(0)
 	if _, err := (crlfWriter{l.w}).Write(p); err != nil {
 		return 0, err
-	}
-	if f := l.onForeign.Load(); f != nil && *f != nil {
-		(*f)()
 	}
 	return len(p), nil
 }
@@ -302,7 +213,7 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 func (l *lockedWriter) WriteFrame(p []byte) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if !l.alt || l.foreign.Load() != l.seen.Load() {
+	if !l.frames {
 		return errNotShown
 	}
 	l.writing()
@@ -311,22 +222,15 @@ func (l *lockedWriter) WriteFrame(p []byte) error {
 	return err
 }
 
-// Foreign counts Bubble Tea's writes. The game view reads it before it
-// draws each frame.
-func (l *lockedWriter) Foreign() uint64 {
-	f := l.foreign.Load()
-	l.seen.Store(f)
-	return f
-}
-
 func sanitizeWhere(s string) string { return sanitize.Text(s, 40) }
 
 // programModel is a session's Bubble Tea model as the server drives it.
 type programModel interface {
 	tea.Model
-	// FinalNotice is printed after the program ends (why we ended it).
+	// FinalNotice is printed after the session's model quit (why we ended
+	// it).
 	FinalNotice() string
-	// Detach runs when the program has ended: a model in a room keeps the
+	// Detach runs when the model has stopped: a model in a room keeps the
 	// seat for the room's grace period.
 	Detach(ctx context.Context)
 }

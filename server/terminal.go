@@ -14,15 +14,10 @@ import (
 // own goroutine, so a key in play never reaches the menu's model; every
 // other key, and everything else, goes on to the menu.
 //
-// The keys are still read and decoded by Bubble Tea's input reader (after
-// inputguard) and handed over in its event loop's filter, before Update.
-// A reader of our own, tried first, doubled a session's memory for keys:
-// ultraviolet builds its key table (≈120 KB) for every decoder, and Bubble
-// Tea builds one for its reader even when it reads nothing, unless input
-// is disabled, which also turns off the kitty keyboard protocol (key
-// releases). Taking the keys in the filter keeps the order of keys and
-// Updates exact: a key after t is offered only once t's Update has opened
-// the chat line.
+// The keys are read and decoded by the session's one reader (after
+// inputguard) and handed over here by the driver running, before Update:
+// that keeps the order of keys and Updates exact: a key after t is
+// offered only once t's Update has opened the chat line.
 type terminal struct {
 	play atomic.Pointer[tui.KeyTaker]
 }
@@ -34,8 +29,8 @@ func (t *terminal) Play(k tui.KeyTaker) (release func()) {
 	return func() { t.play.CompareAndSwap(p, nil) }
 }
 
-// filter runs on the menu program's event loop before each Update: a key
-// the room screen takes is gone (nil); anything else goes on.
+// filter runs on the session's goroutine before each Update: a key the
+// room screen takes is gone (nil); anything else goes on.
 func (t *terminal) filter(ctx context.Context, msg tea.Msg) tea.Msg {
 	p := t.play.Load()
 	if p == nil {

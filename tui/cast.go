@@ -103,4 +103,3 @@ func PaintReplay(id uint64, data []byte, rec *store.MatchRecord, o PaintOptions,
 type paintOut struct{ frame []byte }
 
 func (p *paintOut) WriteFrame(b []byte) error { p.frame = append(p.frame, b...); return nil }
-func (p *paintOut) Foreign() uint64           { return 0 }

@@ -298,7 +298,6 @@ func TestChatHostileTextRendersInert(t *testing.T) {
 type frameCatcher struct{ p *[]byte }
 
 func (f frameCatcher) WriteFrame(p []byte) error { *f.p = append((*f.p)[:0], p...); return nil }
-func (f frameCatcher) Foreign() uint64           { return 0 }
 
 func TestChatMutedSeesTimeLeft(t *testing.T) {
 	c := newChat(t)

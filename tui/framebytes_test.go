@@ -198,7 +198,6 @@ func (iw *idealWriter) WriteFrame(p []byte) error {
 	iw.totalIdeal += ideal
 	return nil
 }
-func (iw *idealWriter) Foreign() uint64 { return 0 }
 
 func TestGameFrameBytesAgainstTheIdealDiff(t *testing.T) {
 	for _, c := range []struct {

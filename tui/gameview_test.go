@@ -156,14 +156,15 @@ func TestMatchLineMovesToTheFooterWhenTheHeaderIsFull(t *testing.T) {
 	}
 }
 
-// notifyingVT is a terminal whose writer tells the view of other writes.
+// notifyingVT is a terminal whose writer tells the view when the
+// terminal is handed to it.
 type notifyingVT struct {
 	*vtWriter
 	mu  sync.Mutex
 	fns []*func()
 }
 
-func (n *notifyingVT) OnForeign(f func()) func() {
+func (n *notifyingVT) OnGiven(f func()) func() {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	p := &f
@@ -181,9 +182,9 @@ func (n *notifyingVT) registered() int {
 	return len(n.fns)
 }
 
-// The room view asks to be woken by other writes while it runs, and only
-// then.
-func TestRoomViewListensForForeignWritesWhileItRuns(t *testing.T) {
+// The room view asks to be woken by a hand-over of the terminal while it
+// runs, and only then.
+func TestRoomViewListensForHandOverWhileItRuns(t *testing.T) {
 	_, fr := tronFrame(t, 1)
 	out := &notifyingVT{vtWriter: newVT(80, 24)}
 	v := newTestRoomView(RoomViewConfig{Room: newFakeRoom(fr), Me: "ann", Slot: 0, Out: out, Width: 80, Height: 24,

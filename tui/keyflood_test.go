@@ -54,7 +54,6 @@ func TestKeyFloodDrawsAtTheSessionsFrameRate(t *testing.T) {
 type atomicFrames struct{ n atomic.Int64 }
 
 func (a *atomicFrames) WriteFrame([]byte) error { a.n.Add(1); return nil }
-func (a *atomicFrames) Foreign() uint64         { return 0 }
 
 // A key is on screen at once, not at the next beat: with a clock that
 // never beats, the key's frame is still written (bug: keys waited for the

@@ -15,7 +15,7 @@ type keyEvent struct {
 	release bool
 	repeat  bool
 	poke    bool // no key: a new size or palette is waiting
-	foreign bool // with poke: Bubble Tea wrote over the screen
+	whole   bool // with poke: the terminal was handed over: paint it all
 	at      time.Time
 	// An event game's action (acted) or a watcher's camera key (look).
 	act   int8

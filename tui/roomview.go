@@ -17,19 +17,20 @@ import (
 	"github.com/termarena/termarena/screen"
 )
 
-// FrameWriter is the session output the room view draws on. Foreign counts
-// writes made by anyone else (Bubble Tea's renderer): when it moves, the
-// terminal no longer shows what the view last drew, so it repaints.
+// FrameWriter is the session output the room view draws on. A frame it
+// does not write (an error: the menus have the terminal, or the write
+// failed) leaves the terminal showing something else than the view last
+// drew, so the view paints its next frame whole.
 type FrameWriter interface {
 	WriteFrame(p []byte) error
-	Foreign() uint64
 }
 
-// ForeignNotifier is a FrameWriter that can tell the view when someone
-// else (Bubble Tea) wrote, so the view repaints at once instead of at its
-// next beat. OnForeign's f must not block; the returned func unregisters.
-type ForeignNotifier interface {
-	OnForeign(f func()) (remove func())
+// GivenNotifier is a FrameWriter that tells the view when the terminal is
+// handed to the game screen (the menus drew on it before), so the view
+// paints it whole at once instead of at its next change. OnGiven's f must
+// not block; the returned func unregisters.
+type GivenNotifier interface {
+	OnGiven(f func()) (remove func())
 }
 
 // FrameMetrics receives the view's frame telemetry; *telemetry.Metrics
@@ -179,7 +180,6 @@ type RoomView struct {
 	mode        viewMode
 	fr          *game.Frame
 	frAt        time.Time
-	foreign     uint64
 	ctl         control
 	pending     []sent
 	seq         uint32
@@ -358,10 +358,11 @@ func (v *RoomView) poke() {
 	}
 }
 
-// pokeForeign wakes Run to repaint over a write of Bubble Tea's.
-func (v *RoomView) pokeForeign() {
+// pokeWhole wakes Run to paint the whole screen: the terminal was handed
+// to the game screen.
+func (v *RoomView) pokeWhole() {
 	select {
-	case v.keys <- keyEvent{poke: true, foreign: true}:
+	case v.keys <- keyEvent{poke: true, whole: true}:
 	default:
 	}
 }
@@ -405,10 +406,10 @@ func (v *RoomView) Run(ctx context.Context) {
 	}
 	clk, release := clocks.Acquire(v.cfg.FPS)
 	defer release()
-	if n, ok := v.cfg.Out.(ForeignNotifier); ok {
-		// A write by Bubble Tea (the menu's last frame landing after the
-		// game's first) is repainted over at once, not a beat later.
-		defer n.OnForeign(v.pokeForeign)()
+	if n, ok := v.cfg.Out.(GivenNotifier); ok {
+		// Handed the terminal after the menus drew on it: the whole
+		// screen at once, not a beat later.
+		defer n.OnGiven(v.pokeWhole)()
 	}
 	beat, beats := clk.Next()
 	v.fpsAt = v.cfg.Now()
@@ -420,7 +421,8 @@ func (v *RoomView) Run(ctx context.Context) {
 			return
 		case k := <-v.keys:
 			switch {
-			case k.foreign:
+			case k.whole:
+				v.scr.Invalidate()
 				v.applyChanges()
 				v.poll()
 				v.draw()
@@ -602,10 +604,6 @@ func (v *RoomView) live() bool {
 
 // draw updates the grid for now and writes whatever changed.
 func (v *RoomView) draw() {
-	if f := v.cfg.Out.Foreign(); f != v.foreign {
-		v.foreign = f
-		v.scr.Invalidate()
-	}
 	now := v.cfg.Now()
 	v.paint(now)
 	if out := v.scr.Render(); out != nil {
@@ -615,6 +613,9 @@ func (v *RoomView) draw() {
 			start = time.Now()
 		}
 		if err := v.cfg.Out.WriteFrame(out); err != nil {
+			// Not on the terminal: whatever it shows, the next frame
+			// paints over all of it.
+			v.scr.Invalidate()
 			return
 		}
 		v.frames++

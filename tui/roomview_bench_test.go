@@ -16,7 +16,6 @@ import (
 type countWriter struct{ n, frames int }
 
 func (c *countWriter) WriteFrame(p []byte) error { c.n += len(p); c.frames++; return nil }
-func (c *countWriter) Foreign() uint64           { return 0 }
 
 // recordedFrames plays a 1v1 match where both paddles chase the ball and
 // keeps one frame per 1/30 s (two ticks), as a 30 fps session sees them.

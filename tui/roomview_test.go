@@ -77,7 +77,6 @@ func (v *vtWriter) WriteFrame(p []byte) error {
 	_, err := v.vt.Write(p)
 	return err
 }
-func (v *vtWriter) Foreign() uint64 { return 0 }
 func (v *vtWriter) screen() string {
 	v.mu.Lock()
 	defer v.mu.Unlock()

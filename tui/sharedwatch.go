@@ -128,9 +128,6 @@ func (g *watchGroup) WriteFrame(p []byte) error {
 	return nil
 }
 
-// Foreign is 0: the painter's grid is written by nobody else.
-func (g *watchGroup) Foreign() uint64 { return 0 }
-
 // drawn builds the whole screen when a watcher asked for it, on the
 // painter's goroutine, from the grid its last frame left.
 func (g *watchGroup) drawn(scr *screen.Screen) {
@@ -174,6 +171,9 @@ type watchSeat struct {
 	group   atomic.Pointer[watchGroup]
 	// state is where the seat is with the writers (seatIdle, …).
 	state atomic.Int32
+	// whole: the terminal was handed to the game screen; the writer
+	// serving the seat next writes the whole screen.
+	whole atomic.Bool
 
 	// owned by the program (sync, stop)
 	key      watchKey
@@ -187,10 +187,9 @@ type watchSeat struct {
 	unhook []func() bool // what start registered
 
 	// owned by the writer serving the seat (seatWriting)
-	shown   *watchGroup // whose frame the terminal shows
-	seq     uint64      // which frame of it
-	foreign uint64
-	buf     []byte
+	shown *watchGroup // whose frame the terminal shows
+	seq   uint64      // which frame of it
+	buf   []byte
 }
 
 // poke queues the seat with the hub's writers.
@@ -290,9 +289,10 @@ func (s *watchSeat) start(ctx context.Context) {
 	s.ctx = ctx
 	stop := context.AfterFunc(ctx, s.poke)
 	s.unhook = append(s.unhook, stop)
-	if n, ok := s.out.(ForeignNotifier); ok {
-		// The menu drew over the board: the whole screen, at once.
-		remove := n.OnForeign(s.poke)
+	if n, ok := s.out.(GivenNotifier); ok {
+		// Handed the terminal after the menus drew on it: the whole
+		// screen, at once.
+		remove := n.OnGiven(func() { s.whole.Store(true); s.poke() })
 		s.unhook = append(s.unhook, func() bool { remove(); return true })
 	}
 	s.state.Store(seatIdle)
@@ -359,8 +359,8 @@ func (s *watchSeat) deliver() {
 	if g == nil {
 		return
 	}
-	if f := s.out.Foreign(); f != s.foreign {
-		s.foreign, s.shown = f, nil
+	if s.whole.Swap(false) {
+		s.shown = nil
 	}
 	latest := g.seq.Load()
 	buf := s.buf[:0]
@@ -397,6 +397,7 @@ func (s *watchSeat) deliver() {
 	}
 	start := time.Now()
 	if err := s.out.WriteFrame(buf); err != nil {
+		s.shown = nil // not on the terminal: the whole screen next
 		return
 	}
 	if s.metrics != nil {

@@ -39,8 +39,6 @@ func (o *termOut) WriteFrame(p []byte) error {
 	return err
 }
 
-func (o *termOut) Foreign() uint64 { return 0 }
-
 // text is the emulator's screen as lines.
 func (o *termOut) text(w, h int) string {
 	o.mu.Lock()

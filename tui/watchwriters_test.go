@@ -48,8 +48,6 @@ func (o countingOut) WriteFrame(p []byte) error {
 	return nil
 }
 
-func (o countingOut) Foreign() uint64 { return 0 }
-
 // writerSet is the goroutines that wrote frames.
 type writerSet struct {
 	mu  sync.Mutex

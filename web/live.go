@@ -205,9 +205,6 @@ func (lr *liveRoom) done() bool {
 	}
 }
 
-// Foreign is 0: nothing else writes to this terminal.
-func (lr *liveRoom) Foreign() uint64 { return 0 }
-
 // vt10x's attribute bits (its Glyph.Mode).
 const (
 	vtReverse   = 1

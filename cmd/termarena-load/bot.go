@@ -341,10 +341,11 @@ func (b *bot) read(out io.Reader, cfg *config, start time.Time, baseline bool, s
 			}
 			if v != nil && tr.phase == phasePlay && was != phasePlay {
 				// The first check a second into the match, for either
-				// game. At the start of a queued match Bubble Tea's last
-				// menu write can land after the game screen's first
-				// frames and show until the game screen notices it
-				// (Foreign) and repaints at its next beat: a flash of at
+				// game. At the start of a queued match a server built
+				// before the menus' hand-over was a switch (c634f50 and
+				// older) could land Bubble Tea's last menu write after
+				// the game screen's first frames, shown until the game
+				// screen repainted at its next beat: a flash of at
 				// most one frame, caught by checks at 0.2-0.5 s now and
 				// then (light cycles once in a dozen; Pong's
 				// TestQueueModeAgainstRealServer twice in about ten runs).

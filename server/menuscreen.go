@@ -1,0 +1,309 @@
+package server
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"io"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// menuScreen draws the menus' views on a session's terminal with
+// ultraviolet's cell renderer, as Bubble Tea's own renderer does, but only
+// when the driver asks (after a batch of messages) and only what changed:
+// no frame ticker, so an idle lobby costs nothing between events.
+//
+// It honours what the menus' tea.View asks of the terminal (alternate
+// screen, cursor, bracketed paste, window title, colours) and writes the
+// same set-up and tear-down Bubble Tea v2 does. Keyboard enhancements,
+// mouse and focus reports are not asked for: the menus take plain keys,
+// and the play loop sets up the kitty keyboard for the game screen.
+//
+// It is owned by the session's driver goroutine: no lock.
+type menuScreen struct {
+	w       io.Writer // the session's writer
+	env     []string
+	profile colorprofile.Profile
+	buf     bytes.Buffer // what one draw writes, flushed to w at once
+	scr     *uv.TerminalRenderer
+	cells   uv.ScreenBuffer
+	width   int
+	height  int
+	last    *tea.View // the view the terminal shows (nil: none of ours yet)
+	// repaint: the terminal was drawn on by someone else (the game
+	// screen) or cleared: the next draw repaints it whole.
+	repaint bool
+	// alt: the terminal is on its alternate screen (entered by us or by
+	// the play loop for a session that went to a game at once).
+	alt bool
+}
+
+func newMenuScreen(w io.Writer, env []string, p colorprofile.Profile, width, height int) *menuScreen {
+	s := &menuScreen{w: w, env: env, profile: p, width: width, height: height}
+	s.cells = uv.NewScreenBuffer(width, height)
+	s.reset()
+	return s
+}
+
+// reset starts a new cell renderer, as Bubble Tea does at its start: the
+// session's PTY is emulated, so the client's terminal turns \n into
+// \r\n only through our writer (lockedWriter's translation).
+func (s *menuScreen) reset() {
+	s.buf.Reset()
+	scr := uv.NewTerminalRenderer(&s.buf, s.env)
+	scr.SetColorProfile(s.profile)
+	scr.SetRelativeCursor(true)
+	scr.SetFullscreen(false)
+	scr.SetTabStops(-1)
+	scr.SetMapNewline(true)
+	scr.SetScrollOptim(true)
+	s.scr = scr
+	if s.alt {
+		s.scr.SetFullscreen(true)
+		s.scr.SetRelativeCursor(false)
+		s.scr.Erase()
+	}
+}
+
+// setProfile changes the colour profile the next draws use.
+func (s *menuScreen) setProfile(p colorprofile.Profile) {
+	s.profile = p
+	s.scr.SetColorProfile(p)
+}
+
+// resize takes the terminal's new size; the next draw repaints whole (a
+// terminal may scroll or reflow on a resize).
+func (s *menuScreen) resize(w, h int) {
+	s.scr.Erase()
+	s.width, s.height = w, h
+	s.scr.Resize(w, h)
+	s.repaint = true
+}
+
+// clear is tea.ClearScreen: the next draw repaints from the top left.
+func (s *menuScreen) clear() {
+	s.scr.MoveTo(0, 0)
+	s.scr.Erase()
+	s.repaint = true
+}
+
+// lent: the game screen drew on the terminal (on the alternate screen the
+// play loop made sure of); the menus repaint whole when they draw next.
+func (s *menuScreen) lent() {
+	s.alt = true
+	if s.last != nil && !s.last.AltScreen {
+		// Our inline view's place is gone with the screen switch.
+		s.last = nil
+	}
+	s.clear()
+	s.scr.SetFullscreen(true)
+	s.scr.SetRelativeCursor(false)
+}
+
+// draw shows v if it differs from what the terminal shows.
+func (s *menuScreen) draw(v tea.View) error {
+	frameArea := uv.Rect(0, 0, s.width, s.height)
+	if len(v.Content) == 0 {
+		frameArea.Max.Y = 0
+	}
+	content := uv.NewStyledString(v.Content)
+	if !v.AltScreen {
+		// Inline, the frame is as high as its content.
+		frameArea.Max.Y = content.Height()
+	}
+	if !s.repaint && s.last != nil && viewEquals(s.last, &v) && frameArea == s.cells.Bounds() {
+		return nil // nothing changed: nothing is written
+	}
+	s.repaint = false
+	if frameArea != s.cells.Bounds() {
+		s.scr.Erase()
+		s.cells.Touched = nil
+		s.cells.Resize(frameArea.Dx(), frameArea.Dy())
+	}
+	s.cells.Clear()
+	content.Draw(s.cells, s.cells.Bounds())
+	if fh := frameArea.Dy(); fh > s.height {
+		s.cells.Lines = s.cells.Lines[fh-s.height:]
+	}
+
+	switchScreen := v.AltScreen != s.alt
+	if switchScreen {
+		// The sequences go out with the rest below, the cursor's
+		// visibility after them (terminals keep one a screen).
+		if v.AltScreen {
+			s.scr.SaveCursor()
+			s.scr.SetFullscreen(true)
+			s.scr.SetRelativeCursor(false)
+		} else {
+			s.scr.SetRelativeCursor(true)
+			s.scr.SetFullscreen(false)
+			s.scr.RestoreCursor()
+		}
+		s.scr.Erase()
+	}
+	last := s.last
+	if last == nil || v.DisableBracketedPasteMode != last.DisableBracketedPasteMode {
+		if !v.DisableBracketedPasteMode {
+			_, _ = s.scr.WriteString(ansi.SetModeBracketedPaste)
+		} else if last != nil {
+			_, _ = s.scr.WriteString(ansi.ResetModeBracketedPaste)
+		}
+	}
+	if (last == nil && v.WindowTitle != "") || (last != nil && v.WindowTitle != last.WindowTitle) {
+		_, _ = s.scr.WriteString(ansi.SetWindowTitle(v.WindowTitle))
+	}
+	var lastCursor *tea.Cursor
+	var lastFg, lastBg, lastCc, cc color.Color
+	if last != nil {
+		lastCursor, lastFg, lastBg = last.Cursor, last.ForegroundColor, last.BackgroundColor
+	}
+	if lastCursor != nil {
+		lastCc = lastCursor.Color
+	}
+	if v.Cursor != nil {
+		cc = v.Cursor.Color
+	}
+	setColour(s.scr, cc, lastCc, ansi.ResetCursorColor, ansi.SetCursorColor)
+	setColour(s.scr, v.ForegroundColor, lastFg, ansi.ResetForegroundColor, ansi.SetForegroundColor)
+	setColour(s.scr, v.BackgroundColor, lastBg, ansi.ResetBackgroundColor, ansi.SetBackgroundColor)
+	if style, lastStyle := cursorStyle(v.Cursor), cursorStyle(lastCursor); style != lastStyle {
+		_, _ = s.scr.WriteString(ansi.SetCursorStyle(style))
+	}
+
+	s.scr.Render(s.cells.RenderBuffer)
+	if c := v.Cursor; c != nil {
+		s.scr.MoveTo(c.X, c.Y)
+	} else if !v.AltScreen {
+		// A hidden cursor at the end of an inline line can wrap it.
+		if x, y := s.scr.Position(); x >= s.width-1 {
+			s.scr.MoveTo(0, y)
+		}
+	}
+	if err := s.scr.Flush(); err != nil {
+		return fmt.Errorf("menus: render: %w", err)
+	}
+
+	hasUpdates := s.buf.Len() > 0
+	didShow, show := lastCursor != nil, v.Cursor != nil
+	cursorChange := last == nil || didShow != show || switchScreen
+	var out bytes.Buffer
+	if switchScreen {
+		if v.AltScreen {
+			out.WriteString(ansi.SetModeAltScreenSaveCursor)
+		} else {
+			out.WriteString(ansi.ResetModeAltScreenSaveCursor)
+		}
+		s.alt = v.AltScreen
+	}
+	if (cursorChange && !show) || (hasUpdates && show && didShow) {
+		out.WriteString(ansi.ResetModeTextCursorEnable)
+	}
+	out.Write(s.buf.Bytes())
+	if (cursorChange && show) || (hasUpdates && show && didShow) {
+		out.WriteString(ansi.SetModeTextCursorEnable)
+	}
+	s.buf.Reset()
+	s.last = &v
+	if out.Len() == 0 {
+		return nil
+	}
+	if _, err := s.w.Write(out.Bytes()); err != nil {
+		return fmt.Errorf("menus: write: %w", err)
+	}
+	return nil
+}
+
+// close gives the terminal back as Bubble Tea does when it ends: the
+// cursor to the bottom, the main screen, the cursor shown, bracketed
+// paste off, and what the view set reset.
+func (s *menuScreen) close() error {
+	lv := s.last
+	if lv == nil {
+		return nil
+	}
+	s.scr.MoveTo(0, s.cells.Height()-1)
+	_ = s.scr.Flush()
+	if s.alt {
+		_, _ = s.scr.WriteString(ansi.ResetModeAltScreenSaveCursor)
+		s.alt = false
+	} else {
+		_, _ = s.scr.WriteString(ansi.EraseScreenBelow)
+	}
+	if lv.Cursor == nil {
+		_, _ = s.scr.WriteString(ansi.SetModeTextCursorEnable)
+	}
+	if !lv.DisableBracketedPasteMode {
+		_, _ = s.scr.WriteString(ansi.ResetModeBracketedPaste)
+	}
+	if lv.WindowTitle != "" {
+		_, _ = s.scr.WriteString(ansi.SetWindowTitle(""))
+	}
+	if c := lv.Cursor; c != nil {
+		if st := cursorStyle(c); st != 0 && st != 1 {
+			_, _ = s.scr.WriteString(ansi.SetCursorStyle(0))
+		}
+		if c.Color != nil {
+			_, _ = s.scr.WriteString(ansi.ResetCursorColor)
+		}
+	}
+	if lv.BackgroundColor != nil {
+		_, _ = s.scr.WriteString(ansi.ResetBackgroundColor)
+	}
+	if lv.ForegroundColor != nil {
+		_, _ = s.scr.WriteString(ansi.ResetForegroundColor)
+	}
+	if err := s.scr.Flush(); err != nil {
+		return fmt.Errorf("menus: close: %w", err)
+	}
+	s.last = nil
+	defer s.buf.Reset()
+	if _, err := s.w.Write(s.buf.Bytes()); err != nil {
+		return fmt.Errorf("menus: close: %w", err)
+	}
+	return nil
+}
+
+// setColour writes the sequence that changes a terminal colour from old
+// to c, if it changed.
+func setColour(scr *uv.TerminalRenderer, c, old color.Color, reset string, set func(string) string) {
+	if c == old {
+		return
+	}
+	if c == nil {
+		_, _ = scr.WriteString(reset)
+		return
+	}
+	r, g, b, _ := c.RGBA()
+	_, _ = scr.WriteString(set(fmt.Sprintf("#%02x%02x%02x", r>>8, g>>8, b>>8)))
+}
+
+// cursorStyle is DECSCUSR's number for c (0: the terminal's default).
+func cursorStyle(c *tea.Cursor) int {
+	if c == nil {
+		return 0
+	}
+	st := int(c.Shape)*2 + 1
+	if !c.Blink {
+		st++
+	}
+	return st
+}
+
+// viewEquals reports whether two views draw the same (the parts of a
+// view this screen honours).
+func viewEquals(a, b *tea.View) bool {
+	if a.Content != b.Content || a.AltScreen != b.AltScreen ||
+		a.DisableBracketedPasteMode != b.DisableBracketedPasteMode ||
+		a.WindowTitle != b.WindowTitle ||
+		a.ForegroundColor != b.ForegroundColor || a.BackgroundColor != b.BackgroundColor {
+		return false
+	}
+	if (a.Cursor == nil) != (b.Cursor == nil) {
+		return false
+	}
+	return a.Cursor == nil || *a.Cursor == *b.Cursor
+}
