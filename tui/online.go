@@ -13,7 +13,8 @@ import (
 )
 
 // WhoSource says who is online and what each is doing, with a channel
-// closed when that changes: *service.Service implements it.
+// closed when that changes: *service.Service implements it. Who must not
+// block: the lobby reads it in Update when it comes back from a game.
 type WhoSource interface {
 	Who(ctx context.Context) (service.Who, <-chan struct{}, error)
 }
@@ -56,11 +57,16 @@ func (m *Lobby) onWho(msg whoMsg) (tea.Model, tea.Cmd) {
 		m.people.live = false
 		return m, nil
 	}
-	m.people.who, m.people.read = msg.who, true
 	if m.livePaused() {
+		// A game screen is up and shows no listing: hold none until the
+		// lobby is back (resumeWho reads it then, before the lobby is
+		// drawn). Kept, every player in a game pinned the listing of his
+		// last read, one version of every player online each.
 		m.people.live = false
+		m.people.who, m.people.read = service.Who{}, false
 		return m, nil
 	}
+	m.people.who, m.people.read = msg.who, true
 	src, ctx := m.d.Who, m.d.Ctx
 	return m, afterChange(ctx, msg.next, func() tea.Msg {
 		// Every move of anyone wakes every lobby: settling first makes a
@@ -80,12 +86,16 @@ func (m *Lobby) onWho(msg whoMsg) (tea.Model, tea.Cmd) {
 const whoSettle = 250 * time.Millisecond
 
 // resumeWho re-reads the listing after a game screen, when it was not
-// followed meanwhile.
+// followed meanwhile. It reads at once, not by a command, so the lobby's
+// first picture after the game names the players as before it.
 func (m *Lobby) resumeWho() tea.Cmd {
-	if m.people.live || m.livePaused() {
+	if m.people.live || m.livePaused() || m.d.Who == nil {
 		return nil
 	}
-	return m.readWho()
+	m.people.live = true
+	w, next, err := m.d.Who.Who(m.d.Ctx)
+	_, cmd := m.onWho(whoMsg{w, next, err})
+	return cmd
 }
 
 // onlineLine is the lobby's "● 4 players online: alice (playing r3), bob

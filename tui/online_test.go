@@ -121,3 +121,48 @@ func checkFits(t *testing.T, screen string, w, h int) {
 		}
 	}
 }
+
+// TestLobbyHoldsNoListingDuringAGame: while a game screen is up the lobby
+// keeps no listing of who is online once it changes (each player in a
+// game held the version of his last read: as many listings of every
+// player as versions), and the lobby's first picture after the game names
+// the players as it did before.
+func TestLobbyHoldsNoListingDuringAGame(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	hub := lobby.NewHub()
+	for _, name := range []string{"alice", "bob"} {
+		_, leave := hub.Enter(lobby.Presence{ID: name, Name: name, Where: "lobby"}, nil)
+		t.Cleanup(leave)
+	}
+	m := NewLobby(LobbyDeps{Ctx: ctx, Player: game.Player{ID: "bob", Name: "bob"}, Online: hub, Rooms: testRooms(t),
+		Who: service.New(testStore(t), nil).WithOnline(hub, nil)})
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	msg, _ := whoIn(runCmd(t, m.readWho()))
+	_, next := m.Update(msg)
+	if screen := plain(m); !strings.Contains(screen, "alice (lobby)") {
+		t.Fatalf("the online line:\n%s", screen)
+	}
+
+	m.state = stRoom // bob's game screen is up
+	_, leave := hub.Enter(lobby.Presence{ID: "carol", Name: "carol", Where: "lobby"}, nil)
+	t.Cleanup(leave)
+	msg, ok := whoIn(runCmd(t, next))
+	if !ok {
+		t.Fatal("the lobby did not follow carol's arrival")
+	}
+	if _, cmd := m.Update(msg); cmd != nil {
+		if _, ok := whoIn(runCmd(t, cmd)); ok {
+			t.Fatal("the lobby follows who is online under a game screen")
+		}
+	}
+	if m.people.who.Players != nil {
+		t.Fatalf("during the game the lobby holds a listing of %d players", len(m.people.who.Players))
+	}
+
+	m.state = stLobby // back from the game: the next message draws the lobby
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if screen := plain(m); !strings.Contains(screen, "alice (lobby), carol (lobby)") {
+		t.Fatalf("back from the game, the online line:\n%s", screen)
+	}
+}
