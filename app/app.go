@@ -169,9 +169,17 @@ func Assemble(c Config) (*App, error) {
 		}
 		// Before anything is shared: a second node with a live node's
 		// name is refused here (cluster.ErrNameTaken).
-		if a.stopName, err = a.Node.ClaimName(context.Background(), c.Cluster.Name); err != nil {
+		inc, release, err := nodeInstance(c.Data, c.Cluster.Node)
+		if err != nil {
+			log.Warn("a restart of this node will wait out its name's lapse", "err", err)
+		}
+		a.Node.SetIncarnation(inc)
+		stopName, err := a.Node.ClaimName(context.Background(), c.Cluster.Name)
+		if err != nil {
+			release()
 			return fail(err)
 		}
+		a.stopName = func() { stopName(); release() }
 		codes, stopCodes, err := a.Node.ShareCodes()
 		if err != nil {
 			return fail(err)

@@ -46,6 +46,8 @@ type Node struct {
 	// servesSeats: ServeRooms answers other nodes asking for a dropped
 	// seat; the node's name says so from then on.
 	servesSeats atomic.Bool
+	// incarnation is which process of the node this is (names.go).
+	incarnation Incarnation
 }
 
 // ErrNoName is a node started without a name: every node's name must be

@@ -40,6 +40,22 @@ func (t NameTiming) withDefaults() NameTiming {
 	return t
 }
 
+// Incarnation is which process of a node this is, and which process held
+// the node's name last from the same data dir (a file the app keeps
+// there, locked while its process runs): a restarted node finding its
+// name still held by that previous process, on the same host, knows the
+// holder is dead (it held the lock) and takes the name back at once
+// instead of waiting out the key's lapse. Two live nodes never share a
+// name this way: a live holder still has the lock, so its successor has
+// no Previous to match.
+type Incarnation struct {
+	ID       string // this process's, written in its claim
+	Previous string // the last process's with this data dir; "" unknown
+}
+
+// SetIncarnation tells ClaimName which process this is. Call it before.
+func (n *Node) SetIncarnation(inc Incarnation) { n.incarnation = inc }
+
 // ErrNameTaken is a node started with the name of a live node.
 var ErrNameTaken = errors.New("cluster: another live node has this node's name")
 
@@ -57,6 +73,8 @@ type nameClaim struct {
 	// seat (subjectFindHeld), so a node asking waits for its answer; an
 	// older node's claim lacks it and is not waited for.
 	Seats bool `json:"seats,omitempty"`
+	// Instance is the claiming process's Incarnation.ID.
+	Instance string `json:"instance,omitempty"`
 }
 
 // nameKey is the name's key: node names are letters, digits, '.', '-' and
@@ -88,7 +106,7 @@ func (n *Node) ClaimName(ctx context.Context, t NameTiming) (stop func(), err er
 		return nil, fmt.Errorf("cluster: the node names bucket: %w", err)
 	}
 	host, _ := os.Hostname()
-	claim := nameClaim{V: 1, Host: host, PID: os.Getpid(), Since: time.Now().UTC()}
+	claim := nameClaim{V: 1, Host: host, PID: os.Getpid(), Since: time.Now().UTC(), Instance: n.incarnation.ID}
 	value := func() []byte {
 		claim.SSH = n.SSH()
 		claim.Seats = n.servesSeats.Load()
@@ -96,7 +114,7 @@ func (n *Node) ClaimName(ctx context.Context, t NameTiming) (stop func(), err er
 		return b
 	}
 	key := nameKey(n.name)
-	rev, err := n.createName(ctx, kv, key, value(), t)
+	rev, err := n.createName(ctx, kv, key, value(), host, t)
 	if err != nil {
 		return nil, err
 	}
@@ -204,11 +222,12 @@ func (n *Node) seatNodes() (nodes []string, known bool) {
 }
 
 // createName creates the name's key, waiting out a key nobody renews.
-func (n *Node) createName(ctx context.Context, kv jetstream.KeyValue, key string, value []byte, t NameTiming) (uint64, error) {
+func (n *Node) createName(ctx context.Context, kv jetstream.KeyValue, key string, value []byte, host string, t NameTiming) (uint64, error) {
 	// A key nobody renews lapses TTL after its last write; JetStream
 	// removes it soon after.
 	deadline := time.Now().Add(2 * t.TTL)
 	var seen uint64 // the revision of the key first found, 0 none yet
+	retook := false
 	for {
 		c, cancel := context.WithTimeout(ctx, 5*time.Second)
 		rev, err := kv.Create(c, key, value)
@@ -230,6 +249,20 @@ func (n *Node) createName(ctx context.Context, kv jetstream.KeyValue, key string
 		}
 		var held nameClaim
 		_ = json.Unmarshal(e.Value(), &held) // an unreadable one is still held
+		if prev := n.incarnation.Previous; !retook && prev != "" && held.Instance == prev && held.Host == host {
+			retook = true // once: a failed Update falls back to waiting
+			// This node's previous process holds it, and that process is
+			// gone (Incarnation): take the name back now.
+			c, cancel = context.WithTimeout(ctx, 5*time.Second)
+			rev, err := kv.Update(c, key, value, e.Revision())
+			cancel()
+			if err == nil {
+				n.log.Info("cluster: took this node's name back from its previous process, which is gone",
+					"node", n.name, "pid", held.PID, "since", held.Since)
+				return rev, nil
+			}
+			continue // it moved on meanwhile: look again
+		}
 		switch {
 		case seen == 0:
 			seen = e.Revision()
