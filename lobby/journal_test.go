@@ -3,6 +3,7 @@ package lobby
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/game/pong"
 	pongbot "github.com/termarena/termarena/game/pong/bot"
+	"github.com/termarena/termarena/store/bolt"
 )
 
 // journalSpy is a MatchJournal that keeps what it is told.
@@ -129,10 +131,21 @@ func TestJournalLogsBotRoomsFromTheCountdownAndResumeReseatsTheBots(t *testing.T
 	}
 	waitFrame(t, r2, "play against the bot", func(f *game.Frame) bool { return f.Phase == game.Playing && f.Tick > 30 })
 
-	// A node that runs no bots cannot play it on: refused, to be
-	// recorded aborted.
+	// A node that runs no bots cannot play it on: refused, and recorded
+	// aborted, filed as practice as a match with a bot in it is.
 	if _, err := botRooms(t, nil, time.Second, false).Resume(start, nil); !errors.Is(err, ErrUnresumable) {
 		t.Fatalf("resumed a bot match on a node with no bots: %v", err)
+	}
+	st, err := bolt.Open(filepath.Join(t.TempDir(), "t.db"), bolt.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, _, err := st.Login(ctx, "ann", "ssh-ed25519", "ann"); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := NewResults(st, nil, nil).RecordUnresumable(ctx, rs.Games(), start, 0); err != nil || m.Mode != "practice-1v1" || !m.Aborted || m.Ranked || len(m.Players) != 2 {
+		t.Fatalf("recorded %+v, %v; want an aborted practice-1v1 of ann and the bot", m, err)
 	}
 
 	// ann walks out in the countdown on the first node: called off.
