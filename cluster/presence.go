@@ -1,13 +1,16 @@
 package cluster
 
 import (
+	"encoding/json"
+	"strconv"
 	"time"
 
 	"github.com/termarena/termarena/lobby"
 )
 
 // subjectPresence carries every node's sessions: each node publishes the
-// whole list of its own, on a change and as a heartbeat.
+// whole list of its own there, and its changes on subjectPresence+".delta"
+// (delta.go).
 const subjectPresence = "termarena.presence"
 
 // Presence is where a node's sessions are and where the others' go:
@@ -29,6 +32,15 @@ type PresenceTiming struct {
 	// Settle gathers a burst of local changes into one message
 	// (default 50ms).
 	Settle time.Duration
+	// Full is how often a node sends its whole list all the same
+	// (delta.go; default 30 heartbeats).
+	Full time.Duration
+
+	// wholeOnly sends and reads whole lists only, as builds before
+	// deltas did; drop loses the deltas it returns true for on their
+	// way in (tests).
+	wholeOnly bool
+	drop      func(deltaMsg) bool
 }
 
 func (t PresenceTiming) withDefaults() PresenceTiming {
@@ -52,6 +64,10 @@ type presenceMsg struct {
 	Bye      bool              `json:"bye,omitempty"`
 	SSH      string            `json:"ssh,omitempty"` // the node's advertised SSH address
 	Sessions []presenceSession `json:"sessions"`
+	// Seq is the node's change number the list is at; Deltas says the
+	// node reads deltas (delta.go). Neither: an older build.
+	Seq    uint64 `json:"seq,omitempty"`
+	Deltas int    `json:"deltas,omitempty"`
 }
 
 type presenceSession struct {
@@ -65,6 +81,32 @@ type presenceSession struct {
 
 func (m presenceMsg) header() (string, bool) { return m.Node, m.Bye }
 
+// key is a session's identity in deltas: a player may have several
+// sessions (one key, two terminals), each begun at its own moment.
+func (s presenceSession) key() string {
+	return s.ID + " " + strconv.FormatInt(s.Since.UnixNano(), 36) + " " + s.Addr
+}
+
+func splitPresence(m presenceMsg) (ssh string, seq uint64, reads bool, items []keyed) {
+	items = make([]keyed, 0, len(m.Sessions))
+	for _, s := range m.Sessions {
+		b, _ := json.Marshal(s) // strings and a time: cannot fail
+		items = append(items, keyed{Key: s.key(), Item: b})
+	}
+	return m.SSH, m.Seq, m.Deltas >= deltaVersion, items
+}
+
+func joinPresence(node, ssh string, seq uint64, items []keyed) presenceMsg {
+	m := presenceMsg{V: 1, Node: node, SSH: ssh, Seq: seq, Deltas: deltaVersion, Sessions: make([]presenceSession, 0, len(items))}
+	for _, it := range items {
+		var s presenceSession
+		if err := json.Unmarshal(it.Item, &s); err == nil {
+			m.Sessions = append(m.Sessions, s)
+		}
+	}
+	return m
+}
+
 func (t PresenceTiming) beat() beat {
 	return beat{heartbeat: t.Heartbeat, forget: t.Forget, settle: t.Settle}
 }
@@ -75,7 +117,8 @@ func (t PresenceTiming) beat() beat {
 // One goroutine owns the other nodes' state; stop ends it, saying goodbye,
 // and returns once it has.
 func (n *Node) SharePresence(p Presence, t PresenceTiming) (stop func(), err error) {
-	s := &share[presenceMsg]{subject: subjectPresence, what: "presence", beat: t.withDefaults().beat(),
+	t = t.withDefaults()
+	s := &share[presenceMsg]{subject: subjectPresence, what: "presence", beat: t.beat(), fullEvery: t.Full, drop: t.drop,
 		local: func() (presenceMsg, <-chan struct{}) {
 			local, changed := p.Local()
 			m := presenceMsg{V: 1, Node: n.name, SSH: n.SSH(), Sessions: make([]presenceSession, 0, len(local))}
@@ -99,6 +142,9 @@ func (n *Node) SharePresence(p Presence, t PresenceTiming) (stop func(), err err
 			}
 			p.SetRemote(m.Node, ps)
 		},
+	}
+	if !t.wholeOnly {
+		s.split, s.join = splitPresence, joinPresence
 	}
 	return s.start(n)
 }

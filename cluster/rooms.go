@@ -9,8 +9,9 @@ import (
 
 // subjectRooms carries every node's room directory: each node publishes
 // the whole list of its watchable rooms (public rooms and ranked
-// matches), on a change and as a heartbeat that also carries the rooms'
-// moving state (phase, players, score).
+// matches) there, and on subjectRooms+".delta" the rooms opened, closed
+// or moved on (phase, players, score) since, at once when one opens or
+// closes and every heartbeat for the rest (delta.go).
 const subjectRooms = "termarena.rooms"
 
 // Directory is where a node's rooms are and where the others' go:
@@ -32,6 +33,9 @@ type roomsMsg struct {
 	Bye   bool       `json:"bye,omitempty"`
 	SSH   string     `json:"ssh,omitempty"` // the node's advertised SSH address
 	Rooms []roomWire `json:"rooms"`
+	// Seq and Deltas as presenceMsg's.
+	Seq    uint64 `json:"seq,omitempty"`
+	Deltas int    `json:"deltas,omitempty"`
 }
 
 // roomWire is lobby.RoomInfo less the game's snapshot (State), which
@@ -96,13 +100,35 @@ func encodeRooms(node string, bye bool, local []lobby.RoomInfo) []byte {
 
 func (m roomsMsg) header() (string, bool) { return m.Node, m.Bye }
 
+// splitRooms and joinRooms: a room's key in deltas is its id.
+func splitRooms(m roomsMsg) (ssh string, seq uint64, reads bool, items []keyed) {
+	items = make([]keyed, 0, len(m.Rooms))
+	for _, w := range m.Rooms {
+		b, _ := json.Marshal(w) // plain strings and numbers: cannot fail
+		items = append(items, keyed{Key: w.ID, Item: b})
+	}
+	return m.SSH, m.Seq, m.Deltas >= deltaVersion, items
+}
+
+func joinRooms(node, ssh string, seq uint64, items []keyed) roomsMsg {
+	m := roomsMsg{V: 1, Node: node, SSH: ssh, Seq: seq, Deltas: deltaVersion, Rooms: make([]roomWire, 0, len(items))}
+	for _, it := range items {
+		var w roomWire
+		if err := json.Unmarshal(it.Item, &w); err == nil {
+			m.Rooms = append(m.Rooms, w)
+		}
+	}
+	return m
+}
+
 // ShareRooms tells the other nodes which rooms run on this one, at once
 // when one opens or closes and every heartbeat (presence's timing), and
 // hands what they say to d, forgetting a node not heard from for
 // t.Forget. One goroutine owns the other nodes' state; stop ends it,
 // saying goodbye, and returns once it has.
 func (n *Node) ShareRooms(d Directory, t PresenceTiming) (stop func(), err error) {
-	s := &share[roomsMsg]{subject: subjectRooms, what: "rooms", beat: t.withDefaults().beat(),
+	t = t.withDefaults()
+	s := &share[roomsMsg]{subject: subjectRooms, what: "rooms", beat: t.beat(), fullEvery: t.Full, drop: t.drop,
 		local: func() (roomsMsg, <-chan struct{}) {
 			local, changed := d.Local()
 			m := roomsMessage(n.name, false, local)
@@ -120,6 +146,9 @@ func (n *Node) ShareRooms(d Directory, t PresenceTiming) (stop func(), err error
 			}
 			d.SetRemote(m.Node, infos)
 		},
+	}
+	if !t.wholeOnly {
+		s.split, s.join = splitRooms, joinRooms
 	}
 	return s.start(n)
 }
