@@ -137,7 +137,7 @@ func (n *Node) ClaimName(ctx context.Context, t NameTiming) (stop func(), err er
 
 // liveNode is another node as its name's key last said.
 type liveNode struct {
-	at    time.Time // its last renewal
+	at    time.Time // when its last renewal was heard
 	seats bool      // it answers subjectFindHeld
 }
 
@@ -200,7 +200,10 @@ func (n *Node) heardName(e jetstream.KeyValueEntry) {
 	}
 	var claim nameClaim
 	_ = json.Unmarshal(e.Value(), &claim)
-	n.live[e.Key()] = liveNode{at: e.Created(), seats: claim.Seats}
+	// Heard now, by this host's clock: the entry's own time is the NATS
+	// server's, and a skewed clock must not make a live node look dead
+	// (one that is dead is waited for at most until the asker's deadline).
+	n.live[e.Key()] = liveNode{at: time.Now(), seats: claim.Seats}
 }
 
 // seatNodes lists the other nodes that answer subjectFindHeld and have
