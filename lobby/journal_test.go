@@ -13,6 +13,8 @@ import (
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/game/pong"
 	pongbot "github.com/termarena/termarena/game/pong/bot"
+	"github.com/termarena/termarena/game/tron"
+	tronbot "github.com/termarena/termarena/game/tron/bot"
 	"github.com/termarena/termarena/store/bolt"
 )
 
@@ -153,4 +155,70 @@ func TestJournalLogsBotRoomsFromTheCountdownAndResumeReseatsTheBots(t *testing.T
 		t.Fatal(err)
 	}
 	waitFor("the log's end", func() bool { _, _, over := j.seen(); return slices.Contains(over, r.ID()) })
+}
+
+// A light-cycle practice match resumed from its log mid-match: the
+// rebuilt game stands at the last batch's tick, the room is practice
+// again (its level), its bots ride again at once, and the match plays on
+// once the person is back.
+func TestResumeAPracticeMatchMidMatchRidesItsBotsAgain(t *testing.T) {
+	ctx := context.Background()
+	j := &journalSpy{}
+	newRooms := func(j MatchJournal) *Rooms {
+		c, cancel := context.WithCancel(ctx)
+		t.Cleanup(cancel)
+		return NewRooms(c, RoomsConfig{Games: game.Catalog{tron.Kind{}}, Bots: map[string]bot.Maker{"tron": tronbot.New},
+			Journal: j, Room: game.RoomConfig{Countdown: 50 * time.Millisecond}})
+	}
+	rs := newRooms(j)
+	r, err := rs.CreatePractice("tron", "tron", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ann := game.Player{ID: "ann", Name: "ann"}
+	if _, err := r.Join(ctx, ann, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.SetReady(ctx, "ann", true); err != nil {
+		t.Fatal(err)
+	}
+	var (
+		starts []MatchLog
+		n      int
+	)
+	for deadline := time.Now().Add(10 * time.Second); n < 3; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the journal has %d batches of the practice match, want 3", n)
+		}
+		starts, n, _ = j.seen()
+	}
+	j.mu.Lock()
+	batches := slices.Clone(j.batches[:3])
+	j.mu.Unlock()
+	if len(starts) != 1 || starts[0].Practice != 2 {
+		t.Fatalf("journal starts %+v; want one, of a level-2 practice room", starts)
+	}
+
+	r2, err := newRooms(nil).Resume(starts[0], batches)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r2.Practice != 2 || ModeName(r2) != "practice-tron" {
+		t.Errorf("resumed room filed as %q, level %d; want practice-tron, 2", ModeName(r2), r2.Practice)
+	}
+	fr := waitFrame(t, r2, "its bots riding again", func(f *game.Frame) bool {
+		for _, s := range f.Seats[1:] {
+			if s.Taken && !s.Connected {
+				return false
+			}
+		}
+		return true
+	})
+	if fr.Tick != batches[2].Tick || fr.Seats[0].Connected || !bot.IsBot(fr.Seats[1].Player.ID) {
+		t.Fatalf("resumed at tick %d (want %d), seats %+v; want ann in grace and the bots back", fr.Tick, batches[2].Tick, fr.Seats)
+	}
+	if _, err := r2.Join(ctx, ann, -1); err != nil {
+		t.Fatal(err)
+	}
+	waitFrame(t, r2, "play on", func(f *game.Frame) bool { return f.Phase != game.Countdown && f.Tick > batches[2].Tick })
 }
