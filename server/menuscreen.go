@@ -93,15 +93,20 @@ func (s *menuScreen) clear() {
 
 // lent: the game screen drew on the terminal (on the alternate screen the
 // play loop made sure of); the menus repaint whole when they draw next.
+//
+// Their cells are let go meanwhile, the renderer's with them: ultraviolet
+// keeps 112 bytes a terminal cell twice (≈240 KB a session at 80×24),
+// which a player held through every match for menus not on screen. A
+// repaint from nothing needs none of it.
 func (s *menuScreen) lent() {
 	s.alt = true
 	if s.last != nil && !s.last.AltScreen {
 		// Our inline view's place is gone with the screen switch.
 		s.last = nil
 	}
-	s.clear()
-	s.scr.SetFullscreen(true)
-	s.scr.SetRelativeCursor(false)
+	s.cells = uv.NewScreenBuffer(0, 0)
+	s.reset() // on the alternate screen, erased: the next draw repaints whole
+	s.repaint = true
 }
 
 // draw shows v if it differs from what the terminal shows.
@@ -225,7 +230,7 @@ func (s *menuScreen) close() error {
 	if lv == nil {
 		return nil
 	}
-	s.scr.MoveTo(0, s.cells.Height()-1)
+	s.scr.MoveTo(0, max(s.cells.Height()-1, 0)) // no cells: lent, not drawn since
 	_ = s.scr.Flush()
 	if s.alt {
 		_, _ = s.scr.WriteString(ansi.ResetModeAltScreenSaveCursor)

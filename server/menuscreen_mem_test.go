@@ -1,0 +1,65 @@
+package server
+
+import (
+	"io"
+	"runtime"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
+)
+
+// heapAfterGC is the live heap once collected.
+func heapAfterGC() uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
+}
+
+// TestMenusHoldNoCellsDuringAGame: while the game screen has the terminal
+// the menus hold no cells for it (ultraviolet's two grids of 112-byte cells
+// were ≈240 KB a playing session at 80×24, held through every match), and
+// afterwards they draw their view again.
+func TestMenusHoldNoCellsDuringAGame(t *testing.T) {
+	var b strings.Builder
+	for y := range 24 {
+		b.WriteString(lipgloss.NewStyle().Foreground(lipgloss.Color("#ff8800")).Render(strings.Repeat("─", 10)))
+		b.WriteString(strings.Repeat("x", 60) + " row " + string(rune('a'+y)))
+		if y < 23 {
+			b.WriteByte('\n')
+		}
+	}
+	v := tea.NewView(b.String())
+	v.AltScreen = true
+	const n = 40
+	screens := make([]*menuScreen, n)
+	before := heapAfterGC()
+	for i := range screens {
+		s := newMenuScreen(io.Discard, nil, colorprofile.TrueColor, 80, 24)
+		if err := s.draw(v); err != nil {
+			t.Fatal(err)
+		}
+		screens[i] = s
+	}
+	drawn := heapAfterGC()
+	for _, s := range screens {
+		s.lent()
+	}
+	lent := heapAfterGC()
+	perDrawn, perLent := int64(drawn-before)/n, int64(lent)-int64(before)
+	perLent /= n
+	t.Logf("a menu screen holds %d bytes drawn, %d lent to a game", perDrawn, perLent)
+	if perLent > 16<<10 {
+		t.Fatalf("a menu screen lent to the game screen holds %d bytes (%d drawn), want ≤16 KB", perLent, perDrawn)
+	}
+	var out strings.Builder
+	s := screens[0]
+	s.w = &out
+	if err := s.draw(v); err != nil || !strings.Contains(out.String(), "row x") {
+		t.Fatalf("back from the game the menus drew %q (%v)", out.String(), err)
+	}
+	runtime.KeepAlive(screens)
+}
