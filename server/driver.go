@@ -53,6 +53,17 @@ type driver struct {
 	// no goroutine; cases is next's scratch.
 	waits []tui.WaitMsg
 	cases []reflect.SelectCase
+	// held are waits whose channel fired before their NotBefore: their
+	// Then runs when heldTimer fires (nil: none held), so a burst of
+	// changes is one read.
+	held      []heldWait
+	heldTimer *time.Timer
+}
+
+// heldWait is a fired wait waiting for its NotBefore.
+type heldWait struct {
+	w  tui.WaitMsg
+	ok bool
 }
 
 // gameScreen reports whether the model shows a game screen, which the play
@@ -117,13 +128,18 @@ func (d *driver) idleTicker() (<-chan time.Time, func()) {
 // session ends.
 func (d *driver) next(ctx context.Context, idleTick <-chan time.Time) []tea.Msg {
 	for {
+		var held <-chan time.Time
+		if d.heldTimer != nil {
+			held = d.heldTimer.C
+		}
 		cases := append(d.cases[:0],
 			reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ctx.Done())},
 			reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(d.events)},
 			reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(d.run.out)},
 			reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(d.notes.wake)},
 			reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(d.sess.Windows())},
-			reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(idleTick)})
+			reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(idleTick)},
+			reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(held)})
 		for _, w := range d.waits {
 			cases = append(cases,
 				reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(w.Until)},
@@ -155,16 +171,79 @@ func (d *driver) next(ctx context.Context, idleTick <-chan time.Time) []tea.Msg 
 			if msg, isMsg := d.idle.check(v.Interface().(time.Time), d.input.LastRead()); isMsg {
 				return []tea.Msg{msg}
 			}
+		case 6:
+			d.heldTimer = nil
+			d.runHeld(time.Now())
 		default:
-			k := (i - 6) / 2
+			k := (i - 7) / 2
 			w := d.waits[k]
 			d.waits = append(d.waits[:k], d.waits[k+1:]...)
-			if (i-6)%2 == 0 {
-				// What the wait stood for runs as a command: reading the
-				// new state may take a lock or the store.
-				d.run.start(func() tea.Msg { return w.Then(ok) })
+			if (i-7)%2 == 0 {
+				if time.Now().Before(w.NotBefore) {
+					d.hold(heldWait{w, ok})
+					continue
+				}
+				d.then(w, ok)
 			}
 		}
+	}
+}
+
+// then runs what a wait stood for as a command: reading the new state may
+// take a lock or the store.
+func (d *driver) then(w tui.WaitMsg, ok bool) {
+	d.run.start(func() tea.Msg { return w.Then(ok) })
+}
+
+// hold keeps a fired wait until its NotBefore, on the one timer.
+func (d *driver) hold(h heldWait) {
+	d.held = append(d.held, h)
+	d.armHeld()
+}
+
+// runHeld runs the held waits that are due (and not stopped meanwhile)
+// and sets the timer for the rest.
+func (d *driver) runHeld(now time.Time) {
+	kept := d.held[:0]
+	for _, h := range d.held {
+		switch {
+		case stopped(h.w.Stop):
+		case !now.Before(h.w.NotBefore):
+			d.then(h.w, h.ok)
+		default:
+			kept = append(kept, h)
+		}
+	}
+	clear(d.held[len(kept):])
+	d.held = kept
+	d.armHeld()
+}
+
+// armHeld sets the timer for the earliest held wait.
+func (d *driver) armHeld() {
+	if d.heldTimer != nil {
+		d.heldTimer.Stop()
+		d.heldTimer = nil
+	}
+	if len(d.held) == 0 {
+		return
+	}
+	first := d.held[0].w.NotBefore
+	for _, h := range d.held[1:] {
+		if h.w.NotBefore.Before(first) {
+			first = h.w.NotBefore
+		}
+	}
+	d.heldTimer = time.NewTimer(time.Until(first))
+}
+
+// stopped reports whether a wait's Stop has fired.
+func stopped(stop <-chan struct{}) bool {
+	select {
+	case <-stop:
+		return true
+	default:
+		return false
 	}
 }
 

@@ -1,8 +1,11 @@
 package server_test
 
 import (
+	"fmt"
+	"math"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -11,6 +14,79 @@ import (
 )
 
 var onlineCount = regexp.MustCompile(`(\d+) players? online`)
+
+// A lobby follows a burst of logins without redrawing for each: the
+// count it shows moves at most about once a second while players keep
+// arriving, yet the last arrival and a room created in the middle of the
+// burst show within a few seconds, nothing lost (issue 21: every login
+// redrew every lobby, so a hundred logins a second were a hundred
+// redraws a second in each of a thousand lobbies).
+func TestLobbyFollowsALoginBurstCoalesced(t *testing.T) {
+	cfg := server.DefaultConfig()
+	cfg.MaxConnsPerIP = 0
+	h := start(t, t.TempDir(), cfg, nil)
+	idle := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("idle", sshtest.NewKey(t))), 80, 24, "")
+	idle.WaitFor(wait, "Welcome, idle!", "no open rooms")
+
+	// What the idle lobby's count line shows, every few milliseconds.
+	var mu sync.Mutex
+	seen := map[int]bool{}
+	stop := make(chan struct{})
+	var watching sync.WaitGroup
+	watching.Go(func() {
+		for {
+			if m := onlineCount.FindStringSubmatch(idle.Screen()); m != nil {
+				var n int
+				fmt.Sscan(m[1], &n)
+				mu.Lock()
+				seen[n] = true
+				mu.Unlock()
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+		}
+	})
+
+	const logins = 40
+	began := time.Now()
+	players := make([]*sshtest.Term, logins)
+	for i := range logins {
+		// Not waiting for each to arrive: a burst.
+		players[i] = sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config(fmt.Sprintf("p%02d", i), sshtest.NewKey(t))), 80, 24, "")
+		if i == logins/2 {
+			p := players[i]
+			p.WaitFor(wait, "Welcome, p20!")
+			p.Type("c")
+			p.WaitFor(wait, "New room")
+			p.Type("\r")
+			p.WaitFor(wait, "r1 · 1v1 · casual")
+		}
+	}
+	for i, p := range players {
+		if i != logins/2 { // in the room
+			p.WaitFor(wait, fmt.Sprintf("Welcome, p%02d!", i))
+		}
+	}
+	burst := time.Since(began)
+	// Nothing lost: the last arrival and the room, soon after the burst.
+	idle.WaitFor(3*time.Second, fmt.Sprintf("%d players online", logins+1), "r1", "1/2  p20")
+	close(stop)
+	watching.Wait()
+
+	mu.Lock()
+	defer mu.Unlock()
+	// At most one count a second of the burst, the first at once and the
+	// last after it (the count starts at 1, before the burst).
+	allowed := int(math.Ceil(burst.Seconds())) + 3
+	if len(seen) > allowed {
+		t.Fatalf("the idle lobby's count showed %d different values during %d logins in %v (at most %d: about one a second)",
+			len(seen), logins, burst.Round(time.Millisecond), allowed)
+	}
+	t.Logf("%d logins in %v: the idle lobby showed %d counts", logins, burst.Round(time.Millisecond), len(seen))
+}
 
 // The menus draw correctly after a resize and after coming back from a
 // game screen resized meanwhile: the lobby a player sees is the one a

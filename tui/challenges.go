@@ -69,7 +69,7 @@ func (m *Lobby) takeInbox() tea.Cmd {
 // followed during games too: a challenge may come in mid-match.
 func (m *Lobby) readInbox() tea.Cmd {
 	in := m.challenges.inbox
-	return afterChange(m.d.Ctx, in.Changed(), func() tea.Msg {
+	return afterChange(m.d.Ctx, in.Changed(), 0, func() tea.Msg {
 		ev, inc, out := in.Take()
 		return challengeMsg{ev, inc, out}
 	})

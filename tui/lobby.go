@@ -446,17 +446,28 @@ func (m *Lobby) readRooms() tea.Cmd {
 }
 
 func (m *Lobby) watchOnline(ch <-chan struct{}) tea.Cmd {
-	return afterChange(m.d.Ctx, ch, m.readOnline())
+	return afterChange(m.d.Ctx, ch, liveGap, m.readOnline())
 }
 
+// liveGap is the least time between two reads of a figure every login
+// changes (the online count, who is online): a burst of a hundred logins
+// is one redraw a second in every lobby, not a hundred, and the first
+// change after a quiet second still shows at once.
+const liveGap = time.Second
+
 // afterChange waits until ch closes (or the session ends), then reads the
-// new state: the shape every live-updating figure and list here shares.
-func afterChange(ctx context.Context, ch <-chan struct{}, read func() tea.Msg) tea.Cmd {
-	return waitFor(WaitMsg{Until: ch, Stop: ctx.Done(), Then: func(bool) tea.Msg { return read() }})
+// new state, not sooner than gap after the last read: the shape every
+// live-updating figure and list here shares.
+func afterChange(ctx context.Context, ch <-chan struct{}, gap time.Duration, read func() tea.Msg) tea.Cmd {
+	w := WaitMsg{Until: ch, Stop: ctx.Done(), Then: func(bool) tea.Msg { return read() }}
+	if gap > 0 {
+		w.NotBefore = time.Now().Add(gap)
+	}
+	return waitFor(w)
 }
 
 func (m *Lobby) watchRooms(ch <-chan struct{}) tea.Cmd {
-	return afterChange(m.d.Ctx, ch, m.readRooms())
+	return afterChange(m.d.Ctx, ch, 0, m.readRooms())
 }
 
 func (m *Lobby) Update(msg tea.Msg) (tea.Model, tea.Cmd) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -68,22 +67,13 @@ func (m *Lobby) onWho(msg whoMsg) (tea.Model, tea.Cmd) {
 	}
 	m.people.who, m.people.read = msg.who, true
 	src, ctx := m.d.Who, m.d.Ctx
-	return m, afterChange(ctx, msg.next, func() tea.Msg {
-		// Every move of anyone wakes every lobby: settling first makes a
-		// burst of moves one read per lobby, not one per move each.
-		select {
-		case <-time.After(whoSettle):
-		case <-ctx.Done():
-			return nil
-		}
+	// Every move of anyone wakes every lobby: a burst of moves is one
+	// read a gap per lobby, not one per move each.
+	return m, afterChange(ctx, msg.next, liveGap, func() tea.Msg {
 		w, next, err := src.Who(ctx)
 		return whoMsg{w, next, err}
 	})
 }
-
-// whoSettle is how long a lobby waits after a change before it reads who
-// is online again: short beside a person's glance, long beside a burst.
-const whoSettle = 250 * time.Millisecond
 
 // resumeWho re-reads the listing after a game screen, when it was not
 // followed meanwhile. It reads at once, not by a command, so the lobby's
