@@ -36,6 +36,7 @@ func TestClusterPracticeSurvivesKill9E2E(t *testing.T) {
 	// Past the countdown and into play, so that the log holds batches.
 	press(6*time.Second, keyPress{ann, "w"})
 
+	logBytesPerSecond(t, url, "termarena.roomlog.r1_n1") // what a practice room costs now
 	n1.kill9(t)
 	waitFor(t, "n2 to resume r1@n1", 15*time.Second, func() bool {
 		return strings.Contains(n2.log.String(), "resumed a room from its log")
