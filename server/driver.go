@@ -38,8 +38,6 @@ type driver struct {
 	notes  *noticeQueue
 	win    Window // the latest size (owned by the driver running)
 	idle   *lobbyIdle
-	// idleEvery is the idle check's period (0: none).
-	idleEvery time.Duration
 
 	scr *menuScreen // the menus' renderer
 	// carry is what a loop took but did not run before it handed over,
@@ -58,6 +56,8 @@ type driver struct {
 	// changes is one read.
 	held      []heldWait
 	heldTimer *time.Timer
+	// idleTimer fires when the idle check is next due (nil: not set).
+	idleTimer *time.Timer
 }
 
 // heldWait is a fired wait waiting for its NotBefore.
@@ -114,20 +114,41 @@ func (d *driver) update(msg tea.Msg) {
 	d.run.start(cmd)
 }
 
-// windows is the session's window changes; idle ticks when idle is on.
-func (d *driver) idleTicker() (<-chan time.Time, func()) {
-	if d.idle == nil {
-		return nil, func() {}
+// armIdle sets the idle check's timer for when it is next due (none
+// when the check is off or has nothing to wait for).
+func (d *driver) armIdle() {
+	if d.idleTimer != nil {
+		d.idleTimer.Stop()
+		d.idleTimer = nil
 	}
-	t := time.NewTicker(d.idle.every())
-	return t.C, t.Stop
+	if d.idle == nil {
+		return
+	}
+	due := d.idle.due(d.input.LastRead())
+	if due.IsZero() {
+		return
+	}
+	// Not sooner than a tenth of a second: a clock that says "now" again
+	// must not spin the loop.
+	d.idleTimer = time.NewTimer(max(time.Until(due), 100*time.Millisecond))
+}
+
+// checkIdle runs the idle check now and sets its timer again.
+func (d *driver) checkIdle() (tea.Msg, bool) {
+	msg, isMsg := d.idle.check(time.Now(), d.input.LastRead())
+	d.armIdle()
+	return msg, isMsg
 }
 
 // next waits for the next messages for the model: keys, a command's
 // message, notices, a new window size or the idle check's; nil when the
 // session ends.
-func (d *driver) next(ctx context.Context, idleTick <-chan time.Time) []tea.Msg {
+func (d *driver) next(ctx context.Context) []tea.Msg {
 	for {
+		var idleTick <-chan time.Time
+		if d.idleTimer != nil {
+			idleTick = d.idleTimer.C
+		}
 		var held <-chan time.Time
 		if d.heldTimer != nil {
 			held = d.heldTimer.C
@@ -151,7 +172,14 @@ func (d *driver) next(ctx context.Context, idleTick <-chan time.Time) []tea.Msg 
 		case 0:
 			return nil
 		case 1:
-			return eventMsgs(v.Interface().([]termkey.Event))
+			msgs := eventMsgs(v.Interface().([]termkey.Event))
+			if d.idle != nil && d.idle.warned {
+				// The player is back: the warning goes now.
+				if msg, isMsg := d.checkIdle(); isMsg {
+					msgs = append(msgs, msg)
+				}
+			}
+			return msgs
 		case 2:
 			msg := v.Interface()
 			if w, isWait := msg.(tui.WaitMsg); isWait {
@@ -168,7 +196,8 @@ func (d *driver) next(ctx context.Context, idleTick <-chan time.Time) []tea.Msg 
 			d.win = w
 			return []tea.Msg{tea.WindowSizeMsg{Width: w.Width, Height: w.Height}}
 		case 5:
-			if msg, isMsg := d.idle.check(v.Interface().(time.Time), d.input.LastRead()); isMsg {
+			d.idleTimer = nil
+			if msg, isMsg := d.checkIdle(); isMsg {
 				return []tea.Msg{msg}
 			}
 		case 6:
@@ -253,8 +282,6 @@ func stopped(stop <-chan struct{}) bool {
 // messages: no frame ticker. It reports whether the session is to end;
 // false: the model went to a game screen, which the play loop drives.
 func (d *driver) menus() (quit bool) {
-	tick, stop := d.idleTicker()
-	defer stop()
 	// What a Bubble Tea program told its model as it started, each time
 	// the menus take the terminal: its colour profile and size.
 	pending := append([]tea.Msg{tea.ColorProfileMsg{Profile: d.scr.profile},
@@ -292,7 +319,7 @@ func (d *driver) menus() (quit bool) {
 			}
 		}
 		d.draw()
-		if pending = d.next(d.ctx, tick); pending == nil {
+		if pending = d.next(d.ctx); pending == nil {
 			return true
 		}
 	}
@@ -312,8 +339,6 @@ func (d *driver) draw() {
 // the session ended); false: the model is back in the menus.
 func (d *driver) play() (quit bool) {
 	d.takeTerminal()
-	tick, stop := d.idleTicker()
-	defer stop()
 	pending := d.carry
 	d.carry = nil
 	for {
@@ -336,7 +361,7 @@ func (d *driver) play() (quit bool) {
 			d.giveTerminal()
 			return false
 		}
-		if pending = d.next(d.ctx, tick); pending == nil {
+		if pending = d.next(d.ctx); pending == nil {
 			return true
 		}
 	}

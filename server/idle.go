@@ -14,8 +14,9 @@ import (
 // nothing. A session in a room, a queue, a replay or watching is never
 // idle: waiting there is what the player is doing.
 //
-// The session's window-size goroutine runs the check on a ticker, so it
-// costs no goroutine of its own.
+// The session's driver runs the check on one timer set for when it is due
+// (and at once on a key while warned), so it costs no goroutine and wakes
+// nothing while the session sits there.
 type lobbyIdle struct {
 	limit time.Duration
 	ahead time.Duration // warning this long before the close
@@ -32,9 +33,25 @@ func newLobbyIdle(limit time.Duration, where string, now time.Time) *lobbyIdle {
 	return li
 }
 
-// every is how often the check runs: often enough to warn and close close
-// to their times, rarely enough to cost nothing.
-func (li *lobbyIdle) every() time.Duration { return min(10*time.Second, li.ahead/4) }
+// due is when the check next has something to say, given when the
+// session's input last arrived: the warning's time, or the close's once
+// warned; zero out of the lobby (moving back in sets the clock again).
+// Input since only moves the time on: a check that comes early finds
+// nothing to say and is set again, so an idle session is looked at once,
+// not every few seconds.
+func (li *lobbyIdle) due(lastInput time.Time) time.Time {
+	if !li.inLobby.Load() && !li.warned {
+		return time.Time{}
+	}
+	active := time.Unix(0, li.since.Load())
+	if lastInput.After(active) {
+		active = lastInput
+	}
+	if li.warned {
+		return active.Add(li.limit)
+	}
+	return active.Add(li.limit - li.ahead)
+}
 
 func (li *lobbyIdle) moved(where string, now time.Time) {
 	li.inLobby.Store(where == "lobby")

@@ -69,6 +69,7 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 			move(sanitizeWhere(now))
 			if d.idle != nil {
 				d.idle.moved(now, time.Now())
+				d.armIdle()
 			}
 		}
 	}}
@@ -90,6 +91,7 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 	go d.readKeys()
 
 	d.run.start(d.gm.Init())
+	d.armIdle()
 	for ctx.Err() == nil {
 		var quit bool
 		if d.gameScreen() {
