@@ -139,7 +139,11 @@ func (rj *roomJournal) ticked(tick uint64, _ []game.Input, _ game.Game) {
 // batch sends what the recorder logged since the last batch.
 func (rj *roomJournal) batch() {
 	in, ev, at, hash, ok := rj.r.recorder.Since(rj.inputs, rj.events)
-	if !ok {
+	if !ok || (rj.since > 0 && at <= rj.since) {
+		// Not a tick since the last batch (a hand-off on its very
+		// tick): a second batch at that tick would make the log one no
+		// node resumes, its batches' ticks must rise. What was typed
+		// since is for the next tick, which the taker plays anew.
 		return
 	}
 	rj.inputs += len(in)
