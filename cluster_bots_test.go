@@ -162,3 +162,33 @@ func roomLogMessages(t *testing.T, url, subject string) uint64 {
 	}
 	return info.State.Subjects[subject]
 }
+
+// A ranked match whose node dies in its first countdown is not lost
+// either: n2 resumes it into its countdown, ann and bob reconnect and
+// play it, and it is recorded once and rated.
+func TestClusterRankedMatchKilledInItsCountdownResumesE2E(t *testing.T) {
+	db := pgtest.URL(t)
+	url := natstest.Start(t)
+	n1 := startNodeProcess(t, url, db, "n1")
+	n2 := startNodeProcess(t, url, db, "n2")
+
+	_, _, annKey, bobKey := matchRanked(t, n1.addr, "r1@n1")
+	waitFor(t, "r1@n1's log to hold its start", 10*time.Second, func() bool { return roomLogMessages(t, url, "termarena.roomlog.r1_n1") > 0 })
+	n1.kill9(t)
+	waitFor(t, "n2 to resume r1@n1", 15*time.Second, func() bool {
+		return strings.Contains(n2.log.String(), "resumed a room from its log")
+	})
+	if log := n2.log.String(); !strings.Contains(log, "room=r1@n1") || !strings.Contains(log, "tick=0 ") {
+		t.Fatalf("n2 did not resume r1@n1 into its countdown (this host may have let the countdown end before the kill):\n%s", log)
+	}
+	ann := sshtest.Open(t, sshtest.Dial(t, n2.addr, sshtest.Config("ann", annKey)), 100, 30, "")
+	ann.WaitFor(wait(), "r1@n1 · pong-1v1 · ranked", "▸ann")
+	bob := sshtest.Open(t, sshtest.Dial(t, n2.addr, sshtest.Config("bob", bobKey)), 100, 30, "")
+	bob.WaitFor(wait(), "r1@n1 · pong-1v1 · ranked", "▸bob")
+	waitFor(t, "the pause to end", 15*time.Second, func() bool { return !strings.Contains(ann.Screen(), "disconnected") })
+	press(4*time.Second, keyPress{ann, "w"}, keyPress{bob, "s"})
+	bob.Type("q")
+	bob.Type("y")
+	ann.WaitFor(wait(), "game over")
+	checkRecordedOnce(t, db, annKey, "r1@n1")
+}
