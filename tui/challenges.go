@@ -7,7 +7,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/lobby"
 )
 
@@ -128,21 +127,13 @@ func (m *Lobby) tellChallenge(text string) {
 // toChallengeRoom leaves whatever the player is doing (a queue, a casual
 // room, a watch, a replay, a menu) and sits them in the challenge's room.
 func (m *Lobby) toChallengeRoom(st lobby.ChallengeStart) tea.Cmd {
-	if m.in != nil && m.in.room == st.Room {
+	if s := m.seat(); s != nil && s.room == st.Room {
 		// Already there: a ranked queue of this session was handed the
 		// same match (Matchmaker.startChallenge). Leaving would forfeit.
 		return nil
 	}
-	var leave tea.Cmd
 	m.leavePage() // a ranked or quick-match queue
-	switch {
-	case m.in != nil:
-		leave = m.leaveRoom(true, "")
-	case m.watch != nil:
-		leave = m.stopWatching()
-	case m.replay != nil:
-		leave = m.stopReplay()
-	}
+	leave := m.closePlay()
 	if m.state == stMenu {
 		m.show(nil)
 	}
@@ -233,15 +224,4 @@ func (m *Lobby) challengeLines() string {
 
 func secondsLeft(t time.Time) string {
 	return fmt.Sprintf("%d s", max(int(time.Until(t).Round(time.Second).Seconds()), 0))
-}
-
-// challengeInRoom: y and n answer a challenge in the room shown (they
-// are no game's keys), except while a forfeit question takes y and on a
-// finished ranked match, where n is the next ranked match.
-func (m *Lobby) challengeInRoom() bool {
-	if m.challenges == nil || len(m.challenges.incoming) == 0 || m.in == nil || m.in.room == nil || m.in.confirming {
-		return false
-	}
-	fr, _ := m.in.room.Latest()
-	return fr == nil || fr.Phase != game.Finished || m.in.room.Ranked == ""
 }

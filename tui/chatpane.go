@@ -793,41 +793,26 @@ func (m *Lobby) closeChat() {
 // the same for every room so nobody has to guess), everyone else in the
 // lobby.
 func (m *Lobby) syncChat() {
-	cs := m.chat
-	switch {
-	case m.in != nil:
-		cs.setChannels(chat.RoomChannel(m.in.id), m.in.team, "room "+m.in.id, "t/enter to chat")
-	case m.watch != nil:
-		id := m.watch.room.ID()
-		cs.setChannels(chat.WatchChannel(id), "", "watching "+id, "t/enter to chat")
-	case m.state == stReplay:
-		cs.setChannels(chat.LobbyChannel, "", "lobby", "t/enter to chat")
-	default:
-		cs.setChannels(chat.LobbyChannel, "", "lobby", "t to chat")
+	if m.play != nil {
+		m.play.chatAt(m.chat)
+		return
 	}
+	m.chat.setChannels(chat.LobbyChannel, "", "lobby", "t to chat")
 }
 
-// gameScreen reports whether the room view draws the screen: there chat
-// takes PgUp/PgDn/End without the input line open, since nothing else
-// uses them.
-func (m *Lobby) gameScreen() bool {
-	return m.state == stRoom || m.state == stWatch || m.state == stReplay
-}
+// gameScreen reports whether a game screen is up (a seat, a watch, a
+// replay): news goes to its banner, as it shows no notice line.
+func (m *Lobby) gameScreen() bool { return m.play != nil }
 
-// startsChat reports whether key s opens the input line in the current
-// state. In the lobby Enter joins the selected room, so only t does; in
-// game screens Enter means nothing else. The join-code screen takes every
-// letter, t included, and the create dialog and the ranked picker are
-// modal: their keys are theirs and the games' modes' (light cycles' ranked
-// mode is t), which CheckModeKeys keeps apart.
+// startsChat reports whether key s opens the input line on the menu page
+// shown: only t does (Enter joins the selected room; on a game screen
+// chatKey decides). The join-code screen takes every letter, t included,
+// and the create dialog and the ranked picker are modal: their keys are
+// theirs and the games' modes' (light cycles' ranked mode is t), which
+// CheckModeKeys keeps apart.
 func (m *Lobby) startsChat(s string) bool {
-	switch m.state {
-	case stRoom, stWatch, stReplay:
-		return s == "t" || s == "enter"
-	case stMenu:
-		if _, ok := m.scr.(modal); ok {
-			return false
-		}
+	if _, ok := m.scr.(modal); ok && m.state == stMenu {
+		return false
 	}
 	return s == "t"
 }

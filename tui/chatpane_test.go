@@ -217,8 +217,7 @@ func TestChatTypingInRoomDoesNotMovePaddle(t *testing.T) {
 		<-done
 	}
 	defer stop()
-	m.in = &inRoom{id: "r1", slot: pong.Left, view: view, cancel: cancel, done: done}
-	m.state = stRoom
+	m.play = &seatScreen{d: &m.d, host: m, chat: m.chat, id: "r1", slot: pong.Left, view: view, cancel: cancel, done: done}
 	m.Update(refreshMsg{}) // syncChat: the session is in room r1 now
 	if got := m.chat.sub.Channels(); len(got) != 1 || got[0] != chat.RoomChannel("r1") {
 		t.Fatalf("channels in the room: %v", got)
@@ -229,7 +228,7 @@ func TestChatTypingInRoomDoesNotMovePaddle(t *testing.T) {
 		t.Fatal("enter did not start typing in the room")
 	}
 	press(m, "w", "s", "w", "up", "r", "q", "esc")
-	if m.in == nil || m.state != stRoom {
+	if m.seat() == nil {
 		t.Fatal("a key typed in chat left the room")
 	}
 	stop()
@@ -245,7 +244,7 @@ func TestChatTypingInRoomDoesNotMovePaddle(t *testing.T) {
 	if len(view.keys) != 1 {
 		t.Fatalf("w after esc: %d keys queued, want 1", len(view.keys))
 	}
-	m.in = nil // not a lobby room: nothing to disconnect from
+	m.play = nil // not a lobby room: nothing to disconnect from
 }
 
 func TestChatHostileTextRendersInert(t *testing.T) {
@@ -670,7 +669,7 @@ func TestPlayerChatFollowsTheRoom(t *testing.T) {
 	defer lobbyEar.Close()
 
 	m.Update(joinMsg{room: r, side: -1})
-	if m.state != stRoom {
+	if m.seat() == nil {
 		t.Fatalf("not in the room: %q", m.notice)
 	}
 	if got := m.chat.sub.Channels(); len(got) != 1 || got[0] != chat.RoomChannel(r.ID()) {
@@ -688,7 +687,7 @@ func TestPlayerChatFollowsTheRoom(t *testing.T) {
 	}
 
 	press(m, "q") // leave the room
-	if m.state != stLobby {
+	if m.state != stLobby || m.play != nil {
 		t.Fatal("q did not leave the room")
 	}
 	if got := m.chat.sub.Channels(); len(got) != 1 || got[0] != chat.LobbyChannel {
@@ -713,7 +712,7 @@ func TestWatchersTalkAmongThemselves(t *testing.T) {
 	defer m.Detach(context.Background())
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 30})
 	m.Update(spectateMsg{r.ID()})
-	if m.state != stWatch {
+	if watchOf(m) == nil {
 		t.Fatalf("not watching: %q", m.notice)
 	}
 	if got := m.chat.sub.Channels(); len(got) != 1 || got[0] != chat.WatchChannel(r.ID()) {

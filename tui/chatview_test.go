@@ -355,7 +355,7 @@ func TestChatScrollsBack(t *testing.T) {
 			c, m, bob := setup(t)
 			clock := time.Unix(1000, 0)
 			v, out := roomWithChat(t, m, size[0], size[1], &clock)
-			m.state = stRoom // the keys reach the lobby model as in a game
+			m.play = &stubScreen{chat: m.chat} // the keys reach the game screen
 			run(t, c, m, bob, func() (string, []string) {
 				v.draw()
 				rows := wideCells(out)
@@ -374,7 +374,7 @@ func TestChatSaysNothingWhenItSwitchesChannel(t *testing.T) {
 	defer m.Detach(context.Background())
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 30})
 	m.Update(joinMsg{room: r, side: -1})
-	if m.state != stRoom {
+	if m.seat() == nil {
 		t.Fatalf("not in the room: %q", m.notice)
 	}
 	if h := m.chat.feed().header; !strings.Contains(h, "room "+r.ID()) {
@@ -484,7 +484,7 @@ func TestChatPaneShowsOnlyTheChannelItNames(t *testing.T) {
 	pumpChat(t, m)
 	say(t, c, bob, "lobby two") // not yet read when alice joins
 	m.Update(joinMsg{room: r, side: -1})
-	if m.state != stRoom {
+	if m.seat() == nil {
 		t.Fatalf("not in the room: %q", m.notice)
 	}
 	if _, err := r.Join(context.Background(), game.Player{ID: game.PlayerID(carol.ID), Name: "carol"}, -1); err != nil {

@@ -25,14 +25,14 @@ type forfeitMsg struct{ text string }
 // results writer has recorded it: otherwise they learn of the loss and the
 // cooldown only when `p` refuses to queue. Nil when nothing was forfeited,
 // e.g. another terminal of theirs still plays the seat.
-func (m *Lobby) forfeitNotice(in *inRoom, before *game.Frame) tea.Cmd {
-	r := in.room
+func (s *seatScreen) forfeitNotice(before *game.Frame) tea.Cmd {
+	r, d := s.room, s.d
 	if r.Ranked == "" || before == nil || (before.Phase != game.Countdown && before.Phase != game.Playing) {
 		return nil
 	}
-	f := forfeit{ctx: m.d.Ctx, room: r, slot: in.slot, me: m.d.Player.ID, seed: before.Seed}
-	if m.d.Matchmaker != nil {
-		f.cooldown = m.d.Matchmaker.Cooldown
+	f := forfeit{ctx: d.Ctx, room: r, slot: s.slot, me: d.Player.ID, seed: before.Seed}
+	if d.Matchmaker != nil {
+		f.cooldown = d.Matchmaker.Cooldown
 	}
 	if !r.Remote() {
 		after, _ := r.Latest()

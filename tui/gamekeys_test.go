@@ -86,7 +86,7 @@ func TestTheRoomScreenMapsGameKeysOnItsOwnGoroutine(t *testing.T) {
 	defer m.Detach(t.Context())
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m.Update(joinMsg{room: r, side: -1})
-	if m.state != stRoom {
+	if m.seat() == nil {
 		t.Fatalf("not in the room: %q", m.notice)
 	}
 	press(m, "w", "s", "?")

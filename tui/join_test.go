@@ -102,13 +102,13 @@ func TestJoinOwnRankedRoomByID(t *testing.T) {
 	}
 	carol := NewLobby(LobbyDeps{Ctx: ctx, Player: game.Player{ID: "carol", Name: "carol"}, Online: lobby.NewHub(), Rooms: rooms})
 	carol.join(joinMsg{ref: r.ID(), side: -1})
-	if want := r.ID() + " is a ranked match: only its players sit in it. Watch it with w."; carol.notice != want || carol.in != nil {
+	if want := r.ID() + " is a ranked match: only its players sit in it. Watch it with w."; carol.notice != want || carol.seat() != nil {
 		t.Fatalf("a stranger by id: notice %q, want %q", carol.notice, want)
 	}
 	alice := NewLobby(LobbyDeps{Ctx: ctx, Player: game.Player{ID: "alice", Name: "alice"}, Online: lobby.NewHub(), Rooms: rooms, Out: newVT(80, 24)})
 	alice.join(joinMsg{ref: r.ID(), side: -1})
-	if alice.in == nil || alice.in.slot != 0 || alice.notice != "" {
-		t.Fatalf("alice's second terminal: in %v, notice %q", alice.in != nil, alice.notice)
+	if alice.seat() == nil || alice.seat().slot != 0 || alice.notice != "" {
+		t.Fatalf("alice's second terminal: in %v, notice %q", alice.seat() != nil, alice.notice)
 	}
 }
 
@@ -153,7 +153,7 @@ func TestQueueingWhileASeatWaitsRejoinsTheMatch(t *testing.T) {
 	alice := NewLobby(LobbyDeps{Ctx: ctx, Player: game.Player{ID: "alice", Name: "alice"}, Online: lobby.NewHub(), Rooms: rooms,
 		Matchmaker: mm, Store: st, Out: newVT(80, 24)})
 	alice.queueFor(lobby.RankedMode("pong-1v1"))
-	if alice.in == nil || alice.in.room != r || queuedIn(alice) != nil {
-		t.Fatalf("queueing with a seat waiting: in room %v, queued %v, notice %q", alice.in != nil, queuedIn(alice) != nil, alice.notice)
+	if alice.seat() == nil || alice.seat().room != r || queuedIn(alice) != nil {
+		t.Fatalf("queueing with a seat waiting: in room %v, queued %v, notice %q", alice.seat() != nil, queuedIn(alice) != nil, alice.notice)
 	}
 }

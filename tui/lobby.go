@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -13,7 +12,6 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/termarena/termarena/bot"
 	"github.com/termarena/termarena/chat"
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/gameview"
@@ -128,36 +126,17 @@ type LobbyDeps struct {
 
 type lobbyState int
 
+// The menus' states: the rooms list, or a menu page over or instead of
+// it. A game screen is not one of them: it is a model of its own
+// (Lobby.play).
 const (
 	stLobby lobbyState = iota
-	stRoom
-	stMenu // a menu screen (Lobby.scr) is up
-	stWatch
-	stReplay
+	stMenu             // a menu screen (Lobby.scr) is up
 )
 
-// inRoom is the room a session sits in, and its view goroutine.
-type inRoom struct {
-	room   *lobby.Room
-	id     string          // the room's id, for its chat channel
-	team   chat.ChannelKey // the player's 2v2 team channel, or ""
-	slot   int
-	view   *RoomView
-	cancel context.CancelFunc
-	done   chan struct{}
-	// confirming: the player pressed q in a ranked match in play and the
-	// view asks whether to forfeit it.
-	confirming bool
-	// prompted: the view shows a notice that the next key clears.
-	prompted bool
-	helping  bool // the game's key help is shown (?): roomHelpKey
-	// askBots: the player pressed b on the waiting screen and the view
-	// asks for the bots' level; the next key answers.
-	askBots bool
-}
-
-// Lobby is the session's Bubble Tea model: the lobby shell, and the room
-// screen whose frames a RoomView draws.
+// Lobby is the session's model: the menus' router, and the session's
+// hand-off to a game screen (a seat, a watch, a replay: playScreen),
+// which owns the terminal's keys while it is up.
 type Lobby struct {
 	d      LobbyDeps
 	w, h   int
@@ -174,7 +153,10 @@ type Lobby struct {
 	final    bool
 	quitting bool
 
-	in *inRoom
+	// play is the game screen up, or nil in the menus; kept is what the
+	// menus keep meanwhile.
+	play playScreen
+	kept menuState
 	// joining: the room the session was opened for (join REF, or the
 	// seat it holds) is being sat in; early are the keys typed meanwhile,
 	// for the room screen once it is up. Keys are read from the first
@@ -192,9 +174,7 @@ type Lobby struct {
 	chooser *chooserPage
 	create  *createPage
 
-	views  map[string]gameview.View // the lobby's own, by game (gameView)
-	watch  *watching
-	replay *replayer
+	views map[string]gameview.View // the lobby's own, by game (gameView)
 
 	chat       *chatState      // nil when the server has no chat
 	challenges *challengeState // nil for guests and without challenges
@@ -281,21 +261,10 @@ func (m *Lobby) Detach(ctx context.Context) {
 	m.closeChat()
 	m.leavePage()
 	m.closeChallenges()
-	if w := m.watch; w != nil {
-		m.stopWatching()
-		<-w.done
+	if s := m.play; s != nil {
+		m.play = nil
+		s.detach(ctx)
 	}
-	if rp := m.replay; rp != nil {
-		m.stopReplay()
-		<-rp.done
-	}
-	if m.in == nil {
-		return
-	}
-	m.in.cancel()
-	<-m.in.done
-	_ = m.in.room.Disconnect(ctx, m.d.Player.ID)
-	m.in = nil
 }
 
 func (m *Lobby) Init() tea.Cmd {
@@ -400,9 +369,7 @@ func (m *Lobby) wantsClock() bool {
 // list are not on screen. Their watchers are not re-armed then: every
 // change would otherwise wake every player in every game and copy the
 // room list for each, which grows with players × rooms.
-func (m *Lobby) livePaused() bool {
-	return m.state == stRoom || m.state == stWatch || m.state == stReplay
-}
+func (m *Lobby) livePaused() bool { return m.play != nil }
 
 // GameScreen reports whether a game screen (a seat, a watcher, a replay)
 // is up: its room view draws the screen, and the session's play loop, not
@@ -488,7 +455,9 @@ func (m *Lobby) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.syncChat()
 		m.chat.publish()
 	}
-	m.syncWatch()
+	if m.play != nil {
+		m.play.sync()
+	}
 	return m, cmd
 }
 
@@ -496,14 +465,8 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
-		if m.in != nil {
-			m.in.view.Resize(msg.Width, msg.Height)
-		}
-		if m.watch != nil {
-			m.watch.resize(msg.Width, msg.Height)
-		}
-		if m.replay != nil {
-			m.replay.view.Resize(msg.Width, msg.Height)
+		if m.play != nil {
+			m.play.resize(msg.Width, msg.Height)
 		}
 		return m, nil
 	case spectateMsg:
@@ -519,18 +482,6 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.openChooser(fmt.Sprintf("No live room %q: pick one below.", msg.ref))
 		}
 		return m, m.spectate(r)
-	case watchEndedMsg:
-		if m.watch != nil && m.watch.room == msg.room {
-			ended := fmt.Sprintf("The match in %s ended.", msg.room.ID())
-			switch {
-			case msg.roomFailed:
-				ended = fmt.Sprintf("The match in %s ended because of a server error.", msg.room.ID())
-			case msg.feedFailed:
-				ended = fmt.Sprintf("Watching %s stopped because of a server error; pick it again to watch on.", msg.room.ID())
-			}
-			return m, tea.Sequence(m.stopWatching(), m.openChooser(ended))
-		}
-		return m, nil
 	case replayDataMsg:
 		if msg.err != nil {
 			m.notice = fmt.Sprintf("No replay of match %d is stored (it may have been pruned).", msg.id)
@@ -539,8 +490,8 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.startReplay(msg.id, msg.data, msg.rec)
 	case tea.ColorProfileMsg:
 		m.d.Profile = msg.Profile
-		if m.in != nil {
-			m.in.view.SetProfile(msg.Profile)
+		if m.play != nil {
+			m.play.setProfile(msg.Profile)
 		}
 		return m, nil
 	case whoMsg:
@@ -553,11 +504,12 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, m.watchOnline(msg.ch)
 	case roomsMsg:
-		m.home.list(msg.rooms, msg.remote)
 		if m.livePaused() {
+			// The menus hold no list during a game (backToMenus).
 			m.roomsLive = false
 			return m, nil
 		}
+		m.home.list(msg.rooms, msg.remote)
 		return m, m.watchRooms(msg.ch)
 	case refreshMsg:
 		if m.chat != nil {
@@ -631,19 +583,10 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// A match made as the player left the queue: they hold its seat
 		// and the others wait for them, so they sit down all the same.
 		return m, m.seatMatch(msg.room)
-	case roomEndedMsg:
-		if m.in != nil && m.in.room == msg.room {
-			notice := "The room closed."
-			if fr, _ := msg.room.Latest(); fr != nil && fr.Failed {
-				notice = serverErrorNotice
-			}
-			return m, m.leaveRoom(false, notice)
-		}
-		return m, nil
 	case viewStoppedMsg:
 		return m, tea.ClearScreen
 	case forfeitMsg:
-		if m.state == stLobby {
+		if m.state == stLobby && m.play == nil {
 			m.notice = msg.text
 		}
 		return m, nil
@@ -658,15 +601,13 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		return m, m.key(msg)
-	case tea.KeyReleaseMsg:
-		if m.in != nil {
-			// Only a kitty-protocol terminal says a key was let go; the
-			// room screen maps it (a held paddle stops).
-			m.in.view.GameKey(msg.String(), false, true)
-		}
 	default:
-		// The rest is the menu screen's (a leaderboard read, …); one
-		// that comes when its screen is gone is dropped.
+		// The rest is the game screen's (a key release, its room's end)
+		// or the menu screen's (a leaderboard read, …); one that comes
+		// when its screen is gone is dropped.
+		if m.play != nil {
+			return m, m.playUpdate(msg)
+		}
 		if m.state == stMenu {
 			return m, m.route(msg)
 		}
@@ -675,138 +616,31 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
+	if m.play != nil {
+		// The game screen's: the menus are not on screen.
+		return m.playUpdate(k)
+	}
 	s := k.String()
 	if s == "ctrl+c" {
 		m.quitting = true
 		m.closeChat()
 		m.leavePage()
-		if m.watch != nil {
-			return tea.Sequence(m.stopWatching(), tea.Quit)
-		}
-		if m.replay != nil {
-			return tea.Sequence(m.stopReplay(), tea.Quit)
-		}
-		if m.inRankedPlay() {
-			// Ctrl-C is how people close a program, not a decision to
-			// lose: like a dropped connection it keeps the seat for the
-			// grace period (Detach), and the player is told so — unless
-			// another terminal of theirs plays the seat, which goes on
-			// with no grace at all.
-			m.notice, m.final = rankedQuitNotice(m.in.room.Grace()), true
-			if fr, _ := m.in.room.Latest(); fr != nil && m.in.slot < len(fr.Seats) && fr.Seats[m.in.slot].Sessions > 1 {
-				m.notice = fmt.Sprintf("You closed this terminal. Your ranked match in %s goes on in your other terminal.", m.in.room.ID())
-			}
-			return tea.Quit
-		}
-		if m.in != nil {
-			return tea.Sequence(m.leaveRoom(true, ""), tea.Quit)
-		}
 		return tea.Quit
-	}
-	if m.state == stRoom && m.in != nil && m.in.confirming {
-		// The answer to "leave ranked match?": only y leaves.
-		m.in.confirming = false
-		m.in.view.SetPrompt()
-		if s == "y" {
-			return m.leaveRoom(true, "")
-		}
-		return nil
 	}
 	if cs := m.chat; cs != nil {
 		if cs.typing {
 			return cs.key(k)
-		}
-		if m.gameScreen() && cs.scrollKey(s) {
-			return nil // menus may page with these keys; game screens do not
 		}
 		if m.startsChat(s) {
 			cs.start()
 			return nil
 		}
 	}
-	if m.state == stRoom && m.in != nil && m.roomHelpKey(s) {
-		return nil
-	}
-	switch m.state {
-	case stWatch:
-		return m.watchKey(s)
-	case stReplay:
-		return m.replayKey(s)
-	case stRoom:
-		if m.challengeInRoom() {
-			if cmd, ok := m.challengeKey(s); ok {
-				return cmd
-			}
-		}
-		if m.in.askBots {
-			m.in.askBots = false
-			m.in.view.SetPrompt()
-			if lv, err := strconv.Atoi(s); err == nil && lv >= 1 && lv <= bot.Levels {
-				if _, err := m.d.Rooms.FillWithBots(m.in.room, lv); err != nil {
-					m.in.view.SetPrompt("No bots: "+err.Error()+".", "any key goes on")
-					m.in.prompted = true
-				}
-			}
-			return nil
-		}
-		if m.in.prompted {
-			m.in.prompted = false
-			m.in.view.SetPrompt()
-		}
-		if m.roomLinkKey(s) {
-			return nil
-		}
-		switch s {
-		case "esc":
-			// Esc also ends chat typing: one Esc too many must not cost
-			// the match, so it never leaves the room.
-		case "q":
-			if m.inRankedPlay() {
-				m.in.confirming = true
-				m.in.view.SetPrompt(leaveRankedPrompt...)
-				return nil
-			}
-			return m.leaveRoom(true, "")
-		case "n":
-			// Back to the queue, from a finished ranked match.
-			if fr, _ := m.in.room.Latest(); m.in.room.Ranked != "" && fr != nil && fr.Phase == game.Finished {
-				mode := m.in.room.Ranked
-				return tea.Sequence(m.leaveRoom(true, ""), func() tea.Msg { return playMsg{mode} })
-			}
-		case "b":
-			// Bots in the free seats, before a match (FillWithBots).
-			fr, _ := m.in.room.Latest()
-			if m.d.Rooms != nil && m.d.Rooms.BotsFor(m.in.room) && fr != nil && (fr.Phase == game.Waiting || fr.Phase == game.Finished) {
-				m.in.askBots = true
-				m.in.view.SetPrompt(fmt.Sprintf("Bots in the free seats: which level, 1 (easiest) to %d?", bot.Levels),
-					"any other key: no bots · their matches are practice, unrated")
-			}
-		case "r":
-			if held := m.rankedSeat(); m.in.room.Ranked != "" && held != nil && held != m.in.room {
-				// A rematch here would be a second ranked match at once.
-				m.in.view.SetPrompt(fmt.Sprintf("You are playing a ranked %s match in %s:", held.Ranked, held.ID()),
-					"no rematch here until it ends · q leave")
-				m.in.prompted = true
-				return nil
-			}
-			fr, _ := m.in.room.Latest()
-			ready := false
-			if fr != nil && m.in.slot < len(fr.Seats) {
-				ready = fr.Seats[m.in.slot].Ready
-			}
-			_ = m.in.room.SetReady(m.d.Ctx, m.d.Player.ID, !ready)
-		default:
-			// The game's key, or none: the room screen maps it on its
-			// own goroutine.
-			m.in.view.GameKey(s, k.IsRepeat, false)
-		}
-		return nil
-	}
 	// The offer reads "y accept · n decline" wherever it is shown: y and
 	// n answer it on the rooms list and on every menu page that takes no
 	// letters (leaderboard, profile, watch list, queue), not in a dialog,
 	// where they may be typed (a join code) or mean something else.
-	if m.state == stLobby || (m.state == stMenu && !isDialog(m.scr)) {
+	if m.state == stLobby || !isDialog(m.scr) {
 		if cmd, ok := m.challengeKey(s); ok {
 			return cmd
 		}
@@ -929,7 +763,7 @@ func (m *Lobby) onlineNow() string { return m.onlineLine(max(m.w-boxChrome, 20))
 
 // join seats the player in a room and starts the room view.
 func (m *Lobby) join(j joinMsg) tea.Cmd {
-	if m.d.Rooms == nil || m.in != nil {
+	if m.d.Rooms == nil || m.seat() != nil {
 		return nil
 	}
 	r := j.room
@@ -995,86 +829,13 @@ func (m *Lobby) join(j joinMsg) tea.Cmd {
 	if r.Practice > 0 {
 		title = fmt.Sprintf("%s · %s · practice, bots level %d", r.ID(), r.Mode.Name, r.Practice)
 	}
-	vctx, cancel := context.WithCancel(m.d.Ctx)
-	var team chat.ChannelKey
-	if t := r.Mode.Team(slot); t >= 0 {
-		team = chat.TeamChannel(r.ID(), t)
-	}
-	labels := ratingLabels(m.d.Ctx, m.ratings, r)
-	view := NewRoomView(RoomViewConfig{
-		Labels: func(slot int) string { return labels[slot] },
-		Room:   r, Me: m.d.Player.ID, Slot: slot, Title: title, Out: m.d.Out,
-		Profile: m.d.Profile, FPS: m.d.FPS, Clocks: m.d.Clocks, Width: m.w, Height: m.h, RTT: m.d.RTT, NoReply: m.d.NoReply, InputAt: m.d.InputAt,
-		Ranked: r.Ranked != "", WarmUp: r.WarmsUp(), Bots: m.d.Rooms != nil && m.d.Rooms.BotsFor(r), Outcome: r.Outcome, Watchers: r.Watchers, Metrics: m.metricsFor(r.Game.Name()),
-		Chat: m.chatFeed(), Game: m.d.Views.newGameView(r.Game.Name(), m.d.Profile),
-	})
-	if t := m.d.Terminal; t != nil {
-		// The terminal hands keys to the room screen first from now on,
-		// until the player leaves the room (cancel).
-		release, stop := t.Play(view), cancel
-		cancel = func() { release(); stop() }
-	}
-	in := &inRoom{room: r, id: r.ID(), team: team, slot: slot, view: view, cancel: cancel, done: make(chan struct{})}
-	goGuarded(m.d.OnPanic, func() {
-		defer close(in.done)
-		view.Run(vctx)
-	})
-	m.in, m.state, m.notice, m.help = in, stRoom, "", false
-	return waitFor(WaitMsg{Until: r.Done(), Stop: vctx.Done(), Then: func(bool) tea.Msg { return roomEndedMsg{r} }})
-}
-
-// serverErrorNotice is what the players of a room that failed (its game
-// or the server's code for it panicked) read back in the lobby. The cause
-// is in the server's log.
-const serverErrorNotice = "The match ended because of a server error."
-
-// leaveRankedPrompt is the question a ranked player answers before leaving
-// a match in play.
-var leaveRankedPrompt = []string{"Leave ranked match? You lose it.", "y = leave · any other key = stay"}
-
-// inRankedPlay: the player sits in a ranked match that is counting down or
-// being played, where leaving forfeits it.
-// rankedQuitNotice is what a player who closed the program in a ranked
-// match in play reads on their own terminal; grace is how long the room
-// keeps the seat.
-func rankedQuitNotice(grace time.Duration) string {
-	return fmt.Sprintf("You closed termarena in a ranked match. Your seat is kept for %d s, as after a dropped connection: "+
-		"connect again with the same key to play on; if you do not, the match counts as a loss.", int(grace.Seconds()))
-}
-
-func (m *Lobby) inRankedPlay() bool {
-	if m.in == nil || m.in.room.Ranked == "" {
-		return false
-	}
-	fr, _ := m.in.room.Latest()
-	return fr != nil && (fr.Phase == game.Countdown || fr.Phase == game.Playing)
-}
-
-// leaveRoom stops the view and, when the player chose to, gives up the
-// seat. The lobby is repainted once the view has stopped drawing.
-func (m *Lobby) leaveRoom(leave bool, notice string) tea.Cmd {
-	in := m.in
-	if in == nil {
-		return nil
-	}
-	m.in, m.state, m.notice = nil, stLobby, notice
-	in.cancel()
-	var told tea.Cmd
-	if leave {
-		before, _ := in.room.Latest()
-		_ = in.room.Leave(m.d.Ctx, m.d.Player.ID)
-		if !m.quitting { // a program that is quitting shows no notice
-			told = m.forfeitNotice(in, before)
-		}
-	}
-	return tea.Batch(func() tea.Msg {
-		<-in.done
-		return viewStoppedMsg{}
-	}, told)
+	seat, wait := startSeat(&m.d, m, m.chat, r, slot, title, ratingLabels(m.d.Ctx, m.ratings, r), m.w, m.h, m.metricsFor(r.Game.Name()))
+	m.startPlay(seat)
+	return wait
 }
 
 func (m *Lobby) View() tea.View {
-	if m.state == stRoom || m.state == stWatch || m.state == stReplay {
+	if m.play != nil {
 		// The RoomView draws this screen; Bubble Tea keeps input and
 		// lifecycle. A constant view keeps its renderer quiet. Not an empty
 		// one: Bubble Tea v2.0.10 treats empty content as a zero-height

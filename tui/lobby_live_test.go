@@ -68,7 +68,7 @@ func TestLobbyFiguresPauseDuringAGameAndResume(t *testing.T) {
 	m := NewLobby(LobbyDeps{Ctx: ctx, Player: game.Player{ID: "alice", Name: "alice"}, Online: hub})
 	m.Init()
 
-	m.state = stRoom
+	m.play = &stubScreen{} // a game screen is up
 	defer join("bob")()
 	n, next := hub.Online()
 	if _, cmd := m.Update(onlineMsg{n, next}); cmd != nil {
@@ -79,7 +79,7 @@ func TestLobbyFiguresPauseDuringAGameAndResume(t *testing.T) {
 	}
 
 	defer join("carol")() // while alice plays: 3 online
-	m.state = stLobby
+	m.play = nil
 	_, cmd := m.Update(refreshMsg{})
 	o, ok := onlineIn(runCmd(t, cmd))
 	if !ok || o.n != 3 {

@@ -36,8 +36,8 @@ func TestMatchWithNoRoomSaysServerError(t *testing.T) {
 		t.Fatalf("not queued: %q", alice.notice)
 	}
 	alice.Update(matchedMsg{nil})
-	if alice.state != stLobby || alice.in != nil || queuedIn(alice) != nil {
-		t.Fatalf("after a match with no room: state %v, in a room %v, queued %v", alice.state, alice.in != nil, queuedIn(alice) != nil)
+	if alice.state != stLobby || alice.seat() != nil || queuedIn(alice) != nil {
+		t.Fatalf("after a match with no room: state %v, in a room %v, queued %v", alice.state, alice.seat() != nil, queuedIn(alice) != nil)
 	}
 	if got := alice.render(); !strings.Contains(got, "could not start because of a server error") {
 		t.Fatalf("the lobby does not say why:\n%s", got)

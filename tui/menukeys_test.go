@@ -161,12 +161,12 @@ func TestQuestionMarkInAGameShowsItsKeys(t *testing.T) {
 	defer m.Detach(t.Context())
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m.Update(joinMsg{room: r, side: -1})
-	if m.state != stRoom {
+	if m.seat() == nil {
 		t.Fatalf("not in the room: %q", m.notice)
 	}
-	help := func() string { return strings.Join(m.in.view.resolvePrompt(m.in.view.prompt.Load()), "\n") }
+	help := func() string { return strings.Join(m.seat().view.resolvePrompt(m.seat().view.prompt.Load()), "\n") }
 	press(m, "?")
-	if h := help(); !strings.Contains(h, m.in.view.cfg.Game.KeyHelp(m.in.slot)) || !strings.Contains(h, "r  ready") || !strings.Contains(h, "q  leave") {
+	if h := help(); !strings.Contains(h, m.seat().view.cfg.Game.KeyHelp(m.seat().slot)) || !strings.Contains(h, "r  ready") || !strings.Contains(h, "q  leave") {
 		t.Fatalf("? in a room shows %q", h)
 	}
 	// On the screen, in the waiting room too (there is no board yet).
@@ -186,7 +186,7 @@ func TestQuestionMarkInAGameShowsItsKeys(t *testing.T) {
 	if h := help(); h != "" {
 		t.Fatalf("r left the help up: %q", h)
 	}
-	if m.state != stRoom {
+	if m.seat() == nil {
 		t.Fatal("r after the help left the room")
 	}
 }
@@ -204,16 +204,16 @@ func TestQuestionMarkWhileWatchingShowsTheKeys(t *testing.T) {
 	defer m.Detach(t.Context())
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m.Update(spectateMsg{r.ID()})
-	if m.state != stWatch {
+	if watchOf(m) == nil {
 		t.Fatalf("not watching: %q", m.notice)
 	}
-	help := func() string { return strings.Join(m.watch.view.resolvePrompt(m.watch.view.prompt.Load()), "\n") }
+	help := func() string { return strings.Join(watchOf(m).view.resolvePrompt(watchOf(m).view.prompt.Load()), "\n") }
 	press(m, "?")
 	if h := help(); !strings.Contains(h, "tab/1-2 follow · 0 overview · n/p next room · q back") {
 		t.Fatalf("? while watching shows %q", h)
 	}
 	press(m, "1")
-	if h := help(); h != "" || m.watch.follow.Load() != 0 {
-		t.Fatalf("1 after ?: help %q, following %d", h, m.watch.follow.Load())
+	if h := help(); h != "" || watchOf(m).follow.Load() != 0 {
+		t.Fatalf("1 after ?: help %q, following %d", h, watchOf(m).follow.Load())
 	}
 }

@@ -144,7 +144,7 @@ func TestLobbyHoldsNoListingDuringAGame(t *testing.T) {
 		t.Fatalf("the online line:\n%s", screen)
 	}
 
-	m.state = stRoom // bob's game screen is up
+	m.play = &stubScreen{} // bob's game screen is up
 	_, leave := hub.Enter(lobby.Presence{ID: "carol", Name: "carol", Where: "lobby"}, nil)
 	t.Cleanup(leave)
 	msg, ok := whoIn(runCmd(t, next))
@@ -160,7 +160,7 @@ func TestLobbyHoldsNoListingDuringAGame(t *testing.T) {
 		t.Fatalf("during the game the lobby holds a listing of %d players", len(m.people.who.Players))
 	}
 
-	m.state = stLobby // back from the game: the next message draws the lobby
+	m.play = nil // back from the game: the next message draws the lobby
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	if screen := plain(m); !strings.Contains(screen, "alice (lobby), carol (lobby)") {
 		t.Fatalf("back from the game, the online line:\n%s", screen)

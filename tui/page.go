@@ -5,9 +5,9 @@ import tea "charm.land/bubbletea/v2"
 // A page is one menu screen of the lobby: the leaderboard, a profile, … .
 // The Lobby is their router (as soft-serve's UI routes between its pages):
 // it owns what every screen shares — the terminal's size, the notice line,
-// the chat pane, help, quitting, and the hand-off to a room, a watch or a
-// replay — and shows one screen at a time: with none other up, its home
-// page, the rooms list (rooms.go).
+// the chat pane, help, quitting, and the hand-off to a game screen (a
+// seat, a watch, a replay: playScreen, play.go) — and shows one screen at
+// a time: with none other up, its home page, the rooms list (rooms.go).
 //
 // Keys and messages the router does not handle itself go to the screen
 // shown. A new menu screen is a new file with a type that implements
@@ -73,7 +73,7 @@ func (m *Lobby) route(msg tea.Msg) tea.Cmd {
 	cur := m.shown()
 	next, cmd := cur.update(msg)
 	switch {
-	case m.state != stMenu && m.state != stLobby:
+	case m.play != nil:
 		m.scr = nil
 	case m.shown() == cur:
 		m.show(next)

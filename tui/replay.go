@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -11,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
+	"github.com/termarena/termarena/chat"
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/rating"
@@ -43,6 +45,7 @@ type replayer struct {
 
 	cancel context.CancelFunc
 	done   chan struct{}
+	chat   *chatState // the session's, nil without chat
 }
 
 // replayState is owned by the driver goroutine.
@@ -81,7 +84,8 @@ func (rp *replayer) footer() (status, keys string) {
 	return rp.status, rp.keys
 }
 
-// startReplay decodes and plays the replay of match id.
+// startReplay decodes and plays the replay of match id: a game screen
+// (replayer) whose keys pause, seek and change speed.
 func (m *Lobby) startReplay(id uint64, data []byte, rec *store.MatchRecord) tea.Cmd {
 	r, err := spectator.Decode(data)
 	if err != nil {
@@ -105,7 +109,8 @@ func (m *Lobby) startReplay(id uint64, data []byte, rec *store.MatchRecord) tea.
 	goGuarded(m.d.OnPanic, func() { defer wg.Done(); rp.drive(ctx, st) })
 	goGuarded(m.d.OnPanic, func() { defer wg.Done(); rp.view.Run(ctx) })
 	go func() { wg.Wait(); close(rp.done) }()
-	m.replay, m.state, m.notice, m.help = rp, stReplay, "", false
+	rp.chat = m.chat
+	m.startPlay(rp)
 	return nil
 }
 
@@ -275,9 +280,46 @@ func mmss(d time.Duration) string {
 	return fmt.Sprintf("%02d:%02d", s/60, s%60)
 }
 
-// replayKey handles the replay controls.
-func (m *Lobby) replayKey(s string) tea.Cmd {
-	rp := m.replay
+func (rp *replayer) where() string { return "replay " + strconv.FormatUint(rp.id, 10) }
+
+func (rp *replayer) resize(w, h int) { rp.view.Resize(w, h) }
+
+func (rp *replayer) setProfile(colorprofile.Profile) {}
+
+func (rp *replayer) sync() {}
+
+// chatAt: a replay's viewer talks in the lobby.
+func (rp *replayer) chatAt(cs *chatState) {
+	cs.setChannels(chat.LobbyChannel, "", "lobby", "t/enter to chat")
+}
+
+func (rp *replayer) close() tea.Cmd {
+	rp.cancel()
+	return viewStopped(rp.done)
+}
+
+func (rp *replayer) detach(context.Context) {
+	rp.cancel()
+	<-rp.done
+}
+
+func (rp *replayer) update(msg tea.Msg) (tea.Cmd, *playEnd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil, nil
+	}
+	s := k.String()
+	if s == "ctrl+c" {
+		return nil, &playEnd{stopped: rp.close(), quit: true}
+	}
+	if cmd, ok := chatKey(rp.chat, k); ok {
+		return cmd, nil
+	}
+	return nil, rp.key(s)
+}
+
+// key handles the replay controls.
+func (rp *replayer) key(s string) *playEnd {
 	send := func(f func(*replayState)) {
 		select {
 		case rp.ctl <- f:
@@ -297,7 +339,7 @@ func (m *Lobby) replayKey(s string) tea.Cmd {
 	}
 	switch s {
 	case "q", "esc":
-		return m.stopReplay()
+		return &playEnd{stopped: rp.close()}
 	case "space", " ":
 		send(func(st *replayState) { st.paused = !st.paused })
 	case "+", "=":
@@ -310,17 +352,4 @@ func (m *Lobby) replayKey(s string) tea.Cmd {
 		send(seek(-seekStep))
 	}
 	return nil
-}
-
-func (m *Lobby) stopReplay() tea.Cmd {
-	rp := m.replay
-	if rp == nil {
-		return nil
-	}
-	m.replay, m.state = nil, stLobby
-	rp.cancel()
-	return func() tea.Msg {
-		<-rp.done
-		return viewStoppedMsg{}
-	}
 }

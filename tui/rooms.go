@@ -73,6 +73,38 @@ func (r *roomsPage) list(rooms []*lobby.Room, remote []lobby.RoomInfo) {
 	r.sel = min(r.sel, max(r.count()-1, 0))
 }
 
+// keep is the page's part of what the menus keep during a game: the room
+// under the cursor. The lists go; backToMenus lists the rooms anew.
+func (r *roomsPage) keep() menuState {
+	k := menuState{pickAt: r.sel}
+	switch {
+	case r.sel < len(r.rooms):
+		k.pick = r.rooms[r.sel].ID()
+	case r.sel-len(r.rooms) < len(r.remote):
+		k.pick = r.remote[r.sel-len(r.rooms)].ID
+	}
+	r.rooms, r.remote = nil, nil
+	return k
+}
+
+// restore puts the cursor back on the room it was on (keep), or where it
+// was when that room is gone.
+func (r *roomsPage) restore(k menuState) {
+	r.sel = min(k.pickAt, max(r.count()-1, 0))
+	for i, room := range r.rooms {
+		if room.ID() == k.pick {
+			r.sel = i
+			return
+		}
+	}
+	for i, ri := range r.remote {
+		if ri.ID == k.pick {
+			r.sel = len(r.rooms) + i
+			return
+		}
+	}
+}
+
 // count is how many rooms the list shows.
 func (r *roomsPage) count() int { return len(r.rooms) + len(r.remote) }
 

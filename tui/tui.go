@@ -17,8 +17,20 @@
 // watchHandOff, queueHandOff, matchSeater), plus one entry in Lobby.menu
 // (lobby.go): its key, its label in the rooms list's key line, and what
 // the key opens. A key the help should explain also gets its words in
-// helpText. The room, watch and replay screens are still the Lobby's own
-// states.
+// helpText.
+//
+// A game screen is a model of its own (play.go's playScreen): a seat in
+// a room (seat.go), a watch (watch.go), a replay (replay.go). Each owns
+// its room view, its keys (the game's, its prompts, the ranked leave
+// question, Ctrl-C), the chat line while it is up, and what happens at
+// its room's end, which hands the session back to the menus (playEnd).
+// While one is up the Lobby passes it the terminal's keys and sizes and
+// keeps of the menus only the room the rooms list's cursor was on
+// (menuState); the lists and drawn frames are built again on the way
+// back. A new game screen is a new file implementing playScreen, and the
+// Lobby method that starts it with startPlay (as join, spectate and
+// startReplay do); routing, Where, the chat channel, resizes and Detach
+// go through the interface.
 //
 // Models never write to the terminal themselves and never look at the
 // server's terminal: colour is decided per session by Bubble Tea from the

@@ -8,7 +8,9 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 
+	"github.com/termarena/termarena/chat"
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/gameview"
 	"github.com/termarena/termarena/lobby"
@@ -17,14 +19,18 @@ import (
 	"github.com/termarena/termarena/store"
 )
 
-// watching is a session spectating a room.
-type watching struct {
+// watchScreen is a session spectating a room: the game screen whose keys
+// follow a player (tab, 1-8, 0), move the game's camera, go to the next
+// live room (n, p) or back to the watch list (q).
+type watchScreen struct {
+	kit  watchKit
 	room *lobby.Room
 	// view is the watcher's own room screen; with a WatchHub it is nil and
 	// seat has the watcher's place among the shared painters, which see
 	// prompt and camera.
 	view   *RoomView
 	seat   *watchSeat
+	w, h   int
 	prompt []string
 	helpAt int // the game's key line goes before prompt[helpAt]; -1: a plain prompt
 	camera bool
@@ -36,6 +42,17 @@ type watching struct {
 	// the board (?), with the game's camera keys.
 	keys    string
 	helping bool
+}
+
+// watchKit is what a watch screen is built from: the session's, and the
+// lobby's per-game views (which say whether a game has a camera).
+type watchKit struct {
+	d        *LobbyDeps
+	chat     *chatState // nil without chat
+	ratings  ratingReader
+	metrics  func(game string) FrameMetrics
+	gameView func(game string) gameview.View
+	live     func() ([]*lobby.Room, <-chan struct{}) // the live rooms, for n and p
 }
 
 // watchFeed adapts a room's delayed feed to the view: watchers read frames
@@ -96,16 +113,35 @@ func (m *Lobby) openChooser(notice string) tea.Cmd {
 
 // spectate starts watching r.
 func (m *Lobby) spectate(r *lobby.Room) tea.Cmd {
-	m.stopWatching()
-	feed, stop, err := r.Watch()
+	if w, ok := m.play.(*watchScreen); ok {
+		m.play = nil
+		w.close()
+	}
+	k := watchKit{d: &m.d, chat: m.chat, ratings: m.ratings, metrics: m.metricsFor, gameView: m.gameView}
+	if m.d.Rooms != nil {
+		k.live = m.d.Rooms.Live
+	}
+	w, wait, err := startWatch(k, r, m.w, m.h)
 	if err != nil {
 		// The room has as many watchers as it takes.
 		return m.openChooser(err.Error() + ".")
 	}
-	ctx, cancel := context.WithCancel(m.d.Ctx)
-	w := &watching{room: r, cancel: cancel, done: make(chan struct{}), stop: stop, helpAt: -1}
+	m.startPlay(w)
+	return wait
+}
+
+// startWatch starts the watch screen of r; the command waits for the
+// room's end.
+func startWatch(k watchKit, r *lobby.Room, width, height int) (*watchScreen, tea.Cmd, error) {
+	d := k.d
+	feed, stop, err := r.Watch()
+	if err != nil {
+		return nil, nil, err
+	}
+	ctx, cancel := context.WithCancel(d.Ctx)
+	w := &watchScreen{kit: k, room: r, w: width, h: height, cancel: cancel, done: make(chan struct{}), stop: stop, helpAt: -1}
 	w.follow.Store(-1)
-	labels := ratingLabels(ctx, m.ratings, r)
+	labels := ratingLabels(ctx, k.ratings, r)
 	title := fmt.Sprintf("watching %s · %s", r.ID(), r.Info().Label)
 	if d := r.SpectateDelay(); d > 0 {
 		title += fmt.Sprintf(" · %ds behind", int(d.Seconds()))
@@ -116,35 +152,38 @@ func (m *Lobby) spectate(r *lobby.Room) tea.Cmd {
 	}
 	keys := fmt.Sprintf("tab/1-%d follow · 0 overview · n/p next room · q back", min(seats, 9))
 	w.keys = keys
+	var chatFeed func() *ChatLines
+	if k.chat != nil {
+		chatFeed = k.chat.feed
+	}
 	cfg := RoomViewConfig{
-		Game: m.d.Views.newGameView(r.Game.Name(), m.d.Profile), Look: true,
-		Room: watchFeed{r, feed}, Slot: -1, Title: title, Out: m.d.Out, Profile: m.d.Profile, FPS: m.d.FPS, Clocks: m.d.Clocks,
-		Width: m.w, Height: m.h, Ranked: r.Ranked != "", Outcome: r.Outcome, Watchers: r.Watchers,
+		Game: d.Views.newGameView(r.Game.Name(), d.Profile), Look: true,
+		Room: watchFeed{r, feed}, Slot: -1, Title: title, Out: d.Out, Profile: d.Profile, FPS: d.FPS, Clocks: d.Clocks,
+		Width: width, Height: height, Ranked: r.Ranked != "", Outcome: r.Outcome, Watchers: r.Watchers,
 		Follow:   func() int { return int(w.follow.Load()) },
 		Labels:   func(slot int) string { return labels[slot] },
 		Footer:   func() (string, string) { return title, keys },
 		OverKeys: "match over · n next room · q back",
 		WaitText: "waiting for the match to start · n next room · q back",
-		Metrics:  m.metricsFor(r.Game.Name()),
-		Chat:     m.chatFeed(),
+		Metrics:  k.metrics(r.Game.Name()),
+		Chat:     chatFeed,
 	}
-	if hub := m.d.Watchers; hub != nil {
-		views, name, profile := m.d.Views, r.Game.Name(), m.d.Profile
+	if hub := d.Watchers; hub != nil {
+		views, name, profile := d.Views, r.Game.Name(), d.Profile
 		cfg.Game = nil // each painter makes its own
-		w.seat = &watchSeat{hasGame: views[name] != nil, hub: hub, room: r, base: cfg, out: m.d.Out, metrics: cfg.Metrics, onPanic: m.d.OnPanic,
+		w.seat = &watchSeat{hasGame: views[name] != nil, hub: hub, room: r, base: cfg, out: d.Out, metrics: cfg.Metrics, onPanic: d.OnPanic,
 			chat: cfg.Chat, done: w.done,
 			newGame: func() gameview.View { return views.newGameView(name, profile) }}
-		w.seat.sync(m.watchPicture(w))
+		w.seat.sync(w.picture())
 		w.seat.start(ctx)
 	} else {
 		w.view = NewRoomView(cfg)
-		goGuarded(m.d.OnPanic, func() {
+		goGuarded(d.OnPanic, func() {
 			defer close(w.done)
 			w.view.Run(ctx)
 		})
 	}
-	m.watch, m.scr, m.state, m.notice, m.help = w, nil, stWatch, "", false
-	return func() tea.Msg {
+	return w, func() tea.Msg {
 		// The feed ends after the room, or alone when it failed.
 		select {
 		case <-r.Done():
@@ -155,26 +194,58 @@ func (m *Lobby) spectate(r *lobby.Room) tea.Cmd {
 		rf, _ := r.Latest()
 		ff, _ := feed.Latest()
 		return watchEndedMsg{r, rf.Failed, ff != nil && ff.Failed}
-	}
+	}, nil
 }
 
-// stopWatching ends the watch view; the returned command repaints once the
-// view has stopped drawing.
-func (m *Lobby) stopWatching() tea.Cmd {
-	w := m.watch
-	if w == nil {
-		return nil
-	}
-	m.watch = nil
+// close ends the watch view; the returned command repaints once the view
+// has stopped drawing.
+func (w *watchScreen) close() tea.Cmd {
 	if w.seat != nil {
 		w.seat.stop()
 	}
 	w.cancel()
 	w.stop()
-	return func() tea.Msg {
-		<-w.done
-		return viewStoppedMsg{}
+	return viewStopped(w.done)
+}
+
+func (w *watchScreen) detach(context.Context) {
+	w.close()
+	<-w.done
+}
+
+func (w *watchScreen) where() string { return "watching " + w.room.ID() }
+
+func (w *watchScreen) setProfile(colorprofile.Profile) {}
+
+func (w *watchScreen) chatAt(cs *chatState) {
+	id := w.room.ID()
+	cs.setChannels(chat.WatchChannel(id), "", "watching "+id, "t/enter to chat")
+}
+
+func (w *watchScreen) update(msg tea.Msg) (tea.Cmd, *playEnd) {
+	switch msg := msg.(type) {
+	case watchEndedMsg:
+		if msg.room != w.room {
+			return nil, nil
+		}
+		ended := fmt.Sprintf("The match in %s ended.", msg.room.ID())
+		switch {
+		case msg.roomFailed:
+			ended = fmt.Sprintf("The match in %s ended because of a server error.", msg.room.ID())
+		case msg.feedFailed:
+			ended = fmt.Sprintf("Watching %s stopped because of a server error; pick it again to watch on.", msg.room.ID())
+		}
+		return nil, &playEnd{stopped: w.close(), chooser: true, notice: ended}
+	case tea.KeyPressMsg:
+		if msg.String() == "ctrl+c" {
+			return nil, &playEnd{stopped: w.close(), quit: true}
+		}
+		if cmd, ok := chatKey(w.kit.chat, msg); ok {
+			return cmd, nil
+		}
+		return w.key(msg.String())
 	}
+	return nil, nil
 }
 
 // ratingLabels reads each player's rating in a ranked room, by the seats
@@ -209,19 +280,18 @@ func ratingLabels(ctx context.Context, rr ratingReader, r *lobby.Room) seatLabel
 	return out
 }
 
-// watchKey handles keys while watching.
-func (m *Lobby) watchKey(s string) tea.Cmd {
-	w := m.watch
+// key handles the watcher's keys.
+func (w *watchScreen) key(s string) (tea.Cmd, *playEnd) {
 	if s == "?" {
 		// A watcher's keys, whole: the footer may have had to cut them.
 		w.helping = !w.helping
 		if !w.helping {
 			w.setPrompt()
-			return nil
+			return nil, nil
 		}
 		// The game's camera keys go after the watcher's (SetHelp).
 		w.setHelp([]string{"Keys", w.keys, "t/enter chat · ? or any key closes this"}, 2)
-		return nil
+		return nil, nil
 	}
 	if w.helping {
 		w.helping = false
@@ -231,13 +301,13 @@ func (m *Lobby) watchKey(s string) tea.Cmd {
 	case "q", "esc":
 		if s == "esc" && w.follow.Load() >= 0 {
 			w.follow.Store(-1)
-			return nil
+			return nil, nil
 		}
-		return tea.Sequence(m.stopWatching(), m.openChooser(""))
+		return nil, &playEnd{stopped: w.close(), chooser: true}
 	case "0":
 		// The overview: no player followed, and no free camera either.
 		w.follow.Store(-1)
-		m.look(w, "0")
+		w.look("0")
 	case "1", "2", "3", "4", "5", "6", "7", "8":
 		if n := int(s[0] - '1'); n < w.room.Mode.Seats {
 			w.follow.Store(int32(n))
@@ -245,7 +315,7 @@ func (m *Lobby) watchKey(s string) tea.Cmd {
 	case "tab":
 		fr, _ := w.room.Latest()
 		if fr == nil {
-			return nil
+			return nil, nil
 		}
 		next := int(w.follow.Load())
 		for range len(fr.Seats) + 1 {
@@ -259,9 +329,12 @@ func (m *Lobby) watchKey(s string) tea.Cmd {
 		}
 		w.follow.Store(int32(next))
 	case "n", "p":
-		rooms, _ := m.d.Rooms.Live()
+		if w.kit.live == nil {
+			return nil, nil
+		}
+		rooms, _ := w.kit.live()
 		if len(rooms) == 0 {
-			return nil
+			return nil, nil
 		}
 		i := 0
 		for k, r := range rooms {
@@ -275,16 +348,21 @@ func (m *Lobby) watchKey(s string) tea.Cmd {
 			i = (i + len(rooms) - 1) % len(rooms)
 		}
 		if rooms[i] == w.room {
-			return nil
+			return nil, nil
 		}
-		stop := m.stopWatching()
-		return tea.Sequence(stop, m.spectate(rooms[i]))
+		stopped := w.close()
+		next, wait, err := startWatch(w.kit, rooms[i], w.w, w.h)
+		if err != nil {
+			// The room has as many watchers as it takes.
+			return nil, &playEnd{stopped: stopped, chooser: true, notice: err.Error() + "."}
+		}
+		return wait, &playEnd{stopped: stopped, next: next}
 	default:
 		if w.hasGame() {
-			m.look(w, s) // the game view's camera keys
+			w.look(s) // the game view's camera keys
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // roomSummary is "alice 1520? 3 · bob 1480? 5" or the phase and names:
@@ -311,21 +389,21 @@ func roomSummary(ri lobby.RoomInfo, labels seatLabels, sb gameview.Scoreboard) s
 	return fmt.Sprintf("%-9s %s", ri.Phase.String(), strings.Join(parts, " · "))
 }
 
-// watchPicture is what the watcher's screen shows besides the room.
-func (m *Lobby) watchPicture(w *watching) watchPicture {
-	return watchPicture{w: m.w, h: m.h, follow: int(w.follow.Load()), prompt: w.prompt, helpAt: w.helpAt, camera: w.camera}
+// picture is what the watcher's screen shows besides the room.
+func (w *watchScreen) picture() watchPicture {
+	return watchPicture{w: w.w, h: w.h, follow: int(w.follow.Load()), prompt: w.prompt, helpAt: w.helpAt, camera: w.camera}
 }
 
-// syncWatch puts a watcher among the watchers who see what it sees (after
+// sync puts a watcher among the watchers who see what it sees (after
 // every message: a resize, a key, a chat line may each change that).
-func (m *Lobby) syncWatch() {
-	if w := m.watch; w != nil && w.seat != nil {
-		w.seat.sync(m.watchPicture(w))
+func (w *watchScreen) sync() {
+	if w.seat != nil {
+		w.seat.sync(w.picture())
 	}
 }
 
 // setPrompt shows lines over the board (none: closes it).
-func (w *watching) setPrompt(lines ...string) {
+func (w *watchScreen) setPrompt(lines ...string) {
 	if w.seat == nil {
 		w.view.SetPrompt(lines...)
 		return
@@ -338,7 +416,7 @@ func (w *watching) setPrompt(lines ...string) {
 
 // setHelp shows key help over the board, the game's camera keys before
 // lines[at] (RoomView.SetHelp).
-func (w *watching) setHelp(lines []string, at int) {
+func (w *watchScreen) setHelp(lines []string, at int) {
 	if w.seat == nil {
 		w.view.SetHelp(lines, at)
 		return
@@ -348,7 +426,7 @@ func (w *watching) setHelp(lines []string, at int) {
 
 // hasGame reports whether the room's game has a view (else no key is the
 // game's).
-func (w *watching) hasGame() bool {
+func (w *watchScreen) hasGame() bool {
 	if w.seat != nil {
 		return w.seat.hasGame
 	}
@@ -356,7 +434,8 @@ func (w *watching) hasGame() bool {
 }
 
 // resize takes the watcher's new terminal size.
-func (w *watching) resize(width, height int) {
+func (w *watchScreen) resize(width, height int) {
+	w.w, w.h = width, height
 	if w.view != nil {
 		w.view.Resize(width, height)
 	}
@@ -365,16 +444,16 @@ func (w *watching) resize(width, height int) {
 // look hands a camera key to the game's view. A shared painter's camera
 // is everyone's, so a watcher who moves it gets a painter of its own until
 // it goes back to the overview (0). A game without a camera takes no key.
-func (m *Lobby) look(w *watching, key string) {
+func (w *watchScreen) look(key string) {
 	if w.seat == nil {
 		w.view.Look(key)
 		return
 	}
 	// The lobby's own view of the game says whether it has a camera.
-	if gv := m.gameView(w.room.Game.Name()); gv == nil || gv.LookHelp() == "" {
+	if gv := w.kit.gameView(w.room.Game.Name()); gv == nil || gv.LookHelp() == "" {
 		return
 	}
 	w.camera = key != "0"
-	m.syncWatch()
+	w.sync()
 	w.seat.look(key)
 }
