@@ -139,11 +139,14 @@ func (rj *roomJournal) ticked(tick uint64, _ []game.Input, _ game.Game) {
 // batch sends what the recorder logged since the last batch.
 func (rj *roomJournal) batch() {
 	in, ev, at, hash, ok := rj.r.recorder.Since(rj.inputs, rj.events)
-	if !ok || (rj.since > 0 && at <= rj.since) {
+	if !ok || at <= rj.since {
 		// Not a tick since the last batch (a hand-off on its very
 		// tick): a second batch at that tick would make the log one no
 		// node resumes, its batches' ticks must rise. What was typed
-		// since is for the next tick, which the taker plays anew.
+		// since is for the next tick, which the taker plays anew. Nor
+		// a batch at tick 0 (a hand-off of a match resumed into its
+		// countdown): the start alone resumes that, and a log's
+		// batches begin at tick 1.
 		return
 	}
 	rj.inputs += len(in)

@@ -222,3 +222,36 @@ func TestResumeAPracticeMatchMidMatchRidesItsBotsAgain(t *testing.T) {
 	}
 	waitFrame(t, r2, "play on", func(f *game.Frame) bool { return f.Phase != game.Countdown && f.Tick > batches[2].Tick })
 }
+
+// A match resumed into its countdown (its node died there) and handed
+// off again before anyone played a tick leaves a log the next node
+// resumes too: no batch at tick 0, which no log may hold.
+func TestHandOffOfAMatchResumedIntoItsCountdownLeavesAResumableLog(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	j := &journalSpy{}
+	cfg := RoomsConfig{Games: game.Catalog{pong.Kind{}}, Journal: j, Room: game.RoomConfig{Countdown: time.Hour}}
+	rs := NewRooms(ctx, cfg)
+	s := &Services{Rooms: rs, Results: NewResults(nil, nil, nil)}
+	setup, err := pong.Kind{}.Setup("1v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := MatchLog{Room: "r1@n1", Game: "pong", Mode: "1v1", Config: setup.Config, Seed: 7, TickRate: 60, Start: time.Now(),
+		Roster: []game.Player{{ID: "ann", Name: "ann"}, {ID: "bob", Name: "bob"}}}
+	if _, err := rs.Resume(start, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.HandOff(); len(got) != 1 {
+		t.Fatalf("handed off %v; want the room", got)
+	}
+	j.mu.Lock()
+	batches := slices.Clone(j.batches)
+	j.mu.Unlock()
+	cfg.Journal = nil
+	r, err := NewRooms(ctx, cfg).Resume(start, batches)
+	if err != nil {
+		t.Fatalf("the handed-off log (batches at ticks %v) does not resume: %v", ticksOf(batches), err)
+	}
+	r.Close()
+}
