@@ -225,6 +225,14 @@ func Assemble(c Config) (*App, error) {
 		}
 		a.stopShared = append(a.stopShared, stopLinks)
 		a.Lobby.Rooms.SetRemoteRooms(links)
+		// Challenges reach players on other nodes, whose rooms are
+		// reachable from here now.
+		relay, stopChallenges, err := a.Node.ShareChallenges(a.Lobby.Challenges, a.Lobby.Rooms)
+		if err != nil {
+			return fail(fmt.Errorf("cluster: share challenges: %w", err))
+		}
+		a.stopShared = append(a.stopShared, stopChallenges)
+		a.Lobby.Challenges.SetRelay(relay)
 	}
 	a.Lobby.PruneReplays(st, c.Retention, log)
 	a.Metrics = telemetry.New(a.Lobby)

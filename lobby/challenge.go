@@ -151,7 +151,7 @@ func (in *Inbox) Take() (events []ChallengeEvent, incoming []Challenge, outgoing
 	in.woken = false
 	for _, id := range in.cs.order {
 		p := in.cs.pending[id]
-		if p.To.ID == in.player.ID {
+		if p.To.ID == in.player.ID && !p.outbound() {
 			incoming = append(incoming, p.Challenge)
 		}
 		if p.from == in {
@@ -186,9 +186,11 @@ func (in *Inbox) Close() {
 		case p.from == in:
 			cs.dropLocked(id)
 			cs.tellLocked(p.To.ID, nil, fmt.Sprintf("%s left: their challenge (%s) is off.", p.From.Name, p.What()))
+			cs.sendLocked(p, ChallengeNote{Op: NoteWithdrawn, Text: fmt.Sprintf("%s left: their challenge (%s) is off.", p.From.Name, p.What())})
 		case p.To.ID == in.player.ID && len(list) == 0:
 			cs.dropLocked(id)
-			cs.postLocked(p.from, fmt.Sprintf("%s went offline: your challenge is off.", p.To.Name))
+			cs.postFromLocked(p, fmt.Sprintf("%s went offline: your challenge is off.", p.To.Name))
+			cs.sendLocked(p, ChallengeNote{Op: NoteEnded, Text: fmt.Sprintf("%s went offline: your challenge is off.", p.To.Name)})
 		}
 	}
 }
@@ -196,8 +198,14 @@ func (in *Inbox) Close() {
 // pending is a challenge waiting for its answer.
 type pending struct {
 	Challenge
-	from  *Inbox // the session that sent it, which the room is handed to
+	from  *Inbox // the session that sent it, which the room is handed to; nil when it was sent on another node
 	timer *time.Timer
+	// node is the other side's node when the two are on different nodes
+	// of a cluster ("" on one node): the challenged player's on the
+	// challenger's node, the challenger's on the challenged's. peer is
+	// the challenge's id on the challenger's node.
+	node string
+	peer uint64
 }
 
 // Challenges are the open invitations between online players. It is safe
@@ -214,6 +222,9 @@ type Challenges struct {
 	// single node): challenges do not cross nodes yet, and the refusal
 	// says where the player is.
 	elsewhere func(name string) (Presence, bool)
+	// relay carries a challenge's news to the other side's node
+	// (challenge_remote.go); nil: challenges stay on one node.
+	relay ChallengeRelay
 
 	mu       sync.Mutex
 	seq      uint64
@@ -310,11 +321,18 @@ func (cs *Challenges) Issue(in *Inbox, to string, spec ChallengeSpec) (Challenge
 		return Challenge{}, refuse("This session has ended")
 	}
 	target, online := cs.findLocked(to)
+	node := ""
 	switch {
 	case strings.EqualFold(to, from.Name) || target.ID == from.ID:
 		return Challenge{}, refuse("You can't challenge yourself")
-	case !online && remoteOK && !remote.Guest:
+	case !online && remoteOK && !remote.Guest && cs.relay == nil:
 		return Challenge{}, refuse("%s is on node %s: connect to %s to challenge them (challenges stay on one node for now)", remote.Name, remote.Node, remote.Node)
+	case !online && remoteOK && !remote.Guest:
+		if remote.ID == string(from.ID) {
+			return Challenge{}, refuse("You can't challenge yourself")
+		}
+		// On another node: the challenge goes there (challenge_remote.go).
+		target, online, node = game.Player{ID: game.PlayerID(remote.ID), Name: remote.Name}, true, remote.Node
 	case !online:
 		return Challenge{}, refuse("Nobody named %s is online (guests can't be challenged)", to)
 	}
@@ -341,17 +359,26 @@ func (cs *Challenges) Issue(in *Inbox, to string, spec ChallengeSpec) (Challenge
 	c.ID = cs.seq
 	c.Expires = now.Add(cs.cfg.Expiry)
 	id := c.ID
-	p := &pending{Challenge: c, from: in}
+	p := &pending{Challenge: c, from: in, node: node, peer: id}
 	p.timer = time.AfterFunc(cs.cfg.Expiry, func() { cs.expire(id) })
 	cs.pending[id] = p
 	cs.order = append(cs.order, id)
 	cs.sent[string(from.ID)] = append(recent, now)
+	if node != "" {
+		cs.sendLocked(p, ChallengeNote{Op: NoteOffer, Challenge: c})
+		return c, nil
+	}
+	cs.offerLocked(c)
+	return c, nil
+}
+
+// offerLocked shows challenge c to every session of its challenged player.
+func (cs *Challenges) offerLocked(c Challenge) {
 	offer := ChallengeEvent{Offer: true, Text: fmt.Sprintf("%s challenges you to %s · y accept · n decline (or /accept, /decline) · %s to answer",
-		from.Name, c.What(), cs.cfg.Expiry.Round(time.Second))}
-	for _, in := range cs.inboxes[string(target.ID)] {
+		c.From.Name, c.What(), cs.cfg.Expiry.Round(time.Second))}
+	for _, in := range cs.inboxes[string(c.To.ID)] {
 		cs.postStartLocked(in, offer)
 	}
-	return c, nil
 }
 
 // busyLocked refuses a challenge either side cannot play now: a seat in
@@ -407,7 +434,7 @@ func (cs *Challenges) outgoingLocked(in *Inbox) *pending {
 func (cs *Challenges) answerLocked(in *Inbox, name string) (*pending, error) {
 	for i := len(cs.order) - 1; i >= 0; i-- {
 		p := cs.pending[cs.order[i]]
-		if p.To.ID == in.player.ID && (name == "" || strings.EqualFold(p.From.Name, name)) {
+		if p.To.ID == in.player.ID && !p.outbound() && (name == "" || strings.EqualFold(p.From.Name, name)) {
 			return p, nil
 		}
 	}
@@ -436,7 +463,8 @@ func (cs *Challenges) Accept(in *Inbox, name string) (Challenge, error) {
 	// Time passed since the challenge: the rules hold at the start too.
 	if err := cs.busyLocked(p.Challenge, now); err != nil {
 		cs.dropLocked(p.ID)
-		cs.postLocked(p.from, fmt.Sprintf("Your challenge to %s could not start. %v.", p.To.Name, err))
+		cs.postFromLocked(p, fmt.Sprintf("Your challenge to %s could not start. %v.", p.To.Name, err))
+		cs.sendLocked(p, ChallengeNote{Op: NoteEnded, Text: fmt.Sprintf("Your challenge to %s could not start. %v.", p.To.Name, err)})
 		return Challenge{}, err
 	}
 	var r *Room
@@ -455,11 +483,16 @@ func (cs *Challenges) Accept(in *Inbox, name string) (Challenge, error) {
 	cs.dropLocked(p.ID)
 	if err != nil {
 		why := strings.TrimPrefix(err.Error(), "lobby: ")
-		cs.postLocked(p.from, fmt.Sprintf("Your challenge to %s could not start: %s.", p.To.Name, why))
+		cs.postFromLocked(p, fmt.Sprintf("Your challenge to %s could not start: %s.", p.To.Name, why))
+		cs.sendLocked(p, ChallengeNote{Op: NoteEnded, Text: fmt.Sprintf("Your challenge to %s could not start: %s.", p.To.Name, why)})
 		return Challenge{}, refuse("The match could not start: %s", why)
 	}
-	cs.postStartLocked(p.from, ChallengeEvent{Text: fmt.Sprintf("%s accepted your challenge: %s in %s.", p.To.Name, p.What(), r.ID()),
-		Start: &ChallengeStart{Room: r, Slot: slots[0], With: p.To.Name}})
+	accepted := fmt.Sprintf("%s accepted your challenge: %s in %s.", p.To.Name, p.What(), r.ID())
+	if p.from != nil {
+		cs.postStartLocked(p.from, ChallengeEvent{Text: accepted, Start: &ChallengeStart{Room: r, Slot: slots[0], With: p.To.Name}})
+	}
+	// The challenger on another node sits in it from there.
+	cs.sendLocked(p, ChallengeNote{Op: NoteAccepted, Text: accepted, Room: r.ID(), Slot: slots[0]})
 	cs.postStartLocked(in, ChallengeEvent{Start: &ChallengeStart{Room: r, Slot: slots[1], With: p.From.Name}})
 	cs.tellLocked(p.To.ID, in, "") // other terminals drop the notice
 	return p.Challenge, nil
@@ -489,7 +522,8 @@ func (cs *Challenges) Decline(in *Inbox, name string) (Challenge, error) {
 	}
 	cs.dropLocked(p.ID)
 	cs.declined[[2]string{string(p.From.ID), string(p.To.ID)}] = cs.now()
-	cs.postLocked(p.from, fmt.Sprintf("%s declined your challenge (%s).", p.To.Name, p.What()))
+	cs.postFromLocked(p, fmt.Sprintf("%s declined your challenge (%s).", p.To.Name, p.What()))
+	cs.sendLocked(p, ChallengeNote{Op: NoteDeclined, Text: fmt.Sprintf("%s declined your challenge (%s).", p.To.Name, p.What())})
 	cs.tellLocked(p.To.ID, nil, "")
 	return p.Challenge, nil
 }
@@ -507,6 +541,7 @@ func (cs *Challenges) Cancel(in *Inbox) (Challenge, error) {
 	}
 	cs.dropLocked(p.ID)
 	cs.tellLocked(p.To.ID, nil, fmt.Sprintf("%s withdrew their challenge (%s).", p.From.Name, p.What()))
+	cs.sendLocked(p, ChallengeNote{Op: NoteWithdrawn, Text: fmt.Sprintf("%s withdrew their challenge (%s).", p.From.Name, p.What())})
 	cs.postLocked(p.from, "")
 	return p.Challenge, nil
 }
@@ -520,7 +555,7 @@ func (cs *Challenges) expire(id uint64) {
 		return
 	}
 	cs.dropLocked(id)
-	cs.postLocked(p.from, fmt.Sprintf("Your challenge to %s expired: no answer in %s.", p.To.Name, cs.cfg.Expiry.Round(time.Second)))
+	cs.postFromLocked(p, fmt.Sprintf("Your challenge to %s expired: no answer in %s.", p.To.Name, cs.cfg.Expiry.Round(time.Second)))
 	cs.tellLocked(p.To.ID, nil, fmt.Sprintf("%s's challenge expired.", p.From.Name))
 }
 

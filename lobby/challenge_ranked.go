@@ -56,3 +56,24 @@ func (mm *Matchmaker) startChallenge(c Challenge) (*Room, error) {
 	}()
 	return r, nil
 }
+
+// seatChallengeElsewhere holds the challenger of a ranked challenge
+// accepted on another node in its room r, which that node made (and
+// rates): from here on this node counts them in a ranked match, as it
+// does a player the cluster's queue matched into another node's room,
+// and a terminal of theirs waiting in a queue goes to this match.
+func (mm *Matchmaker) seatChallengeElsewhere(r *Room, id, opponent string) {
+	now := mm.now()
+	mm.mu.Lock()
+	mm.last[id] = []string{opponent}
+	mm.matched[id] = r
+	if t := mm.tickets[id]; t != nil {
+		mm.dropTicketLocked(id, now)
+		t.room <- r // capacity 1, delivered once
+	}
+	mm.mu.Unlock()
+	go func() {
+		<-r.Done()
+		mm.forget(r)
+	}()
+}

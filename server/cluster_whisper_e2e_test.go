@@ -8,8 +8,7 @@ import (
 )
 
 // A whisper reaches a player on another node and /r answers it across;
-// a challenge to a player on another node names his node instead of
-// saying nobody of that name is online.
+// a challenge reaches a player on another node too.
 func TestClusterWhisperE2E(t *testing.T) {
 	url := natstest.Start(t)
 	n1 := startNode(t, url, "", "n1", nil)
@@ -30,5 +29,5 @@ func TestClusterWhisperE2E(t *testing.T) {
 
 	bob.Type("t")
 	bob.Type("/challenge dave\r")
-	bob.WaitFor(wait, "dave is on node n1")
+	dave.WaitFor(wait, "bob challenges you")
 }
