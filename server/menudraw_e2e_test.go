@@ -150,3 +150,27 @@ func sameLobby(t *testing.T, a, b *sshtest.Term, when string) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// Coming back from a room, the lobby is painted once: the menus repaint
+// whole when the terminal comes back to them, and the room view's end
+// asked for a clear screen that painted the whole lobby a second time
+// (≈2 KB after every match, for nothing).
+func TestBackFromARoomTheLobbyIsPaintedOnce(t *testing.T) {
+	h := start(t, t.TempDir(), server.DefaultConfig(), nil)
+	bob := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("bob", sshtest.NewKey(t))), 80, 24, "")
+	bob.WaitFor(wait, "Welcome, bob!")
+	bob.Type("c")
+	bob.WaitFor(wait, "New room")
+	bob.Type("\r")
+	bob.WaitFor(wait, "r1 · 1v1 · casual")
+	time.Sleep(300 * time.Millisecond) // the room screen drawn and settled
+	before := len(bob.Raw())
+	bob.Type("q")
+	bob.WaitFor(wait, "Welcome, bob!")
+	time.Sleep(time.Second) // anything the lobby would paint after
+	after := string(bob.Raw()[before:])
+	// The title is one run of one style: each paint writes it whole.
+	if n := strings.Count(after, "t e r m a r e n a"); n != 1 {
+		t.Fatalf("the lobby was painted %d times on the way back from the room (%d bytes), want once", n, len(after))
+	}
+}

@@ -584,7 +584,11 @@ func (m *Lobby) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// and the others wait for them, so they sit down all the same.
 		return m, m.seatMatch(msg.room)
 	case viewStoppedMsg:
-		return m, tea.ClearScreen
+		// The menus repaint whole when the terminal comes back to them,
+		// and no game frame is written after that (the session's writer
+		// takes frames only while the game screen has the terminal): a
+		// clear here would repaint the whole lobby a second time.
+		return m, nil
 	case forfeitMsg:
 		if m.state == stLobby && m.play == nil {
 			m.notice = msg.text

@@ -92,8 +92,9 @@ func chatKey(cs *chatState, k tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 	return nil, false
 }
 
-// viewStopped waits until a view's goroutines are done (done closed),
-// then has the menus repaint.
+// viewStopped waits until a view's goroutines are done (done closed): what
+// is sequenced after it (quitting, the watch list) comes after the view's
+// last frame.
 func viewStopped(done <-chan struct{}) tea.Cmd {
 	return func() tea.Msg {
 		<-done
