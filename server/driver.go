@@ -58,6 +58,10 @@ type driver struct {
 	heldTimer *time.Timer
 	// idleTimer fires when the idle check is next due (nil: not set).
 	idleTimer *time.Timer
+	// screen is the player's room screen the driver runs (the lobby
+	// handed it over: terminal.Drive) until screenCtx ends; nil: none.
+	screen    *tui.RoomView
+	screenCtx context.Context
 }
 
 // heldWait is a fired wait waiting for its NotBefore.
@@ -153,26 +157,29 @@ func (d *driver) next(ctx context.Context) []tea.Msg {
 		if d.heldTimer != nil {
 			held = d.heldTimer.C
 		}
-		cases := append(d.cases[:0],
-			reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ctx.Done())},
-			reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(d.events)},
-			reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(d.run.out)},
-			reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(d.notes.wake)},
-			reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(d.sess.Windows())},
-			reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(idleTick)},
-			reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(held)})
-		for _, w := range d.waits {
-			cases = append(cases,
-				reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(w.Until)},
-				reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(w.Stop)})
+		d.syncScreen()
+		// The room screen's, when the driver runs one: its room left, its
+		// clock's beat, its keys (nil channels, never ready, when not).
+		var left, beat <-chan struct{}
+		var screenEvents <-chan tui.ScreenEvent
+		if d.screen != nil {
+			left = d.screenCtx.Done()
+			beat, screenEvents = d.screen.Wakes()
 		}
-		d.cases = cases
-		i, v, ok := reflect.Select(cases)
+		sc := selectCases{idleTick: idleTick, held: held, left: left, beat: beat, screenEvents: screenEvents}
+		var i int
+		var ok bool
+		var got received
+		if len(d.waits) <= typedWaits {
+			i, ok = d.selectTyped(ctx, &sc, &got)
+		} else {
+			i, ok = d.selectReflect(ctx, &sc, &got)
+		}
 		switch i {
 		case 0:
 			return nil
 		case 1:
-			msgs := eventMsgs(v.Interface().([]termkey.Event))
+			msgs := eventMsgs(got.events)
 			if d.idle != nil && d.idle.warned {
 				// The player is back: the warning goes now.
 				if msg, isMsg := d.checkIdle(); isMsg {
@@ -181,7 +188,7 @@ func (d *driver) next(ctx context.Context) []tea.Msg {
 			}
 			return msgs
 		case 2:
-			msg := v.Interface()
+			msg := got.msg
 			if w, isWait := msg.(tui.WaitMsg); isWait {
 				d.waits = append(d.waits, w)
 				continue
@@ -192,7 +199,7 @@ func (d *driver) next(ctx context.Context) []tea.Msg {
 				return ns
 			}
 		case 4:
-			w := v.Interface().(Window)
+			w := got.win
 			d.win = w
 			return []tea.Msg{tea.WindowSizeMsg{Width: w.Width, Height: w.Height}}
 		case 5:
@@ -203,11 +210,20 @@ func (d *driver) next(ctx context.Context) []tea.Msg {
 		case 6:
 			d.heldTimer = nil
 			d.runHeld(time.Now())
+		case 7:
+			d.endScreen()
+		case 8:
+			d.screenCall(d.screen.Beat)
+		case 9:
+			ev := got.screen
+			d.screenCall(func() { d.screen.Handle(ev) })
+		case 10:
+			// A room screen handed over: the loop's top takes it.
 		default:
-			k := (i - 7) / 2
+			k := (i - waitCases) / 2
 			w := d.waits[k]
 			d.waits = append(d.waits[:k], d.waits[k+1:]...)
-			if (i-7)%2 == 0 {
+			if (i-waitCases)%2 == 0 {
 				if time.Now().Before(w.NotBefore) {
 					d.hold(heldWait{w, ok})
 					continue
@@ -216,6 +232,113 @@ func (d *driver) next(ctx context.Context) []tea.Msg {
 			}
 		}
 	}
+}
+
+// waitCases is how many of next's select cases come before the waits'.
+const waitCases = 11
+
+// selectCases are next's channels besides the session's own and the waits'.
+type selectCases struct {
+	idleTick, held <-chan time.Time
+	left, beat     <-chan struct{}
+	screenEvents   <-chan tui.ScreenEvent
+}
+
+// received is what next's select received, by case.
+type received struct {
+	events []termkey.Event
+	msg    tea.Msg
+	win    Window
+	screen tui.ScreenEvent
+}
+
+// typedWaits is how many of the model's waits next selects on with a
+// select statement; beyond that, reflect.Select, which costs several
+// times as much a wake: while a game screen runs in the play loop, next
+// wakes for every frame.
+const typedWaits = 4
+
+// selectTyped is next's select for up to typedWaits waits, its cases
+// numbered as in next: the fixed ones, then each wait's Until and Stop.
+func (d *driver) selectTyped(ctx context.Context, sc *selectCases, got *received) (i int, ok bool) {
+	var until, stop [typedWaits]<-chan struct{} // nil: never ready
+	for k, w := range d.waits {
+		until[k], stop[k] = w.Until, w.Stop
+	}
+	select {
+	case <-ctx.Done():
+		return 0, false
+	case got.events = <-d.events:
+		return 1, true
+	case got.msg = <-d.run.out:
+		return 2, true
+	case <-d.notes.wake:
+		return 3, true
+	case got.win = <-d.sess.Windows():
+		return 4, true
+	case <-sc.idleTick:
+		return 5, true
+	case <-sc.held:
+		return 6, true
+	case <-sc.left:
+		return 7, true
+	case <-sc.beat:
+		return 8, true
+	case got.screen = <-sc.screenEvents:
+		return 9, true
+	case <-d.term.handed:
+		return 10, true
+	case _, ok = <-until[0]:
+		return waitCases, ok
+	case <-stop[0]:
+		return waitCases + 1, true
+	case _, ok = <-until[1]:
+		return waitCases + 2, ok
+	case <-stop[1]:
+		return waitCases + 3, true
+	case _, ok = <-until[2]:
+		return waitCases + 4, ok
+	case <-stop[2]:
+		return waitCases + 5, true
+	case _, ok = <-until[3]:
+		return waitCases + 6, ok
+	case <-stop[3]:
+		return waitCases + 7, true
+	}
+}
+
+// selectReflect is next's select for any number of waits.
+func (d *driver) selectReflect(ctx context.Context, sc *selectCases, got *received) (int, bool) {
+	cases := append(d.cases[:0],
+		reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ctx.Done())},
+		reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(d.events)},
+		reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(d.run.out)},
+		reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(d.notes.wake)},
+		reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(d.sess.Windows())},
+		reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(sc.idleTick)},
+		reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(sc.held)},
+		reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(sc.left)},
+		reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(sc.beat)},
+		reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(sc.screenEvents)},
+		reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(d.term.handed)})
+	for _, w := range d.waits {
+		cases = append(cases,
+			reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(w.Until)},
+			reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(w.Stop)})
+	}
+	d.cases = cases
+	i, v, ok := reflect.Select(cases)
+	switch i {
+	case 1:
+		got.events = v.Interface().([]termkey.Event)
+	case 2:
+		got.msg = v.Interface()
+	case 4:
+		got.win = v.Interface().(Window)
+	case 9:
+		got.screen = v.Interface().(tui.ScreenEvent)
+	}
+	return i, ok
 }
 
 // then runs what a wait stood for as a command: reading the new state may
@@ -342,8 +465,10 @@ func (d *driver) play() (quit bool) {
 	pending := d.carry
 	d.carry = nil
 	for {
+		d.syncScreen()
 		for len(pending) > 0 {
 			if !d.gameScreen() {
+				d.syncScreen()
 				d.carry = pending
 				d.giveTerminal()
 				return false
@@ -355,6 +480,7 @@ func (d *driver) play() (quit bool) {
 			}
 			if msg = d.term.filter(d.ctx, msg); msg != nil {
 				d.update(msg)
+				d.syncScreen()
 			}
 		}
 		if !d.gameScreen() {
@@ -365,6 +491,58 @@ func (d *driver) play() (quit bool) {
 			return true
 		}
 	}
+}
+
+// syncScreen keeps the room screen the driver runs (in the play loop, or in
+// the menus' loop under a model that shows no game screen) in step with
+// the lobby: it ends the one whose room the player left (its ctx ended)
+// and begins the one the lobby handed over since (terminal.Drive). A
+// screen handed over and left before the driver got to it is ended
+// unbegun, so that whoever waits for it to stop drawing is not left
+// waiting.
+func (d *driver) syncScreen() {
+	if d.screen != nil && d.screenCtx.Err() != nil {
+		d.endScreen()
+	}
+	for _, s := range d.term.takeScreens() {
+		d.endScreen() // a newer screen replaces it
+		if s.ctx.Err() != nil || d.ctx.Err() != nil {
+			s.v.End()
+			continue
+		}
+		d.screen, d.screenCtx = s.v, s.ctx
+		d.screenCall(s.v.Begin)
+	}
+}
+
+// endScreen ends the room screen the driver runs, if any.
+func (d *driver) endScreen() {
+	if v := d.screen; v != nil {
+		d.screen, d.screenCtx = nil, nil
+		v.End()
+	}
+}
+
+// endScreens ends the room screen and any handed over but never begun, as
+// the session ends.
+func (d *driver) endScreens() {
+	d.endScreen()
+	for _, s := range d.term.takeScreens() {
+		s.v.End()
+	}
+}
+
+// screenCall runs a step of the room screen on the driver's goroutine: a
+// panic in it ends the session (as it did on the screen's own goroutine),
+// not the server, and the screen with it.
+func (d *driver) screenCall(f func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			d.gm.g.recovered(r, "room view")
+			d.endScreen()
+		}
+	}()
+	f()
 }
 
 // The kitty keyboard protocol's flags the play screen asks for:

@@ -20,11 +20,12 @@ import (
 // keep, its connection's included. The SSH libraries keep 5 a connection
 // (the transport's reader and its kex loop, the mux loop, the connection
 // handler and its global requests); the session keeps its request loop,
-// the play loop, the one input reader and the game screen. The lobby's
-// waiting commands (the chat's next line, the room's end, the online
-// count, its clock) are waited for by the play loop, not by a goroutine
-// each. With Bubble Tea running during play it was 19.
-const playingSessionGoroutines = 9
+// the play loop and the one input reader. The game screen runs in the play
+// loop (9 with a goroutine of its own), and the lobby's waiting commands
+// (the chat's next line, the room's end, the online count, its clock) are
+// waited for by it, not by a goroutine each. With Bubble Tea running
+// during play it was 19.
+const playingSessionGoroutines = 8
 
 // census is the goroutines running now, by the function they were started
 // with, for a failure message.

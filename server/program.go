@@ -41,7 +41,7 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 	// Every key costs the program an update and a screen: one session's
 	// keys are held to a rate no person types at.
 	sio.input.LimitKeys(srv.cfg.MaxKeysPerSec)
-	sio.term = &terminal{}
+	sio.term = &terminal{handed: make(chan struct{}, 1)}
 	sio.notes = &noticeQueue{wake: make(chan struct{}, 1)}
 	if w := watchOf(s.sctx); w != nil {
 		// The connection's probe: its sessions share one round trip.
@@ -104,6 +104,7 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 		}
 	}
 	cancel()
+	d.endScreens()
 	d.restore()
 	if dropped, pasted := sio.input.KeysOverBudget(); dropped > 0 {
 		// Someone typed faster than people do: who, for the operator.

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"sync"
 	"sync/atomic"
 
 	tea "charm.land/bubbletea/v2"
@@ -20,6 +21,43 @@ import (
 // offered only once t's Update has opened the chat line.
 type terminal struct {
 	play atomic.Pointer[tui.KeyTaker]
+
+	// The room screens the lobby handed over (Drive) and the driver has
+	// yet to take (screens), under mu: tests hand them from other
+	// goroutines than the session's.
+	mu      sync.Mutex
+	screens []drivenScreen
+	// handed wakes the session's driver for a screen handed over
+	// (capacity 1).
+	handed chan struct{}
+}
+
+// drivenScreen is a room screen the driver runs until ctx ends.
+type drivenScreen struct {
+	ctx context.Context
+	v   *tui.RoomView
+}
+
+// Drive hands a player's room screen to the session's driver, which runs it
+// until ctx ends (tui.ScreenDriver): in the play loop, or in the menus'
+// loop under a model that says no game screen is up.
+func (t *terminal) Drive(ctx context.Context, v *tui.RoomView) {
+	t.mu.Lock()
+	t.screens = append(t.screens, drivenScreen{ctx, v})
+	t.mu.Unlock()
+	select {
+	case t.handed <- struct{}{}:
+	default:
+	}
+}
+
+// takeScreens is the screens handed over since the last call.
+func (t *terminal) takeScreens() []drivenScreen {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := t.screens
+	t.screens = nil
+	return s
 }
 
 // Play offers every key to k first until release (tui.Terminal).

@@ -40,6 +40,16 @@ type Terminal interface {
 	Play(k KeyTaker) (release func())
 }
 
+// ScreenDriver is a Terminal that runs a player's room screen in the
+// session's own loop (the server's play loop) instead of on a goroutine of
+// its own: one goroutine a playing session fewer, and a key reaches the
+// screen without a goroutine switch. Drive hands it the screen until ctx
+// ends; it calls the screen's Begin, then Handle and Beat as its Wakes say,
+// and End once ctx has ended or the session does, all on its goroutine.
+type ScreenDriver interface {
+	Drive(ctx context.Context, v *RoomView)
+}
+
 // LobbyDeps is what the lobby needs from the server.
 type LobbyDeps struct {
 	Ctx    context.Context // the session's context: watchers end with it

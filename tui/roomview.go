@@ -154,14 +154,15 @@ const (
 	submitGap = 8 * time.Millisecond
 )
 
-// RoomView draws one session's room screen on one goroutine (Run) that
-// owns its screen grid, prediction state and frame pacing. The Bubble Tea
-// program hands it keys and sizes through non-blocking channels, so a
-// flood of keys or a slow terminal never stalls the program or the room.
+// RoomView draws one session's room screen on one goroutine that owns its
+// screen grid, prediction state and frame pacing: its own (Run), or the
+// session driver's that runs its loop (Begin, Handle, Beat, End). The menu
+// hands it keys and sizes through non-blocking channels, so a flood of
+// keys or a slow terminal never stalls the menu or the room.
 type RoomView struct {
 	cfg  RoomViewConfig
 	keys chan keyEvent
-	// stopped is closed when Run returns.
+	// stopped is closed when Run returns (End).
 	stopped chan struct{}
 	// A new size or palette is rare: it waits in these (latest wins) and a
 	// poke on keys wakes Run, which keeps Run's select at three cases.
@@ -170,9 +171,15 @@ type RoomView struct {
 	prompt atomic.Pointer[promptText] // a question for the player, over the board
 	frames uint64                     // written, for the HUD's fps
 
-	// owned by Run
+	// owned by Run (or whoever drives Begin, Handle, Beat and End)
 	// early: a key drew the frame of the coming beat (drawEarly).
 	early bool
+	// The screen's place on its frame clock, the channel of its next beat
+	// and how many beats the clock had; ends undo what Begin set up.
+	clk   pace.Beat
+	beat  <-chan struct{}
+	beats uint64
+	ends  []func()
 	// promptSeen is the prompt promptShown was resolved from.
 	promptSeen  *promptText
 	promptShown []string
@@ -398,72 +405,124 @@ func (v *RoomView) applyChanges() {
 // prompt waits for the beat. Only Bubble Tea's own writes, which its
 // renderer paces, are painted over at once.
 func (v *RoomView) Run(ctx context.Context) {
-	// The terminal offers no more keys (TakeKey) once Run is gone.
-	defer close(v.stopped)
+	v.Begin()
+	defer v.End()
+	for {
+		beat, keys := v.Wakes()
+		select {
+		case <-ctx.Done():
+			return
+		case k := <-keys:
+			v.Handle(k)
+		case <-beat:
+			v.Beat()
+		}
+	}
+}
+
+// ScreenEvent is what wakes a room screen besides its beats (Wakes): a
+// key, a camera key or a poke. Only the screen reads it (Handle).
+type ScreenEvent = keyEvent
+
+// Begin starts the screen's loop: its place on the frame clock and its
+// first frame. Run is Begin, then Handle and Beat as Wakes says, then End;
+// a session that waits on other things too (the server's play loop) calls
+// them from its own select instead of giving the screen a goroutine, all
+// on one goroutine. End must follow a Begin, once.
+func (v *RoomView) Begin() {
 	clocks := v.cfg.Clocks
 	if clocks == nil {
 		clocks = pace.New()
 	}
-	clk, release := clocks.Acquire(v.cfg.FPS)
-	defer release()
+	var release func()
+	v.clk, release = clocks.Acquire(v.cfg.FPS)
+	v.ends = append(v.ends, release)
 	if n, ok := v.cfg.Out.(GivenNotifier); ok {
 		// Handed the terminal after the menus drew on it: the whole
 		// screen at once, not a beat later.
-		defer n.OnGiven(v.pokeWhole)()
+		v.ends = append(v.ends, n.OnGiven(v.pokeWhole))
 	}
-	beat, beats := clk.Next()
+	v.beat, v.beats = v.clk.Next()
 	v.fpsAt = v.cfg.Now()
 	v.poll()
 	v.draw()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case k := <-v.keys:
-			switch {
-			case k.whole:
-				v.scr.Invalidate()
-				v.applyChanges()
-				v.poll()
-				v.draw()
-			case k.poke:
-				// A new size, palette or prompt: the next beat shows it.
-			case k.key != "" && !v.mapKey(&k):
-				// Not one of the game's keys: nothing to draw.
-			case k.acted || k.look != "":
-				v.poll()
-				if k.acted {
-					v.sendAction(k)
-				} else if v.cfg.Game != nil {
-					v.cfg.Game.Look(k.look)
-				}
-				v.drawEarly()
-			default:
-				v.steerKey(k)
-				v.drawEarly()
-			}
-			continue
-		case <-beat:
-			// Beats go on while the loop is blocked writing to a client
-			// that does not read: count the ones it slept through.
-			next, n := clk.Next()
-			if n > beats+1 && v.cfg.Metrics != nil {
-				v.cfg.Metrics.FramesSkipped(int(n - beats - 1))
-			}
-			beat, beats = next, n
-		}
-		v.ctl.expire(v.cfg.Now())
-		v.submit()
-		if v.early {
-			// A key drew this beat's frame already.
-			v.early = false
-			continue
-		}
+}
+
+// Wakes is what the loop waits for next: the clock's next beat (Beat) and
+// the screen's events (Handle).
+func (v *RoomView) Wakes() (beat <-chan struct{}, events <-chan ScreenEvent) {
+	return v.beat, v.keys
+}
+
+// End ends the loop Begin started: the screen leaves its frame clock and
+// takes no more keys, and Done is closed. It does what it can even without
+// a Begin (a screen handed to a session that ended first), and only once.
+func (v *RoomView) End() {
+	select {
+	case <-v.stopped:
+		return
+	default:
+	}
+	// The terminal offers no more keys (TakeKey) once the loop is gone.
+	defer close(v.stopped)
+	for i := len(v.ends) - 1; i >= 0; i-- {
+		v.ends[i]()
+	}
+	v.ends = nil
+}
+
+// Done is closed once the screen's loop has ended (End; Run returned).
+func (v *RoomView) Done() <-chan struct{} { return v.stopped }
+
+// Handle carries out an event from Wakes: a key is carried out at once
+// (sent to the room, timed from its read), and the first key after a beat
+// is drawn at once too (drawEarly).
+func (v *RoomView) Handle(k ScreenEvent) {
+	switch {
+	case k.whole:
+		v.scr.Invalidate()
 		v.applyChanges()
 		v.poll()
 		v.draw()
-		v.countFrame()
+	case k.poke:
+		// A new size, palette or prompt: the next beat shows it.
+	case k.key != "" && !v.mapKey(&k):
+		// Not one of the game's keys: nothing to draw.
+	case k.acted || k.look != "":
+		v.poll()
+		if k.acted {
+			v.sendAction(k)
+		} else if v.cfg.Game != nil {
+			v.cfg.Game.Look(k.look)
+		}
+		v.drawEarly()
+	default:
+		v.steerKey(k)
+		v.drawEarly()
 	}
+}
+
+// Beat draws the frame of a beat of the clock (from Wakes), unless a key
+// drew it already.
+func (v *RoomView) Beat() {
+	// Beats go on while the loop is blocked writing to a client that does
+	// not read: count the ones it slept through.
+	next, n := v.clk.Next()
+	if n > v.beats+1 && v.cfg.Metrics != nil {
+		v.cfg.Metrics.FramesSkipped(int(n - v.beats - 1))
+	}
+	v.beat, v.beats = next, n
+	v.ctl.expire(v.cfg.Now())
+	v.submit()
+	if v.early {
+		// A key drew this beat's frame already.
+		v.early = false
+		return
+	}
+	v.applyChanges()
+	v.poll()
+	v.draw()
+	v.countFrame()
 }
 
 // drawEarly draws the frame of the next beat now, for a key, unless a key

@@ -30,7 +30,7 @@ type seatScreen struct {
 	slot   int
 	view   *RoomView
 	cancel context.CancelFunc
-	done   chan struct{}
+	done   <-chan struct{}
 	// confirming: the player pressed q in a ranked match in play and the
 	// view asks whether to forfeit it.
 	confirming bool
@@ -67,11 +67,12 @@ func startSeat(d *LobbyDeps, host playHost, cs *chatState, r *lobby.Room, slot i
 		release, stop := t.Play(view), cancel
 		cancel = func() { release(); stop() }
 	}
-	s := &seatScreen{d: d, host: host, chat: cs, room: r, id: r.ID(), team: team, slot: slot, view: view, cancel: cancel, done: make(chan struct{})}
-	goGuarded(d.OnPanic, func() {
-		defer close(s.done)
-		view.Run(vctx)
-	})
+	s := &seatScreen{d: d, host: host, chat: cs, room: r, id: r.ID(), team: team, slot: slot, view: view, cancel: cancel, done: view.Done()}
+	if sd, ok := d.Terminal.(ScreenDriver); ok {
+		sd.Drive(vctx, view)
+	} else {
+		goGuarded(d.OnPanic, func() { view.Run(vctx) })
+	}
 	return s, waitFor(WaitMsg{Until: r.Done(), Stop: vctx.Done(), Then: func(bool) tea.Msg { return roomEndedMsg{r} }})
 }
 
