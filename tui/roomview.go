@@ -428,7 +428,7 @@ type ScreenEvent = keyEvent
 // first frame. Run is Begin, then Handle and Beat as Wakes says, then End;
 // a session that waits on other things too (the server's play loop) calls
 // them from its own select instead of giving the screen a goroutine, all
-// on one goroutine. End must follow a Begin, once.
+// on one goroutine, and calls End when done with it.
 func (v *RoomView) Begin() {
 	clocks := v.cfg.Clocks
 	if clocks == nil {
