@@ -62,6 +62,11 @@ type driver struct {
 	// handed it over: terminal.Drive) until screenCtx ends; nil: none.
 	screen    *tui.RoomView
 	screenCtx context.Context
+	// restTimer fires when the menus have shown the same view for
+	// restAfter (nil: not set): their cells are let go until the next
+	// draw (menuScreen.rest). 0: never.
+	restTimer *time.Timer
+	restAfter time.Duration
 }
 
 // heldWait is a fired wait waiting for its NotBefore.
@@ -166,7 +171,11 @@ func (d *driver) next(ctx context.Context) []tea.Msg {
 			left = d.screenCtx.Done()
 			beat, screenEvents = d.screen.Wakes()
 		}
-		sc := selectCases{idleTick: idleTick, held: held, left: left, beat: beat, screenEvents: screenEvents}
+		var rest <-chan time.Time
+		if d.restTimer != nil {
+			rest = d.restTimer.C
+		}
+		sc := selectCases{idleTick: idleTick, held: held, rest: rest, left: left, beat: beat, screenEvents: screenEvents}
 		var i int
 		var ok bool
 		var got received
@@ -219,6 +228,9 @@ func (d *driver) next(ctx context.Context) []tea.Msg {
 			d.screenCall(func() { d.screen.Handle(ev) })
 		case 10:
 			// A room screen handed over: the loop's top takes it.
+		case 11:
+			d.restTimer = nil
+			d.scr.rest()
 		default:
 			k := (i - waitCases) / 2
 			w := d.waits[k]
@@ -235,13 +247,13 @@ func (d *driver) next(ctx context.Context) []tea.Msg {
 }
 
 // waitCases is how many of next's select cases come before the waits'.
-const waitCases = 11
+const waitCases = 12
 
 // selectCases are next's channels besides the session's own and the waits'.
 type selectCases struct {
-	idleTick, held <-chan time.Time
-	left, beat     <-chan struct{}
-	screenEvents   <-chan tui.ScreenEvent
+	idleTick, held, rest <-chan time.Time
+	left, beat           <-chan struct{}
+	screenEvents         <-chan tui.ScreenEvent
 }
 
 // received is what next's select received, by case.
@@ -288,6 +300,8 @@ func (d *driver) selectTyped(ctx context.Context, sc *selectCases, got *received
 		return 9, true
 	case <-d.term.handed:
 		return 10, true
+	case <-sc.rest:
+		return 11, true
 	case _, ok = <-until[0]:
 		return waitCases, ok
 	case <-stop[0]:
@@ -320,7 +334,8 @@ func (d *driver) selectReflect(ctx context.Context, sc *selectCases, got *receiv
 		reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(sc.left)},
 		reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(sc.beat)},
 		reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(sc.screenEvents)},
-		reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(d.term.handed)})
+		reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(d.term.handed)},
+		reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(sc.rest)})
 	for _, w := range d.waits {
 		cases = append(cases,
 			reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(w.Until)},
@@ -437,6 +452,7 @@ func (d *driver) menus() (quit bool) {
 			if d.gameScreen() {
 				// The game screen draws from now on: the menus' view
 				// is not drawn (it would flash under the board).
+				d.stopRest()
 				d.carry = pending
 				return false
 			}
@@ -452,9 +468,28 @@ func (d *driver) menus() (quit bool) {
 var clearScreenType = reflect.TypeOf(tea.ClearScreen())
 
 // draw shows the menus' view; a failed write ends nothing here (the
-// connection's own watch ends a session whose client is gone).
+// connection's own watch ends a session whose client is gone). The rest
+// timer starts again: the cells are let go once the view has stood still
+// for restAfter.
 func (d *driver) draw() {
 	_ = d.scr.draw(d.gm.View())
+	if d.restAfter <= 0 {
+		return
+	}
+	if d.restTimer == nil {
+		d.restTimer = time.NewTimer(d.restAfter)
+	} else {
+		d.restTimer.Reset(d.restAfter)
+	}
+}
+
+// stopRest stops the rest timer: the game screen has the terminal, and
+// the menus let their cells go as they hand it over (menuScreen.lent).
+func (d *driver) stopRest() {
+	if d.restTimer != nil {
+		d.restTimer.Stop()
+		d.restTimer = nil
+	}
 }
 
 // play drives the model while it shows a game screen, on the session's

@@ -174,3 +174,29 @@ func TestBackFromARoomTheLobbyIsPaintedOnce(t *testing.T) {
 		t.Fatalf("the lobby was painted %d times on the way back from the room (%d bytes), want once", n, len(after))
 	}
 }
+
+// A lobby that let its cells go while it stood still writes nothing as it
+// does, and shows the next change on a whole, correct screen: the same
+// lobby a player who has just arrived sees.
+func TestRestingLobbyShowsTheNextChangeWhole(t *testing.T) {
+	cfg := server.DefaultConfig()
+	cfg.MenuRestAfter = 200 * time.Millisecond
+	h := start(t, t.TempDir(), cfg, nil)
+	ann := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("ann", sshtest.NewKey(t))), 80, 24, "")
+	ann.WaitFor(wait, "Welcome, ann!", "1 player online")
+	quiet := len(ann.Raw())
+	time.Sleep(time.Second) // rested
+	if n := len(ann.Raw()) - quiet; n != 0 {
+		t.Fatalf("the lobby wrote %d bytes while it stood still", n)
+	}
+	bob := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("bob", sshtest.NewKey(t))), 80, 24, "")
+	bob.WaitFor(wait, "Welcome, bob!", "2 players online")
+	ann.WaitFor(wait, "2 players online")
+	time.Sleep(300 * time.Millisecond)
+	// Bob's lobby with the names swapped is ann's: the repaint after the
+	// rest left nothing of the old screen and missed nothing of the new.
+	want := strings.NewReplacer("Welcome, bob!", "Welcome, ann!", "ann (lobby)", "bob (lobby)").Replace(bob.Screen())
+	if got := ann.Screen(); got != want {
+		t.Fatalf("after resting ann's lobby shows\n%s\nwant\n%s", got, want)
+	}
+}

@@ -109,6 +109,21 @@ func (s *menuScreen) lent() {
 	s.repaint = true
 }
 
+// rest lets the cells go while the menus' view stands still (an idle
+// lobby): the two grids are most of an idle lobby session's memory
+// (≈430 KB at 80×24), held for a screen that may not change for minutes.
+// The next draw repaints whole (≈1.7 KB at 80×24, once, instead of a
+// diff). Only on the alternate screen, which a repaint may erase: an
+// inline view keeps its cells.
+func (s *menuScreen) rest() {
+	if !s.alt || s.cells.Width() == 0 {
+		return
+	}
+	s.cells = uv.NewScreenBuffer(0, 0)
+	s.reset()
+	s.repaint = true
+}
+
 // draw shows v if it differs from what the terminal shows.
 func (s *menuScreen) draw(v tea.View) error {
 	frameArea := uv.Rect(0, 0, s.width, s.height)

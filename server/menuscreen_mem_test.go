@@ -24,6 +24,20 @@ func heapAfterGC() uint64 {
 // were ≈240 KB a playing session at 80×24, held through every match), and
 // afterwards they draw their view again.
 func TestMenusHoldNoCellsDuringAGame(t *testing.T) {
+	menusLetGo(t, "lent to a game", (*menuScreen).lent)
+}
+
+// TestIdleMenusHoldNoCells: a lobby whose view has stood still lets its
+// cells go (≈430 KB an idle lobby session at 80×24, most of its memory),
+// and its next draw repaints the view whole.
+func TestIdleMenusHoldNoCells(t *testing.T) {
+	menusLetGo(t, "resting", (*menuScreen).rest)
+}
+
+// menusLetGo draws a full 80×24 view on menu screens, lets them go, and
+// checks what each holds then and that the next draw shows the view.
+func menusLetGo(t *testing.T, how string, letGo func(*menuScreen)) {
+	t.Helper()
 	var b strings.Builder
 	for y := range 24 {
 		b.WriteString(lipgloss.NewStyle().Foreground(lipgloss.Color("#ff8800")).Render(strings.Repeat("─", 10)))
@@ -46,20 +60,20 @@ func TestMenusHoldNoCellsDuringAGame(t *testing.T) {
 	}
 	drawn := heapAfterGC()
 	for _, s := range screens {
-		s.lent()
+		letGo(s)
 	}
-	lent := heapAfterGC()
-	perDrawn, perLent := int64(drawn-before)/n, int64(lent)-int64(before)
-	perLent /= n
-	t.Logf("a menu screen holds %d bytes drawn, %d lent to a game", perDrawn, perLent)
-	if perLent > 16<<10 {
-		t.Fatalf("a menu screen lent to the game screen holds %d bytes (%d drawn), want ≤16 KB", perLent, perDrawn)
+	after := heapAfterGC()
+	perDrawn, perAfter := int64(drawn-before)/n, int64(after)-int64(before)
+	perAfter /= n
+	t.Logf("a menu screen holds %d bytes drawn, %d %s", perDrawn, perAfter, how)
+	if perAfter > 16<<10 {
+		t.Fatalf("a menu screen %s holds %d bytes (%d drawn), want ≤16 KB", how, perAfter, perDrawn)
 	}
 	var out strings.Builder
 	s := screens[0]
 	s.w = &out
-	if err := s.draw(v); err != nil || !strings.Contains(out.String(), "row x") {
-		t.Fatalf("back from the game the menus drew %q (%v)", out.String(), err)
+	if err := s.draw(v); err != nil || !strings.Contains(out.String(), "row a") || !strings.Contains(out.String(), "row x") {
+		t.Fatalf("%s, the menus drew %q (%v), want the whole view again", how, out.String(), err)
 	}
 	runtime.KeepAlive(screens)
 }

@@ -57,7 +57,7 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 	where := placeOf(m)
 	d := &driver{ctx: ctx, sess: s, term: sio.term, out: out, input: sio.input,
 		events: make(chan []termkey.Event), win: pty.Window, notes: sio.notes,
-		scr: newMenuScreen(out, env, sio.profile, pty.Window.Width, pty.Window.Height)}
+		scr: newMenuScreen(out, env, sio.profile, pty.Window.Width, pty.Window.Height), restAfter: srv.cfg.MenuRestAfter}
 	d.run = cmdRunner{ctx: ctx, out: make(chan tea.Msg)}
 	if _, says := m.(interface{ Where() string }); says && srv.cfg.IdleTimeout > 0 {
 		d.idle = newLobbyIdle(srv.cfg.IdleTimeout, where, time.Now())

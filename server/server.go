@@ -47,6 +47,9 @@ type Config struct {
 	// IdleTimeout closes a session left untouched in the lobby this long,
 	// with a warning a minute before; 0 = never.
 	IdleTimeout time.Duration
+	// MenuRestAfter is how long the menus' view stands still before they
+	// let their cells go (repainting whole at the next change); 0 = never.
+	MenuRestAfter time.Duration
 	// MaxKeysPerSec is each session's key budget (inputguard.LimitKeys):
 	// keys beyond it are dropped, text beyond it arrives as a paste; 0 =
 	// no limit.
@@ -63,7 +66,7 @@ type Config struct {
 // DefaultConfig is what `termarena` runs with when no flag says otherwise.
 func DefaultConfig() Config {
 	return Config{MaxConnsPerIP: 16, MaxSessionsPerConn: 4, HandshakeTimeout: 10 * time.Second, FPS: 30,
-		ClientTimeout: 10 * time.Second, SessionOpenTimeout: 30 * time.Second, IdleTimeout: 30 * time.Minute,
+		ClientTimeout: 10 * time.Second, SessionOpenTimeout: 30 * time.Second, IdleTimeout: 30 * time.Minute, MenuRestAfter: 10 * time.Second,
 		MaxKeysPerSec: inputguard.DefaultKeysPerSec}
 }
 
