@@ -25,6 +25,10 @@ type chooserPage struct {
 	rr     ratingReader                          // nil: no ratings shown
 	scores func(game string) gameview.Scoreboard // a game's scoreboard, or nil
 	live   []*lobby.Room
+	// remote are other nodes' watchable rooms in a cluster, listed after
+	// this node's as their node last said: without them a ranked match
+	// run on another node could be watched only by typing its id.
+	remote []lobby.RoomInfo
 	labels map[*lobby.Room]seatLabels // ranked rooms' ratings, read with the list
 	sel    int
 }
@@ -35,6 +39,8 @@ type liveLister interface {
 	// Shown is closed when what the list shows of its rooms may have
 	// changed (a phase, a score): the chooser re-sorts then.
 	Shown() <-chan struct{}
+	// Remote lists other nodes' rooms of a listing (none on a single node).
+	Remote(which lobby.Listing) []lobby.RoomInfo
 }
 
 // watchHandOff is the router's hand-off to the watch screen.
@@ -56,7 +62,8 @@ func (c *chooserPage) open() tea.Cmd {
 	rooms, ch := c.rooms.Live()
 	rooms = liveFirst(rooms)
 	c.live, c.labels = rooms, readLabels(c.ctx, c.rr, rooms)
-	c.sel = min(c.sel, max(len(rooms)-1, 0))
+	c.remote = c.rooms.Remote(lobby.Watchable)
+	c.sel = min(c.sel, max(c.count()-1, 0))
 	return c.follow(ch)
 }
 
@@ -92,10 +99,13 @@ func (c *chooserPage) update(msg tea.Msg) (page, tea.Cmd) {
 	switch msg := msg.(type) {
 	case liveMsg:
 		c.live, c.labels = msg.rooms, msg.labels
-		c.sel = min(c.sel, max(len(c.live)-1, 0))
+		c.remote = c.rooms.Remote(lobby.Watchable)
+		c.sel = min(c.sel, max(c.count()-1, 0))
 		return c, c.follow(msg.ch)
 	case liveMovedMsg:
 		c.resort() // a match that ended moves down the chooser
+		c.remote = c.rooms.Remote(lobby.Watchable)
+		c.sel = min(c.sel, max(c.count()-1, 0))
 		return c, c.follow(msg.set)
 	case tea.KeyPressMsg:
 		switch msg.String() {
@@ -105,10 +115,16 @@ func (c *chooserPage) update(msg tea.Msg) (page, tea.Cmd) {
 		case "up", "k":
 			c.sel = max(c.sel-1, 0)
 		case "down", "j":
-			c.sel = min(c.sel+1, max(len(c.live)-1, 0))
+			c.sel = min(c.sel+1, max(c.count()-1, 0))
 		case "enter":
 			if c.sel < len(c.live) {
 				return c, c.hand.spectate(c.live[c.sel])
+			}
+			if i := c.sel - len(c.live); i < len(c.remote) {
+				// Reached on its node through the cluster, as
+				// `spectate r3@n2` is.
+				ref := c.remote[i].ID
+				return c, func() tea.Msg { return spectateMsg{ref: ref} }
 			}
 		}
 	}
@@ -149,6 +165,9 @@ func (c *chooserPage) resort() {
 	}
 }
 
+// count is how many rooms the chooser shows.
+func (c *chooserPage) count() int { return len(c.live) + len(c.remote) }
+
 // readLabels reads the ratings of every ranked room's players.
 func readLabels(ctx context.Context, rr ratingReader, rooms []*lobby.Room) map[*lobby.Room]seatLabels {
 	out := make(map[*lobby.Room]seatLabels, len(rooms))
@@ -169,19 +188,28 @@ func (c *chooserPage) view() string {
 	}
 	head := b.String()
 	tail := "\n" + style(colDim).Render("↑/↓ choose · enter watch · esc back")
-	if len(c.live) == 0 {
+	if c.count() == 0 {
 		return head + style(colDim).Render("  nothing is being played right now") + "\n" + tail
 	}
 	b.Reset()
-	start, end, hint := listWindow(len(c.live), c.sel, c.sh.listRows(head+tail))
+	start, end, hint := listWindow(c.count(), c.sel, c.sh.listRows(head+tail))
 	for i := start; i < end; i++ {
-		r := c.live[i]
-		ri := r.Info()
-		line := fmt.Sprintf("%-5s %-16s %s", ri.ID, ri.Label, roomSummary(ri, c.labels[r], c.scores(ri.Game)))
-		if n := ri.Watchers; n > 0 {
-			line += fmt.Sprintf("  · %d watching", n)
-		}
+		var line string
 		st, cur := style(colText), "  "
+		if i < len(c.live) {
+			r := c.live[i]
+			ri := r.Info()
+			line = fmt.Sprintf("%-5s %-16s %s", ri.ID, ri.Label, roomSummary(ri, c.labels[r], c.scores(ri.Game)))
+			if n := ri.Watchers; n > 0 {
+				line += fmt.Sprintf("  · %d watching", n)
+			}
+		} else {
+			// Another node's room, as that node last said: dim, with
+			// its node, as the rooms list shows one.
+			ri := c.remote[i-len(c.live)]
+			line = fmt.Sprintf("%-5s [on %s] %-16s %s", ri.ID, ri.Node, ri.Label, roomSummary(ri, seatLabels{}, c.scores(ri.Game)))
+			st = style(colDim)
+		}
 		if i == c.sel {
 			st, cur = lipgloss.NewStyle().Bold(true).Foreground(colGood), "▸ "
 		}
