@@ -46,6 +46,18 @@ type replayer struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 	chat   *chatState // the session's, nil without chat
+	// helping: the keys are shown over the board (?); the session's
+	// goroutine's, as the keys are.
+	helping bool
+}
+
+// replayHelp is what ? shows over a replay: its keys whole, with what the
+// footer's short forms mean.
+var replayHelp = []string{
+	"Keys",
+	"space  pause · +/-  speed (0.5×–8×) · ←/→  seek 10 s",
+	"q esc  leave the replay · t enter  chat",
+	"? or any key closes this",
 }
 
 // replayState is owned by the driver goroutine.
@@ -318,8 +330,22 @@ func (rp *replayer) update(msg tea.Msg) (tea.Cmd, *playEnd) {
 	return nil, rp.key(s)
 }
 
-// key handles the replay controls.
+// key handles the replay controls. ? shows and hides their help; any
+// other key hides it and does what it always does, as in a room.
 func (rp *replayer) key(s string) *playEnd {
+	if s == "?" {
+		rp.helping = !rp.helping
+		if rp.helping {
+			rp.view.SetPrompt(replayHelp...)
+		} else {
+			rp.view.SetPrompt()
+		}
+		return nil
+	}
+	if rp.helping {
+		rp.helping = false
+		rp.view.SetPrompt()
+	}
 	send := func(f func(*replayState)) {
 		select {
 		case rp.ctl <- f:
