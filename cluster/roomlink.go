@@ -79,13 +79,16 @@ type ctlReply struct {
 }
 
 type roomDesc struct {
-	Game     string         `json:"game"`
-	Mode     string         `json:"mode"`
-	Queue    string         `json:"queue,omitempty"`
-	Private  bool           `json:"private,omitempty"`
-	Practice int            `json:"practice,omitempty"`
-	Seats    map[string]int `json:"seats,omitempty"`
-	DelayMS  int64          `json:"delay_ms,omitempty"`
+	Game     string `json:"game"`
+	Mode     string `json:"mode"`
+	Queue    string `json:"queue,omitempty"`
+	Private  bool   `json:"private,omitempty"`
+	Practice int    `json:"practice,omitempty"`
+	// Code is a private room's join code: its players elsewhere are shown
+	// it, as on its node (an older owner sends none).
+	Code    string         `json:"code,omitempty"`
+	Seats   map[string]int `json:"seats,omitempty"`
+	DelayMS int64          `json:"delay_ms,omitempty"`
 }
 
 var ctlOps = [...]string{game.OpJoin: "join", game.OpLeave: "leave", game.OpDisconnect: "disconnect", game.OpReady: "ready", game.OpEvict: "evict"}
@@ -485,7 +488,7 @@ func (l *RoomLinks) attach(r *lobby.Room, node string) ctlReply {
 		return replyErr(err)
 	}
 	desc := &roomDesc{Game: r.Game.Name(), Mode: r.Mode.Name, Queue: string(r.Ranked), Private: r.Private, Practice: r.Practice,
-		DelayMS: r.SpectateDelay().Milliseconds()}
+		Code: r.Code, DelayMS: r.SpectateDelay().Milliseconds()}
 	if len(r.Seats) > 0 {
 		desc.Seats = map[string]int{}
 		for p, slot := range r.Seats {
@@ -749,7 +752,7 @@ func (l *RoomLinks) Attach(ctx context.Context, id string) (*lobby.RemoteRoom, e
 		ranked: rep.Room.Queue != "", outcomes: make(chan *lobby.Outcome, 1)}
 	e.room = game.NewRemoteRoom(id, e, first)
 	rr := &lobby.RemoteRoom{Room: e.room, Seated: func() int { return int(e.seated.Load()) }, Game: rep.Room.Game, Mode: rep.Room.Mode, Ranked: lobby.RankedMode(rep.Room.Queue),
-		Private: rep.Room.Private, Practice: rep.Room.Practice, Delay: time.Duration(rep.Room.DelayMS) * time.Millisecond, Detach: cancel,
+		Private: rep.Room.Private, Code: rep.Room.Code, Practice: rep.Room.Practice, Delay: time.Duration(rep.Room.DelayMS) * time.Millisecond, Detach: cancel,
 		Outcomes: e.outcomes}
 	if len(rep.Room.Seats) > 0 {
 		rr.Seats = map[game.PlayerID]int{}

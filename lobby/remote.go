@@ -21,11 +21,14 @@ type RemoteRooms interface {
 type RemoteRoom struct {
 	// Room is the handle sessions hold (game.NewRemoteRoom): its frames
 	// come from the owner until Detach or the room closes.
-	Room     *game.Room
-	Game     string
-	Mode     string
-	Ranked   RankedMode
-	Private  bool
+	Room    *game.Room
+	Game    string
+	Mode    string
+	Ranked  RankedMode
+	Private bool
+	// Code is a private room's join code, shown to its players here as
+	// on its node; the code is bound to the room there, not here.
+	Code     string
 	Practice int
 	// Seats is, for a ranked room, the slot each matched player takes.
 	Seats map[game.PlayerID]int
@@ -161,7 +164,7 @@ func (rs *Rooms) mirrorOf(id string, rr *RemoteRoom) (*Room, error) {
 		return nil, fmt.Errorf("%w: %s %s (this node does not run it)", ErrNoMode, rr.Game, rr.Mode)
 	}
 	ctx, cancel := context.WithCancel(rs.ctx)
-	r := &Room{Room: rr.Room, Game: k, Mode: mode, Ranked: rr.Ranked, Private: rr.Private, Practice: rr.Practice,
+	r := &Room{Room: rr.Room, Game: k, Mode: mode, Ranked: rr.Ranked, Private: rr.Private, Code: rr.Code, Practice: rr.Practice,
 		Created: time.Now(), Seats: rr.Seats, rooms: rs, ctx: ctx, cancel: cancel, delayBy: rr.Delay}
 	return r, nil
 }

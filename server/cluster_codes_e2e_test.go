@@ -114,3 +114,28 @@ func TestClusterRenameRaceE2E(t *testing.T) {
 		}
 	}
 }
+
+// A player in another node's private room is shown its join code in the
+// room's title as its players on that node are, to pass on to a friend;
+// the title read "private · code" with nothing after it.
+func TestClusterPrivateRoomShowsItsCodeOnEveryNodeE2E(t *testing.T) {
+	url := natstest.Start(t)
+	n1 := startNode(t, url, "", "n1", nil)
+	n2 := startNode(t, url, "", "n2", nil)
+
+	alice := sshtest.Open(t, sshtest.Dial(t, n1.Addr, sshtest.Config("alice", sshtest.NewKey(t))), 100, 30, "")
+	alice.WaitFor(wait, "Welcome, alice!")
+	alice.Type("c")
+	alice.WaitFor(wait, "New room", "mode: 1v1")
+	alice.Type("p") // private
+	alice.Type("\r")
+	alice.WaitFor(wait, "r1@n1 · 1v1 · private · code ")
+	rooms := n1.Rooms.All()
+	if len(rooms) != 1 || rooms[0].Code == "" {
+		t.Fatalf("n1's rooms: %v; want one private room with a code", rooms)
+	}
+	code := rooms[0].Code
+
+	bob := sshtest.Open(t, sshtest.Dial(t, n2.Addr, sshtest.Config("bob", sshtest.NewKey(t))), 100, 30, "join "+code)
+	bob.WaitFor(wait, "r1@n1 · 1v1 · private · code "+code, "(you)")
+}
