@@ -423,7 +423,7 @@ func (m *Lobby) readRooms() tea.Cmd {
 }
 
 func (m *Lobby) watchOnline(ch <-chan struct{}) tea.Cmd {
-	return afterChange(m.d.Ctx, ch, liveGap, m.readOnline())
+	return afterChange(m.d.Ctx, ch, liveGapFor(m.online), m.readOnline())
 }
 
 // liveGap is the least time between two reads of a figure every login
@@ -431,6 +431,22 @@ func (m *Lobby) watchOnline(ch <-chan struct{}) tea.Cmd {
 // is one redraw a second in every lobby, not a hundred, and the first
 // change after a quiet second still shows at once.
 const liveGap = time.Second
+
+// liveRedrawsPerSec bounds what logins cost every lobby on a busy server.
+// Every lobby redraws once a gap while players come and go, and a redraw
+// is about a millisecond of a core (the whole lobby, 80×24): with a
+// second's gap a thousand lobbies were a whole core for as long as logins
+// kept coming (a thousand players arriving at 100 a second saturated the
+// server and refused a fifth of them). The gap grows with the count
+// online so that all lobbies together redraw this many times a second.
+const liveRedrawsPerSec = 250
+
+// liveGapFor is the gap between reads of the figures logins change with
+// online players online: liveGap, or longer on a busy server (4 s at
+// 1,000 online), where a count a few seconds old tells as much.
+func liveGapFor(online int) time.Duration {
+	return max(liveGap, time.Duration(online)*time.Second/liveRedrawsPerSec)
+}
 
 // afterChange waits until ch closes (or the session ends), then reads the
 // new state, not sooner than gap after the last read: the shape every

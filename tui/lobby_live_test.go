@@ -96,3 +96,30 @@ func TestLobbyFiguresPauseDuringAGameAndResume(t *testing.T) {
 		t.Fatalf("after dave joined the lobby saw %+v, want 4 online", o)
 	}
 }
+
+// On a busy server a lobby re-reads the online count less often, so that
+// logins cost all lobbies together a bounded number of redraws a second:
+// at a thousand online, every 4 s; at a few, after a second as before.
+func TestLobbyFollowsTheCountLessOftenWhenBusy(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	hub := lobby.NewHub()
+	m := NewLobby(LobbyDeps{Ctx: ctx, Player: game.Player{ID: "alice", Name: "alice"}, Online: hub})
+	m.Init()
+	for _, c := range []struct {
+		online   int
+		min, max time.Duration
+	}{{3, 900 * time.Millisecond, 1100 * time.Millisecond}, {1000, 3900 * time.Millisecond, 4100 * time.Millisecond}} {
+		_, cmd := m.Update(onlineMsg{c.online, make(chan struct{})})
+		if cmd == nil {
+			t.Fatalf("%d online: the lobby does not follow the count", c.online)
+		}
+		w, ok := cmd().(WaitMsg)
+		if !ok {
+			t.Fatalf("%d online: the lobby's follow is not a wait", c.online)
+		}
+		if gap := time.Until(w.NotBefore); gap < c.min || gap > c.max {
+			t.Errorf("%d online: the next read is %v away, want %v–%v", c.online, gap.Round(time.Millisecond), c.min, c.max)
+		}
+	}
+}

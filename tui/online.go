@@ -69,7 +69,7 @@ func (m *Lobby) onWho(msg whoMsg) (tea.Model, tea.Cmd) {
 	src, ctx := m.d.Who, m.d.Ctx
 	// Every move of anyone wakes every lobby: a burst of moves is one
 	// read a gap per lobby, not one per move each.
-	return m, afterChange(ctx, msg.next, liveGap, func() tea.Msg {
+	return m, afterChange(ctx, msg.next, liveGapFor(m.online), func() tea.Msg {
 		w, next, err := src.Who(ctx)
 		return whoMsg{w, next, err}
 	})
