@@ -36,6 +36,30 @@ type keyed struct {
 	Item json.RawMessage
 }
 
+// keyItems encodes a whole list's items under their keys, for deltas.
+func keyItems[T any](list []T, key func(T) string) []keyed {
+	items := make([]keyed, 0, len(list))
+	for _, it := range list {
+		b, _ := json.Marshal(it) // plain strings, numbers and times: cannot fail
+		items = append(items, keyed{Key: key(it), Item: b})
+	}
+	return items
+}
+
+// unkeyItems decodes keyed items back into a whole list; an item that
+// does not decode (a newer node's, changed beyond what this one reads)
+// is left out.
+func unkeyItems[T any](items []keyed) []T {
+	list := make([]T, 0, len(items))
+	for _, it := range items {
+		var v T
+		if err := json.Unmarshal(it.Item, &v); err == nil {
+			list = append(list, v)
+		}
+	}
+	return list
+}
+
 // deltaMsg is a node's changes on the wire (version 1; fields are only
 // added). No Set and no Gone: nothing changed since Seq.
 type deltaMsg struct {

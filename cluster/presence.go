@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"encoding/json"
 	"strconv"
 	"time"
 
@@ -88,23 +87,11 @@ func (s presenceSession) key() string {
 }
 
 func splitPresence(m presenceMsg) (ssh string, seq uint64, reads bool, items []keyed) {
-	items = make([]keyed, 0, len(m.Sessions))
-	for _, s := range m.Sessions {
-		b, _ := json.Marshal(s) // strings and a time: cannot fail
-		items = append(items, keyed{Key: s.key(), Item: b})
-	}
-	return m.SSH, m.Seq, m.Deltas >= deltaVersion, items
+	return m.SSH, m.Seq, m.Deltas >= deltaVersion, keyItems(m.Sessions, presenceSession.key)
 }
 
 func joinPresence(node, ssh string, seq uint64, items []keyed) presenceMsg {
-	m := presenceMsg{V: 1, Node: node, SSH: ssh, Seq: seq, Deltas: deltaVersion, Sessions: make([]presenceSession, 0, len(items))}
-	for _, it := range items {
-		var s presenceSession
-		if err := json.Unmarshal(it.Item, &s); err == nil {
-			m.Sessions = append(m.Sessions, s)
-		}
-	}
-	return m
+	return presenceMsg{V: 1, Node: node, SSH: ssh, Seq: seq, Deltas: deltaVersion, Sessions: unkeyItems[presenceSession](items)}
 }
 
 func (t PresenceTiming) beat() beat {

@@ -102,23 +102,11 @@ func (m roomsMsg) header() (string, bool) { return m.Node, m.Bye }
 
 // splitRooms and joinRooms: a room's key in deltas is its id.
 func splitRooms(m roomsMsg) (ssh string, seq uint64, reads bool, items []keyed) {
-	items = make([]keyed, 0, len(m.Rooms))
-	for _, w := range m.Rooms {
-		b, _ := json.Marshal(w) // plain strings and numbers: cannot fail
-		items = append(items, keyed{Key: w.ID, Item: b})
-	}
-	return m.SSH, m.Seq, m.Deltas >= deltaVersion, items
+	return m.SSH, m.Seq, m.Deltas >= deltaVersion, keyItems(m.Rooms, func(w roomWire) string { return w.ID })
 }
 
 func joinRooms(node, ssh string, seq uint64, items []keyed) roomsMsg {
-	m := roomsMsg{V: 1, Node: node, SSH: ssh, Seq: seq, Deltas: deltaVersion, Rooms: make([]roomWire, 0, len(items))}
-	for _, it := range items {
-		var w roomWire
-		if err := json.Unmarshal(it.Item, &w); err == nil {
-			m.Rooms = append(m.Rooms, w)
-		}
-	}
-	return m
+	return roomsMsg{V: 1, Node: node, SSH: ssh, Seq: seq, Deltas: deltaVersion, Rooms: unkeyItems[roomWire](items)}
 }
 
 // ShareRooms tells the other nodes which rooms run on this one, at once
