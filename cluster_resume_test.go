@@ -615,3 +615,23 @@ func press(d time.Duration, keys ...keyPress) {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// A player who reconnects to another node at once after his match's node
+// was killed -9, before any node has resumed the room, is seated in it
+// once it is resumed, as one reconnecting a second later is: he landed
+// in a lobby that did not show his match, with its grace running out.
+func TestClusterReconnectBeforeResumeGetsTheSeatBackE2E(t *testing.T) {
+	db := pgtest.URL(t)
+	url := natstest.Start(t)
+	n1 := startNodeProcess(t, url, db, "n1")
+	n2 := startNodeProcess(t, url, db, "n2")
+
+	ann, bob, annKey, _ := matchRanked(t, n1.addr, "r1@n1")
+	press(5*time.Second, keyPress{ann, "w"}, keyPress{bob, "s"})
+	n1.kill9(t)
+	ann2 := sshtest.Open(t, sshtest.Dial(t, n2.addr, sshtest.Config("ann", annKey)), 100, 30, "")
+	if strings.Contains(n2.log.String(), "resumed a room from its log") {
+		t.Skip("n2 resumed the room before ann reconnected: not the case under test")
+	}
+	ann2.WaitFor(wait(), "r1@n1 · pong-1v1 · ranked", "▸ann")
+}

@@ -226,6 +226,15 @@ type SeatFinders interface {
 // elsewhere: a slow NATS must not hold a login up.
 const holdingWait = time.Second
 
+// resumeWait bounds how long a login waits for a room listing the player
+// whose owner does not answer: another node resumes a dead node's room
+// within about 2 s of its death (the lease's TTL and a rebuild).
+// resumePoll is how often its owner is asked again meanwhile.
+const (
+	resumeWait = 3 * time.Second
+	resumePoll = 200 * time.Millisecond
+)
+
 // holdingElsewhere is Holding for a seat in another node's room: the
 // player's connection dropped on another node (or the room's owner died
 // and another node resumed it), and he reconnected here. Rooms the
@@ -260,19 +269,48 @@ func (rs *Rooms) holdingElsewhere(id game.PlayerID) (*Room, bool) {
 	}
 	finder, _ := rs.linker.(SeatFinders)
 	rs.mu.Unlock()
+	// A candidate whose owner does not answer may be a room whose node
+	// just died and that another node is about to resume from its log
+	// (a lease lapses in about 2 s): a player who reconnects at once
+	// waits for it, up to resumeWait, instead of landing in a lobby that
+	// does not show his match. An owner that answers "not held" is not
+	// waited for.
+	resumeBy := time.Now().Add(resumeWait)
+	for len(candidates) > 0 {
+		// This node may be the one that resumed it.
+		if r, ok := rs.HoldingHere(id); ok {
+			return r, true
+		}
+		var silent []string
+		for _, ref := range candidates {
+			ctx, cancel := context.WithTimeout(rs.ctx, holdingWait)
+			held, err := holders.Holds(ctx, ref, id)
+			cancel()
+			if err != nil {
+				silent = append(silent, ref)
+				continue
+			}
+			if !held {
+				continue
+			}
+			r, err := rs.Attach(ref)
+			if err != nil {
+				return nil, false
+			}
+			return r, true
+		}
+		candidates = silent
+		if len(candidates) == 0 || !time.Now().Before(resumeBy) {
+			break
+		}
+		select {
+		case <-rs.ctx.Done():
+			return nil, false
+		case <-time.After(resumePoll):
+		}
+	}
 	ctx, cancel := context.WithTimeout(rs.ctx, holdingWait)
 	defer cancel()
-	for _, ref := range candidates {
-		held, err := holders.Holds(ctx, ref, id)
-		if err != nil || !held {
-			continue
-		}
-		r, err := rs.Attach(ref)
-		if err != nil {
-			return nil, false
-		}
-		return r, true
-	}
 	if finder == nil {
 		return nil, false
 	}
