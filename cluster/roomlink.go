@@ -60,6 +60,9 @@ type ctlMsg struct {
 	Slot   int    `json:"slot"`
 	Ready  bool   `json:"ready,omitempty"`
 	Seed   uint64 `json:"seed,omitempty"` // outcome: the match's
+	// Watchers is, in an attach renewal, how many watch the room on the
+	// asking node.
+	Watchers int `json:"watchers,omitempty"`
 }
 
 // ctlReply answers a ctlMsg. Err is a code the asking node turns back
@@ -180,6 +183,19 @@ type served struct {
 	// Leave and Disconnect), for when the node is lost.
 	edges map[string]time.Time
 	seats map[string]map[game.PlayerID]int
+	// watchers: how many watch the room on each attached node, as its
+	// last renewal said.
+	watchers map[string]int
+}
+
+// countWatchers tells the room how many watch it from other nodes; with
+// RoomLinks.mu held.
+func (s *served) countWatchers() {
+	n := 0
+	for _, w := range s.watchers {
+		n += w
+	}
+	s.room.SetWatchersElsewhere(n)
 }
 
 // linkTiming is how an edge renews its handles, and a test's hook into
@@ -334,7 +350,7 @@ func (l *RoomLinks) control(msg *nats.Msg) {
 	}
 	switch req.Op {
 	case "attach":
-		l.respond(msg, l.attach(r, req.Node))
+		l.respond(msg, l.attach(r, req.Node, req.Watchers))
 		return
 	case "holding":
 		// Whether player holds a seat here he dropped (grace running):
@@ -462,16 +478,18 @@ func (l *RoomLinks) seated(id, node string, p game.PlayerID, op game.ControlOp) 
 
 // attach records node's attachment (a first one or a renewal) and starts
 // serving the room's frames and inputs if nobody was attached.
-func (l *RoomLinks) attach(r *lobby.Room, node string) ctlReply {
+func (l *RoomLinks) attach(r *lobby.Room, node string, watchers int) ctlReply {
 	id := r.ID()
 	l.mu.Lock()
 	s := l.served[id]
 	start := s == nil
 	if start {
-		s = &served{room: r, edges: map[string]time.Time{}, seats: map[string]map[game.PlayerID]int{}}
+		s = &served{room: r, edges: map[string]time.Time{}, seats: map[string]map[game.PlayerID]int{}, watchers: map[string]int{}}
 		l.served[id] = s
 	}
 	s.edges[node] = time.Now()
+	s.watchers[node] = watchers
+	s.countWatchers()
 	l.mu.Unlock()
 	if start {
 		if err := l.serve(s); err != nil {
@@ -623,8 +641,10 @@ func (l *RoomLinks) expire(s *served, now time.Time) bool {
 				}
 			}
 			delete(s.seats, node)
+			delete(s.watchers, node)
 		}
 	}
+	s.countWatchers()
 	attached := len(s.edges) > 0
 	if !attached {
 		delete(l.served, s.room.ID())
@@ -753,7 +773,7 @@ func (l *RoomLinks) Attach(ctx context.Context, id string) (*lobby.RemoteRoom, e
 	e.room = game.NewRemoteRoom(id, e, first)
 	rr := &lobby.RemoteRoom{Room: e.room, Seated: func() int { return int(e.seated.Load()) }, Game: rep.Room.Game, Mode: rep.Room.Mode, Ranked: lobby.RankedMode(rep.Room.Queue),
 		Private: rep.Room.Private, Code: rep.Room.Code, Practice: rep.Room.Practice, Delay: time.Duration(rep.Room.DelayMS) * time.Millisecond, Detach: cancel,
-		Outcomes: e.outcomes}
+		Outcomes: e.outcomes, CountWatchers: func(w func() int) { e.watchers.Store(&w) }}
 	if len(rep.Room.Seats) > 0 {
 		rr.Seats = map[game.PlayerID]int{}
 		for p, slot := range rep.Room.Seats {
@@ -802,6 +822,9 @@ type edge struct {
 	inputs chan remoteInput
 	// seated counts the sessions here the room seated (lobby.RemoteRoom.Seated).
 	seated atomic.Int32
+	// watchers counts the mirror's watchers here (lobby.RemoteRoom.CountWatchers),
+	// told the owner with each renewal.
+	watchers atomic.Pointer[func() int]
 	// owner is the node that answered the last attach (the renew
 	// goroutine's); players, who this node seated with how many
 	// sessions, to seat again on a new owner.
@@ -980,7 +1003,11 @@ func (e *edge) renew(ctx context.Context, moved chan<- *game.Frame, lost chan<- 
 		case <-t.C:
 		}
 		rctx, cancel := context.WithTimeout(ctx, e.l.t.renewWait)
-		rep, err := e.l.request(rctx, e.id, ctlMsg{Op: "attach", Slot: -1})
+		msg := ctlMsg{Op: "attach", Slot: -1}
+		if w := e.watchers.Load(); w != nil {
+			msg.Watchers = (*w)()
+		}
+		rep, err := e.l.request(rctx, e.id, msg)
 		cancel()
 		if err == nil && rep.Err == "" {
 			missed = 0

@@ -43,6 +43,10 @@ type RemoteRoom struct {
 	// Outcomes brings each rated match's outcome from the owner (its
 	// rating changes): the handle's Outcome, as a local room's.
 	Outcomes <-chan *Outcome
+	// CountWatchers, when set, is handed the mirror's count of its
+	// watchers here, which the link reports to the owner so its count
+	// (admin rooms, the web page) includes them.
+	CountWatchers func(func() int)
 }
 
 // SetRemoteRooms lets lookups of another node's room (an id "r3@n2") play
@@ -143,6 +147,9 @@ func (rs *Rooms) attachLocked(ref string) (*Room, error) {
 		r = other
 	} else {
 		rs.mirrors[ref] = r
+		if rr.CountWatchers != nil {
+			rr.CountWatchers(r.Watchers)
+		}
 		go rs.endMirror(ref, r, rr)
 	}
 	return r, nil

@@ -120,6 +120,9 @@ type Room struct {
 	watchMu sync.Mutex
 	delay   *spectator.Delay
 	delayBy time.Duration
+	// watchersElsewhere is how many watch this room from other nodes of
+	// a cluster (through their mirrors), as their last renewals said.
+	watchersElsewhere atomic.Int32
 
 	// bots are the bots FillWithBots seated in a casual room, each with
 	// what ends its goroutine (when a person takes its seat).
@@ -203,15 +206,21 @@ func (r *Room) CanWatch() error {
 	return nil
 }
 
-// Watchers is how many people are watching (players see it).
+// Watchers is how many people are watching (players see it), on other
+// nodes of a cluster too.
 func (r *Room) Watchers() int {
+	n := int(r.watchersElsewhere.Load())
 	r.watchMu.Lock()
 	defer r.watchMu.Unlock()
 	if r.delay == nil {
-		return 0
+		return n
 	}
-	return r.delay.Watchers()
+	return n + r.delay.Watchers()
 }
+
+// SetWatchersElsewhere says how many watch this room from other nodes:
+// the cluster's room links keep it, from the attached nodes' renewals.
+func (r *Room) SetWatchersElsewhere(n int) { r.watchersElsewhere.Store(int32(n)) }
 
 // SpectateDelay is how far behind the game its watchers are.
 func (r *Room) SpectateDelay() time.Duration { return r.delayBy }
