@@ -131,30 +131,8 @@ func TestClusterResumeAfterKill9E2E(t *testing.T) {
 	bob2.Type("y") // confirms, as leaving a ranked match asks
 	bob2.WaitFor(wait(), "You left a ranked match")
 
-	st, err := postgres.Open(context.Background(), db, postgres.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	annFP := gossh.FingerprintSHA256(annKey.PublicKey())
-	var ms []store.MatchRecord
-	waitFor(t, "the match to be recorded", 20*time.Second, func() bool {
-		ms, err = st.Matches(context.Background(), annFP, 10)
-		return err == nil && len(ms) > 0
-	})
-	time.Sleep(time.Second) // a second record, were there one, would be here by now
-	ms, _ = st.Matches(context.Background(), annFP, 10)
-	if len(ms) != 1 {
-		t.Fatalf("ann has %d matches recorded, want 1: %+v", len(ms), ms)
-	}
-	m := ms[0]
-	if m.Room != "r1@n1" || !m.Ranked || m.Aborted || m.Mode != "pong-1v1" {
-		t.Fatalf("the match as recorded: %+v; want ranked pong-1v1 in r1@n1, not aborted", m)
-	}
-	r, _, err := st.Rating(context.Background(), "pong-1v1", annFP)
-	if err != nil || r.Games != 1 || r.Rating <= store.InitialRating {
-		t.Fatalf("ann's rating after winning by bob's forfeit: %+v, %v; want one game, above %v", r, err, store.InitialRating)
-	}
+	// Recorded once, ranked, not aborted, won by ann through bob's forfeit.
+	checkRecordedOnce(t, db, annKey, "r1@n1")
 }
 
 func wait() time.Duration { return 20 * time.Second }
