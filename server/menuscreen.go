@@ -104,8 +104,14 @@ func (s *menuScreen) lent() {
 		// Our inline view's place is gone with the screen switch.
 		s.last = nil
 	}
+	s.dropCells()
+}
+
+// dropCells lets the cells and the renderer's model of the terminal go;
+// on the alternate screen, erased, the next draw repaints whole.
+func (s *menuScreen) dropCells() {
 	s.cells = uv.NewScreenBuffer(0, 0)
-	s.reset() // on the alternate screen, erased: the next draw repaints whole
+	s.reset()
 	s.repaint = true
 }
 
@@ -116,12 +122,9 @@ func (s *menuScreen) lent() {
 // diff). Only on the alternate screen, which a repaint may erase: an
 // inline view keeps its cells.
 func (s *menuScreen) rest() {
-	if !s.alt || s.cells.Width() == 0 {
-		return
+	if s.alt && s.cells.Width() > 0 {
+		s.dropCells()
 	}
-	s.cells = uv.NewScreenBuffer(0, 0)
-	s.reset()
-	s.repaint = true
 }
 
 // draw shows v if it differs from what the terminal shows.
