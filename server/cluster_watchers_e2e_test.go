@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/termarena/termarena/cluster/natstest"
+	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/sshtest"
 )
 
@@ -31,6 +32,9 @@ func TestClusterWatcherOnAnotherNodeIsCountedE2E(t *testing.T) {
 		n1.App.Web.ServeHTTP(rec, httptest.NewRequest("GET", "/r/r1@n1", nil))
 		return rec.Body.String()
 	}
+	// n2 hears of the room through the directory before eve asks for it;
+	// asking earlier is "no live room", as it would be for a person.
+	waitUntil(t, "n2 to list r1@n1", wait, func() bool { return len(n2.Rooms.Remote(lobby.Watchable)) == 1 })
 	eve := sshtest.Open(t, sshtest.Dial(t, n2.Addr, sshtest.Config("eve", sshtest.NewKey(t))), 100, 30, "spectate r1@n1")
 	eve.WaitFor(wait, "alice")
 	waitUntil(t, "n1's page of r1@n1 to count eve watching from n2", wait, func() bool {
