@@ -657,6 +657,17 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 		m.leavePage()
 		return tea.Quit
 	}
+	if m.tooSmall() {
+		// Only "Terminal too small" is on screen: the menu under it is
+		// not, so a key must not act on it unseen; q quits, as it says.
+		if s == "q" {
+			m.quitting = true
+			m.closeChat()
+			m.leavePage()
+			return tea.Quit
+		}
+		return nil
+	}
 	if cs := m.chat; cs != nil {
 		if cs.typing {
 			return cs.key(k)
@@ -677,6 +688,9 @@ func (m *Lobby) key(k tea.KeyPressMsg) tea.Cmd {
 	}
 	return m.route(k) // the rooms list or the menu page shown
 }
+
+// tooSmall: the menus show only "Terminal too small".
+func (m *Lobby) tooSmall() bool { return m.w < lobbyMinW || m.h < lobbyMinH }
 
 // menu is every key of the rooms list that opens a screen or hands the
 // player on, with its label in the rooms page's key line: the one place a
@@ -866,11 +880,11 @@ func (m *Lobby) join(j joinMsg) tea.Cmd {
 
 func (m *Lobby) View() tea.View {
 	if m.play != nil {
-		// The RoomView draws this screen; Bubble Tea keeps input and
-		// lifecycle. A constant view keeps its renderer quiet. Not an empty
-		// one: Bubble Tea v2.0.10 treats empty content as a zero-height
-		// frame whose bounds never match its buffer, and erases the screen
-		// on every flush.
+		// The game screen draws while it is up, and the session's driver
+		// does not draw the menus meanwhile; a constant view says so
+		// should anything ask. Not an empty one: Bubble Tea v2.0.10
+		// treats empty content as a zero-height frame whose bounds never
+		// match its buffer, and erases the screen on every flush.
 		v := tea.NewView(" ")
 		v.AltScreen = true
 		v.WindowTitle = "termarena"
@@ -884,7 +898,7 @@ func (m *Lobby) View() tea.View {
 }
 
 func (m *Lobby) render() string {
-	if m.w < lobbyMinW || m.h < lobbyMinH {
+	if m.tooSmall() {
 		return tooSmall(m.w, m.h, lobbyMinW, lobbyMinH)
 	}
 	switch {

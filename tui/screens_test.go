@@ -503,3 +503,25 @@ func TestWatchListPutsLiveMatchesFirst(t *testing.T) {
 		t.Fatalf("after %s ended: first row %s, cursor on %s; want %s for both", live.ID(), m.chooser.live[0].ID(), m.chooser.live[m.chooser.sel].ID(), other.ID())
 	}
 }
+
+// While the menus say "Terminal too small", the menu under it is not on
+// screen: a key typed then must not act on it (c opened "New room", seen
+// only on growing the window), and q quits, as the screen says.
+func TestTooSmallMenusTakeOnlyQuit(t *testing.T) {
+	m := NewLobby(LobbyDeps{Ctx: context.Background(), Player: game.Player{ID: "x", Name: "dan"}, Online: lobby.NewHub(), Rooms: testRooms(t)})
+	m.Update(tea.WindowSizeMsg{Width: 30, Height: 8})
+	if scr := plain(m); !strings.Contains(scr, "Terminal too small") {
+		t.Fatalf("30×8:\n%s", scr)
+	}
+	for _, k := range []string{"c", "j", "\r"} {
+		m.Update(tea.KeyPressMsg{Code: rune(k[0]), Text: k})
+	}
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if scr := plain(m); strings.Contains(scr, "New room") || strings.Contains(scr, "Join code") || !strings.Contains(scr, "Welcome, dan") {
+		t.Fatalf("keys typed on the too-small screen acted on the menus:\n%s", scr)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 30, Height: 8})
+	if _, cmd := m.Update(tea.KeyPressMsg{Code: 'q', Text: "q"}); !isQuit(cmd) {
+		t.Fatal("q on the too-small screen did not quit")
+	}
+}
