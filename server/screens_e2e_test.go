@@ -108,7 +108,7 @@ func TestRankedScreensForPlayersWatchersAndReplays(t *testing.T) {
 	})
 	dave := sshtest.Open(t, sshtest.Dial(t, h.Addr, sshtest.Config("dave", sshtest.NewKey(t))), 80, 24, fmt.Sprintf("replay %d", ms[1].ID))
 	scr = dave.WaitFor(wait, "space pause")
-	if foot := lastRow(scr); !strings.Contains(foot, "q quit") || !strings.Contains(foot, "00:") {
+	if foot := lastRow(scr); !strings.Contains(foot, "q back") || !strings.Contains(foot, "00:") {
 		t.Fatalf("the replay footer at 80 columns: %q", foot)
 	}
 	if head := firstRow(scr); !strings.Contains(head, "ann 1500?") || !strings.Contains(head, "ben 1500?") {
@@ -119,4 +119,10 @@ func TestRankedScreensForPlayersWatchersAndReplays(t *testing.T) {
 	if strings.Contains(scr, "rematch") || strings.Contains(scr, "back to queue") {
 		t.Fatalf("the replay viewer sees the players' keys:\n%s", scr)
 	}
+	if foot := lastRow(scr); !strings.Contains(foot, "q back") {
+		t.Fatalf("the ended replay's footer: %q", foot)
+	}
+	// q does what the footer says: back to the lobby, not out.
+	dave.Type("q")
+	dave.WaitFor(wait, "Welcome, dave")
 }

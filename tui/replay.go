@@ -145,7 +145,7 @@ func (rp *replayer) viewConfig(rec *store.MatchRecord, views Views, p colorprofi
 		Labels: func(slot int) string { return before[slot] },
 		Room:   rp, Slot: -1, Title: rp.ID(), StatusFirst: true, Profile: p, Footer: rp.footer,
 		Ranked: out != nil, Outcome: func() *lobby.Outcome { return out },
-		OverKeys: "replay over · ←/→ seek · q quit",
+		OverKeys: "replay over · ←/→ seek · q back",
 		Game:     views.newGameView(rp.r.Game, p),
 	}
 }
@@ -258,7 +258,7 @@ func (rp *replayer) frame(st *replayState) *game.Frame {
 // statusLine is the footer: where playback is, and the keys.
 func (rp *replayer) statusLine(st *replayState) (status, keys string) {
 	if st.err != nil {
-		return strings.TrimPrefix(st.err.Error(), "spectator: ") + " — the recording does not match this server's game", "q quit"
+		return strings.TrimPrefix(st.err.Error(), "spectator: ") + " — the recording does not match this server's game", "q back"
 	}
 	el, dur := st.pb.Elapsed(), rp.r.Duration()
 	// 12 cells keep the progress and every key on one line at 80 columns;
@@ -277,7 +277,7 @@ func (rp *replayer) statusLine(st *replayState) (status, keys string) {
 	if st.paused {
 		icon = "⏸"
 	}
-	keys = "space pause · +/- speed · ←/→ 10s · q quit"
+	keys = "space pause · +/- speed · ←/→ 10s · q back"
 	switch {
 	case rp.r.Aborted && st.pb.Done():
 		return fmt.Sprintf("■ %s / %s aborted here", mmss(el), mmss(dur)), keys
