@@ -116,6 +116,11 @@ type board struct {
 	walls []prect // static: walls and corners
 	dyn   []prect // moving: paddles and the ball, as last drawn
 	next  []prect
+
+	// recomposed counts the cells paintCell has recomposed: what a
+	// frame's board costs, for the tests that keep it to the cells that
+	// changed.
+	recomposed int
 }
 
 // layout fits a w×h-unit board in the screen area of cols × rows cells
@@ -241,6 +246,7 @@ func (b *board) pixel(x, y int32) uint8 {
 // paintCell recomposes the screen cell holding global half-row gy at
 // column col.
 func (b *board) paintCell(s *screen.Screen, col, row int) {
+	b.recomposed++
 	x := int32(col - b.col0)
 	top := int32(2*row - b.py0)
 	pt, pb := b.pixel(x, top), b.pixel(x, top+1)
@@ -258,16 +264,85 @@ func (b *board) paintCell(s *screen.Screen, col, row int) {
 
 // paintRect repaints every cell a pixel rectangle touches.
 func (b *board) paintRect(s *screen.Screen, r prect) {
+	b.paintRectBut(s, r, cellSpan{})
+}
+
+// cellSpan is a rectangle of screen cells: board columns [x0,x1) (a
+// pixel a column) and screen rows [r0,r1).
+type cellSpan struct {
+	x0, x1 int32
+	r0, r1 int
+}
+
+// touched is the cells a pixel rectangle touches.
+func (b *board) touched(r prect) cellSpan {
 	if r.x1 <= r.x0 || r.y1 <= r.y0 {
-		return
+		return cellSpan{}
 	}
-	r0 := (b.py0 + int(r.y0)) / 2
-	r1 := (b.py0 + int(r.y1) - 1) / 2
-	for row := r0; row <= r1; row++ {
-		for x := r.x0; x < r.x1; x++ {
+	return cellSpan{r.x0, r.x1, (b.py0 + int(r.y0)) / 2, (b.py0+int(r.y1)-1)/2 + 1}
+}
+
+// within is the cells whose two pixels both lie in a pixel rectangle.
+func (b *board) within(r prect) cellSpan {
+	if r.x1 <= r.x0 || r.y1 <= r.y0 {
+		return cellSpan{}
+	}
+	// Row k holds pixels 2k-py0 and 2k-py0+1.
+	r0 := (b.py0 + int(r.y0) + 1) / 2
+	r1 := (b.py0 + int(r.y1)) / 2 // exclusive: its second pixel is at y1 or past
+	if r1 <= r0 {
+		return cellSpan{}
+	}
+	return cellSpan{r.x0, r.x1, r0, r1}
+}
+
+// paintRectBut repaints the cells r touches except those in skip.
+func (b *board) paintRectBut(s *screen.Screen, r prect, skip cellSpan) {
+	span := b.touched(r)
+	for row := span.r0; row < span.r1; row++ {
+		x0, x1 := span.x0, span.x1
+		if row >= skip.r0 && row < skip.r1 {
+			if k0, k1 := max(skip.x0, x0), min(skip.x1, x1); k0 < k1 {
+				for x := x0; x < k0; x++ {
+					b.paintCell(s, b.col0+int(x), row)
+				}
+				x0 = k1
+			}
+		}
+		for x := x0; x < x1; x++ {
 			b.paintCell(s, b.col0+int(x), row)
 		}
 	}
+}
+
+// moved repaints what an object that went from old to now changed: the
+// cells either covers, once, but for those it covers in its colour both
+// before and after (they show it still: paintCell recomposes a cell from
+// every object, and each object that left or entered one repaints it). A
+// paddle moving a pixel then costs the cells at its two ends, not all of
+// its cells twice.
+func (b *board) moved(s *screen.Screen, old, now prect) {
+	var keep cellSpan
+	if old.c == now.c {
+		keep = b.within(prect{max(old.x0, now.x0), max(old.y0, now.y0), min(old.x1, now.x1), min(old.y1, now.y1), now.c})
+	}
+	b.paintRectBut(s, old, keep)
+	// The new cells but those kept and those just repainted.
+	done := b.touched(old)
+	span := b.touched(now)
+	for row := span.r0; row < span.r1; row++ {
+		for x := span.x0; x < span.x1; x++ {
+			if in(keep, x, row) || in(done, x, row) {
+				continue
+			}
+			b.paintCell(s, b.col0+int(x), row)
+		}
+	}
+}
+
+// in: cell x, row lies in c.
+func in(c cellSpan, x int32, row int) bool {
+	return x >= c.x0 && x < c.x1 && row >= c.r0 && row < c.r1
 }
 
 // restore repaints the board's cells within the screen rectangle x, y,
@@ -299,7 +374,8 @@ func (b *board) move(s *screen.Screen, next []prect) {
 			continue
 		}
 		if i < len(old) {
-			b.paintRect(s, old[i])
+			b.moved(s, old[i], r)
+			continue
 		}
 		b.paintRect(s, r)
 	}
