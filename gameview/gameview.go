@@ -30,7 +30,8 @@ import (
 type View interface {
 	// Styles are the view's style specs for profile p: the room screen
 	// places them in the session's palette after its own, at the base the
-	// view was made with (Maker).
+	// view was made with (Maker). They depend on p alone: the server's
+	// room screens share one palette per view type and profile.
 	Styles(p colorprofile.Profile) []screen.Spec
 	SetProfile(p colorprofile.Profile)
 	// Size is the board region (columns, rows) that shows snap's whole

@@ -84,6 +84,7 @@ func (srv *Server) lobbyDeps(s *Session, io *sessionIO, start lobbyStart) tui.Lo
 		Profile:       io.profile,
 		FPS:           fps,
 		Clocks:        srv.clocks,
+		Palettes:      &srv.palettes,
 		RTT:           io.rtt.get,
 		NoReply:       io.rtt.noReply,
 		InputAt:       io.input.LastRead,

@@ -123,6 +123,9 @@ type Server struct {
 	ssh    *ssh.Server
 	cmds   []command
 	clocks *pace.Clocks // game screens' shared frame clocks
+	// palettes are the game screens' shared palettes, one per game and
+	// colour profile.
+	palettes tui.Palettes
 	// watchers shares room screens among watchers who see the same.
 	watchers *tui.WatchHub
 

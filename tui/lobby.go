@@ -75,6 +75,7 @@ type LobbyDeps struct {
 	Profile  colorprofile.Profile
 	FPS      int
 	Clocks   *pace.Clocks // shared frame clocks; nil = one per view
+	Palettes *Palettes    // shared game palettes; nil = one per view
 	RTT      func() time.Duration
 	NoReply  func() time.Duration // RoomViewConfig.NoReply
 	InputAt  func() time.Time     // when the session last read input (RoomViewConfig.InputAt)

@@ -115,6 +115,7 @@ func (m *Lobby) startReplay(id uint64, data []byte, rec *store.MatchRecord) tea.
 	rp.show(st)
 	cfg := rp.viewConfig(rec, m.d.Views, m.d.Profile)
 	cfg.Out, cfg.FPS, cfg.Clocks, cfg.Width, cfg.Height, cfg.Chat = m.d.Out, m.d.FPS, m.d.Clocks, m.w, m.h, m.chatFeed()
+	cfg.Palettes = m.d.Palettes
 	rp.view = NewRoomView(cfg)
 	var wg sync.WaitGroup
 	wg.Add(2)

@@ -132,6 +132,10 @@ type RoomViewConfig struct {
 	// shows: a painter whose frames several watchers share hands a
 	// watcher who joins or fell behind the whole screen from it.
 	Drawn func(scr *screen.Screen)
+
+	// Palettes are the server's shared game palettes; nil gives the view
+	// palettes of its own.
+	Palettes *Palettes
 }
 
 // Key timing for terminals that send no key release: a lone press is a
@@ -274,10 +278,7 @@ func hasColour(p colorprofile.Profile) bool { return p >= colorprofile.ANSI }
 // palette is the game palette for p, with the game view's styles after
 // the screen's own.
 func (v *RoomView) palette(p colorprofile.Profile) *screen.Palette {
-	if v.cfg.Game == nil {
-		return gamePalette(p, nil)
-	}
-	return gamePalette(p, v.cfg.Game.Styles(p))
+	return v.cfg.Palettes.of(p, v.cfg.Game)
 }
 
 // key queues a Steered game's direction press or release, already

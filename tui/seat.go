@@ -59,7 +59,7 @@ func startSeat(d *LobbyDeps, host playHost, cs *chatState, r *lobby.Room, slot i
 		Room:   r, Me: d.Player.ID, Slot: slot, Title: title, Out: d.Out,
 		Profile: d.Profile, FPS: d.FPS, Clocks: d.Clocks, Width: w, Height: h, RTT: d.RTT, NoReply: d.NoReply, InputAt: d.InputAt,
 		Ranked: r.Ranked != "", WarmUp: r.WarmsUp(), Bots: d.Rooms != nil && d.Rooms.BotsFor(r), Outcome: r.Outcome, Watchers: r.Watchers, Metrics: metrics,
-		Chat: feed, Game: d.Views.newGameView(r.Game.Name(), d.Profile),
+		Chat: feed, Game: d.Views.newGameView(r.Game.Name(), d.Profile), Palettes: d.Palettes,
 	})
 	if t := d.Terminal; t != nil {
 		// The terminal hands keys to the room screen first from now on,

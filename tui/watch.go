@@ -167,6 +167,7 @@ func startWatch(k watchKit, r *lobby.Room, width, height int) (*watchScreen, tea
 		WaitText: "waiting for the match to start · n next room · q back",
 		Metrics:  k.metrics(r.Game.Name()),
 		Chat:     chatFeed,
+		Palettes: d.Palettes,
 	}
 	if hub := d.Watchers; hub != nil {
 		views, name, profile := d.Views, r.Game.Name(), d.Profile
