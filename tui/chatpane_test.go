@@ -594,7 +594,7 @@ func TestRoomViewChatPaneLayout(t *testing.T) {
 	out.mu.Unlock()
 	v.w, v.h = 80, 30
 	v.scr.Resize(80, 30)
-	v.mode, v.chatShown = modeNone, nil
+	v.mode, v.chat.shown = modeNone, nil
 	v.draw()
 	if scr = out.screen(); !strings.Contains(scr, "bob: have fun") {
 		t.Fatalf("after growing to 80×30:\n%s", scr)
@@ -819,7 +819,7 @@ func BenchmarkGameFrameChat80x30(b *testing.B) {
 		Width: 80, Height: 30, Now: func() time.Time { return now }, Chat: cs.feed})
 	v.setFrame(frames[0], v.cfg.Now())
 	v.draw()
-	if v.pane.h == 0 {
+	if v.chat.pane.h == 0 {
 		b.Fatal("no chat pane at 80×30")
 	}
 	b.ReportAllocs()

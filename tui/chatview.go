@@ -1,9 +1,9 @@
 package tui
 
 import (
+	"time"
 	"unicode"
 
-	"github.com/termarena/termarena/gameview"
 	"github.com/termarena/termarena/screen"
 )
 
@@ -29,83 +29,98 @@ const (
 // chatRect is where the pane is drawn; h == 0 means it is not.
 type chatRect struct{ x, y, w, h int }
 
-// clearScreen blanks the grid; the pane is repainted on the next frame.
-func (v *RoomView) clearScreen() {
-	v.scr.Clear()
-	v.chatShown, v.paneShown = nil, chatRect{}
+// chatPane is the room screen's chat: the pane beside or under the board
+// (or under the waiting screen), and a server notice's banner across the
+// top row. It draws the chat's snapshot (ChatLines), which the session's
+// model publishes; the screen's layout says where the pane goes (pane).
+type chatPane struct {
+	cv *canvas
+	// feed is the snapshot of the moment (RoomViewConfig.Chat); nil: no
+	// chat, and the screen draws exactly what it drew before chat existed.
+	feed func() *ChatLines
+	now  func() time.Time
+
+	snap      *ChatLines // this frame's snapshot
+	shown     *ChatLines // the snapshot the pane shows
+	pane      chatRect   // where the pane goes in the current layout
+	paneShown chatRect
+	cells     []gridCell // scratch for drawing chat text
+	wrap      chatWrapper
+	// bannerShown: the top row shows the chat snapshot's banner.
+	bannerShown bool
 }
 
-// layoutScaled lays out a board that scales (gameview.Scaled) and the
-// chat pane: beside the board when the board at 1:1 (wholeW × wholeH
-// cells) leaves chatSideMin columns, else below it when it leaves
-// chatBottomMin rows, else no pane. The board's region is what the pane
-// leaves; its cells within it are v.board. It reports false when even the
-// board alone does not fit.
-func (v *RoomView) layoutScaled(sv gameview.Scaled, snap any, wholeW, wholeH int) bool {
-	v.pane = chatRect{}
-	rows := v.h - 2 // the HUD and the footer
-	fit := func(cols, rows int) bool {
-		x, y, w, h, ok := sv.Fit(snap, cols, rows)
-		if ok {
-			v.region = [4]int{0, 1, cols, rows}
-			v.board = [4]int{x, 1 + y, w, h}
-		}
-		return ok
+// on: the screen has chat, so its layout leaves room for a pane.
+func (c *chatPane) on() bool { return c.feed != nil }
+
+// forget has the next frame draw the pane whole: the screen was cleared
+// or resized under it.
+func (c *chatPane) forget() { c.shown, c.paneShown = nil, chatRect{} }
+
+// take reads this frame's snapshot. ended: a banner whose time is up gave
+// its row back, so what it covered must be drawn again in this frame.
+func (c *chatPane) take() (ended bool) {
+	if c.feed != nil {
+		c.snap = c.feed()
 	}
-	if v.cfg.Chat != nil {
-		if pw := min(chatSideMax, v.w-wholeW-1); pw >= chatSideMin {
-			cols := v.w - pw - 1
-			if fit(cols, rows) {
-				v.pane = chatRect{cols + 1, 1, pw, rows}
-				return true
-			}
-		}
-		if k := min(chatBottomMax, rows-wholeH); k >= chatBottomMin {
-			if fit(v.w, rows-k) {
-				v.pane = chatRect{v.board[0], 1 + rows - k, v.board[2], k}
-				return true
-			}
-		}
+	if c.bannerShown && !c.bannerLive() {
+		return c.paintBanner()
 	}
-	return fit(v.w, rows)
+	return false
+}
+
+// footer is what the footer shows of chat: the marker, and the input
+// line when the player types with no pane on screen (typing).
+func (c *chatPane) footer() (marker, prompt string, typing bool) {
+	cl := c.snap
+	if cl == nil {
+		return "", "", false
+	}
+	if cl.typing && c.pane.h == 0 {
+		return cl.marker, cl.prompt, true
+	}
+	return cl.marker, "", false
 }
 
 // waitingPane places the pane under the waiting screen's n lines: a full
 // pane when there is room, else one line at the bottom, else none. It
 // returns the rows left above it.
-func (v *RoomView) waitingPane(n int) int {
-	v.pane = chatRect{}
-	if v.cfg.Chat == nil {
-		return v.h
+func (c *chatPane) waitingPane(n int) int {
+	w, h := c.cv.w, c.cv.h
+	c.pane = chatRect{}
+	if c.feed == nil {
+		return h
 	}
-	if k := min(chatWaitRows, v.h-n-2); k >= chatBottomMin {
-		pw := min(v.w, chatWaitWidth)
-		v.pane = chatRect{(v.w - pw) / 2, v.h - k, pw, k}
-		return v.h - k - 1
+	if k := min(chatWaitRows, h-n-2); k >= chatBottomMin {
+		pw := min(w, chatWaitWidth)
+		c.pane = chatRect{(w - pw) / 2, h - k, pw, k}
+		return h - k - 1
 	}
-	if v.h > n+1 {
-		v.pane = chatRect{0, v.h - 1, v.w, 1}
-		return v.h - 1
+	if h > n+1 {
+		c.pane = chatRect{0, h - 1, w, 1}
+		return h - 1
 	}
-	return v.h
+	return h
 }
 
-// paintChat draws the chat pane and the banner.
-func (v *RoomView) paintChat() {
-	v.paintPane()
-	if v.chatNow != nil && v.chatNow.banner != "" || v.bannerShown {
-		v.paintBanner()
+// paint draws the chat pane and the banner. ended: a banner whose time is
+// up gave its row back, so what it covered must be drawn again.
+func (c *chatPane) paint() (ended bool) {
+	c.paintPane()
+	if c.snap != nil && c.snap.banner != "" || c.bannerShown {
+		return c.paintBanner()
 	}
+	return false
 }
 
 // paintPane repaints the pane when the snapshot or the pane moved. The
 // steady state is two comparisons: no allocation, no cell touched.
-func (v *RoomView) paintPane() {
-	cl, p := v.chatNow, v.pane
-	if cl == v.chatShown && p == v.paneShown {
+func (c *chatPane) paintPane() {
+	cl, p := c.snap, c.pane
+	if cl == c.shown && p == c.paneShown {
 		return
 	}
-	v.chatShown, v.paneShown = cl, p
+	c.shown, c.paneShown = cl, p
 	if cl == nil {
 		return
 	}
@@ -115,37 +130,37 @@ func (v *RoomView) paintPane() {
 	if p.h <= 0 || p.w <= 0 {
 		return
 	}
-	v.scr.Fill(p.x, p.y, p.w, p.h, ' ', stDefault)
+	c.cv.scr.Fill(p.x, p.y, p.w, p.h, ' ', stDefault)
 	if p.h < chatBottomMin {
 		switch {
 		case cl.typing:
-			v.chatTail(p.x, p.y, p.w, cl.prompt, stBold)
+			c.tail(p.x, p.y, p.w, cl.prompt, stBold)
 		case cl.status != "":
-			v.chatText(p.x, p.y, p.w, cl.status, stWarn)
+			c.text(p.x, p.y, p.w, cl.status, stWarn)
 		default:
-			v.chatText(p.x, p.y, p.w, cl.marker, stDim)
+			c.text(p.x, p.y, p.w, cl.marker, stDim)
 		}
 		return
 	}
-	v.chatRule(p.x, p.y, p.w, cl.header)
+	c.rule(p.x, p.y, p.w, cl.header)
 	bottom := p.y + p.h
 	if cl.typing {
 		bottom--
-		v.chatTail(p.x, bottom, p.w, cl.prompt, stBold)
+		c.tail(p.x, bottom, p.w, cl.prompt, stBold)
 	}
 	if cl.status != "" && bottom-1 > p.y {
 		bottom--
-		v.chatText(p.x, bottom, p.w, cl.status, stWarn)
+		c.text(p.x, bottom, p.w, cl.status, stWarn)
 	}
 	n := bottom - p.y - 1
 	setGeometry(cl.geo, p.w, n, true)
-	v.wrap.grid = true
-	rows, _ := v.wrap.rows(cl.lines, p.w, n, cl.scroll)
+	c.wrap.grid = true
+	rows, _ := c.wrap.rows(cl.lines, p.w, n, cl.scroll)
 	y := bottom - len(rows)
 	for _, l := range rows {
 		x, room := p.x, p.w
 		for i, sg := range l {
-			used, cut := v.chatCells(x, y, room, sg.text, gridStyle(sg.st), i < len(l)-1)
+			used, cut := c.cellsAt(x, y, room, sg.text, gridStyle(sg.st), i < len(l)-1)
 			x, room = x+used, room-used
 			if cut {
 				break
@@ -156,48 +171,52 @@ func (v *RoomView) paintPane() {
 }
 
 // bannerLive: the chat snapshot has a banner whose time is not up.
-func (v *RoomView) bannerLive() bool {
-	cl := v.chatNow
-	return cl != nil && cl.banner != "" && v.cfg.Now().Before(cl.bannerUntil)
+func (c *chatPane) bannerLive() bool {
+	cl := c.snap
+	return cl != nil && cl.banner != "" && c.now().Before(cl.bannerUntil)
 }
 
 // paintBanner shows the snapshot's banner across the top row until it
-// expires, then gives the row back to the HUD (or the waiting screen).
-func (v *RoomView) paintBanner() {
-	cl := v.chatNow
-	if !v.bannerLive() {
-		if v.bannerShown {
-			v.bannerShown = false
-			v.hud, v.hudKey = "", hudKey{} // repaint what the banner covered
+// expires, then gives the row back (ended) to the HUD (or the waiting
+// screen), which the caller has draw it again.
+func (c *chatPane) paintBanner() (ended bool) {
+	cl := c.snap
+	if !c.bannerLive() {
+		if c.bannerShown {
+			c.bannerShown = false
+			return true
 		}
-		return
+		return false
 	}
-	v.bannerShown = true
+	c.bannerShown = true
 	text := " " + cl.banner + " "
-	v.cells = gridRunes(v.cells[:0], text)
+	c.cells = gridRunes(c.cells[:0], text)
 	n := 0
-	for _, c := range v.cells {
-		n += int(c.w)
+	for _, gc := range c.cells {
+		n += int(gc.w)
 	}
-	x := max((v.w-n)/2, 0)
-	v.scr.Fill(0, 0, x, 1, ' ', stDefault)
-	used, _ := v.chatCells(x, 0, v.w-x, text, stWarn, false)
-	v.scr.Fill(x+used, 0, v.w-x-used, 1, ' ', stDefault)
+	w, scr := c.cv.w, c.cv.scr
+	x := max((w-n)/2, 0)
+	scr.Fill(0, 0, x, 1, ' ', stDefault)
+	used, _ := c.cellsAt(x, 0, w-x, text, stWarn, false)
+	scr.Fill(x+used, 0, w-x-used, 1, ' ', stDefault)
+	return false
 }
 
-// chatCells draws s from x in at most room cells and reports the cells
+// cellsAt draws s from x in at most room cells and reports the cells
 // used and whether it ran out of room; more says more text follows s on
 // the line, so filling the room exactly still needs an ellipsis. A wide
 // rune that would be cut in half by the edge goes with the cut.
-func (v *RoomView) chatCells(x, y, room int, s string, st screen.Style, more bool) (int, bool) {
-	v.cells = gridRunes(v.cells[:0], s)
+func (c *chatPane) cellsAt(x, y, room int, s string, st screen.Style, more bool) (int, bool) {
+	scr := c.cv.scr
+	c.cells = gridRunes(c.cells[:0], s)
 	n := 0
-	for _, c := range v.cells {
-		n += int(c.w)
+	for _, gc := range c.cells {
+		n += int(gc.w)
 	}
 	if n < room || (n == room && !more) {
-		for _, c := range v.cells {
-			x += v.scr.Set(x, y, c.r, st)
+		for _, gc := range c.cells {
+			x += scr.Set(x, y, gc.r, st)
 		}
 		return n, false
 	}
@@ -205,28 +224,29 @@ func (v *RoomView) chatCells(x, y, room int, s string, st screen.Style, more boo
 		return 0, true
 	}
 	used := 0
-	for _, c := range v.cells {
-		if used+int(c.w) > room-1 {
+	for _, gc := range c.cells {
+		if used+int(gc.w) > room-1 {
 			break
 		}
-		used += v.scr.Set(x+used, y, c.r, st)
+		used += scr.Set(x+used, y, gc.r, st)
 	}
-	v.scr.Set(x+used, y, '…', st)
+	scr.Set(x+used, y, '…', st)
 	return used + 1, true
 }
 
-func (v *RoomView) chatText(x, y, w int, s string, st screen.Style) {
-	v.chatCells(x, y, w, s, st, false)
+func (c *chatPane) text(x, y, w int, s string, st screen.Style) {
+	c.cellsAt(x, y, w, s, st, false)
 }
 
-// chatTail draws the end of s (the input line and its cursor) in w cells.
-func (v *RoomView) chatTail(x, y, w int, s string, st screen.Style) {
-	v.cells = gridRunes(v.cells[:0], s)
+// tail draws the end of s (the input line and its cursor) in w cells.
+func (c *chatPane) tail(x, y, w int, s string, st screen.Style) {
+	scr := c.cv.scr
+	c.cells = gridRunes(c.cells[:0], s)
 	n := 0
-	for _, c := range v.cells {
-		n += int(c.w)
+	for _, gc := range c.cells {
+		n += int(gc.w)
 	}
-	cells := v.cells
+	cells := c.cells
 	if n > w && w > 0 {
 		// Keep what fits after the ellipsis, counting from the end.
 		i, kept := len(cells), 0
@@ -234,19 +254,19 @@ func (v *RoomView) chatTail(x, y, w int, s string, st screen.Style) {
 			i--
 			kept += int(cells[i].w)
 		}
-		x += v.scr.Set(x, y, '…', st)
+		x += scr.Set(x, y, '…', st)
 		cells = cells[i:]
 	}
-	for _, c := range cells {
-		x += v.scr.Set(x, y, c.r, st)
+	for _, gc := range cells {
+		x += scr.Set(x, y, gc.r, st)
 	}
 }
 
-// chatRule draws "─ header ───…" across w cells.
-func (v *RoomView) chatRule(x, y, w int, header string) {
-	v.scr.Fill(x, y, w, 1, '─', stDim)
+// rule draws "─ header ───…" across w cells.
+func (c *chatPane) rule(x, y, w int, header string) {
+	c.cv.scr.Fill(x, y, w, 1, '─', stDim)
 	if w > 2 {
-		v.chatCells(x+1, y, w-1, " "+header+" ", stDim, false)
+		c.cellsAt(x+1, y, w-1, " "+header+" ", stDim, false)
 	}
 }
 

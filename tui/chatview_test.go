@@ -68,7 +68,7 @@ func wideScreen(out *vtWriter) string {
 // edges.
 func paneText(t *testing.T, v *RoomView, out *vtWriter) []string {
 	t.Helper()
-	p := v.pane
+	p := v.chat.pane
 	if p.h == 0 {
 		t.Fatal("no chat pane")
 	}
@@ -260,7 +260,7 @@ func TestChatWrapsInsteadOfCutting(t *testing.T) {
 	for _, size := range [][2]int{{80, 30}, {200, 50}} {
 		clock := time.Unix(1000, 0)
 		v, out := roomWithChat(t, m, size[0], size[1], &clock)
-		check(fmt.Sprintf("room %dx%d", size[0], size[1]), paneText(t, v, out), v.pane.w, size[0] > 80)
+		check(fmt.Sprintf("room %dx%d", size[0], size[1]), paneText(t, v, out), v.chat.pane.w, size[0] > 80)
 	}
 }
 
@@ -359,7 +359,7 @@ func TestChatScrollsBack(t *testing.T) {
 			run(t, c, m, bob, func() (string, []string) {
 				v.draw()
 				rows := wideCells(out)
-				return wideText(rows[v.pane.y]), paneText(t, v, out)
+				return wideText(rows[v.chat.pane.y]), paneText(t, v, out)
 			})
 		})
 	}

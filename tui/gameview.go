@@ -2,16 +2,12 @@ package tui
 
 import (
 	"context"
-	"fmt"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/gameview"
-	"github.com/termarena/termarena/screen"
 )
 
 // ViewMaker makes a game's view for one session (gameview.Maker).
@@ -87,7 +83,7 @@ func (v *RoomView) TakeKey(ctx context.Context, key string, repeat, release bool
 // mapping it in k: not while the screen has a question, the key help or
 // the chat line up, in which case the menu types or answers with it.
 func (v *RoomView) takes(k *keyEvent) bool {
-	if v.prompt.Load() != nil {
+	if v.ov.prompt.Load() != nil {
 		return false
 	}
 	if c := v.cfg.Chat; c != nil {
@@ -226,35 +222,70 @@ func (v *RoomView) layout(fr *game.Frame) bool {
 func (v *RoomView) layoutPlugin(fr *game.Frame) bool {
 	ww, wh, mw, mh := v.pluginSize(fr)
 	rows := v.h - 2 // the header and the footer
-	v.pane = chatRect{}
+	v.chat.pane = chatRect{}
 	if v.w < mw || rows < mh {
 		return false
 	}
 	bw, bh := min(ww, v.w), min(wh, rows)
 	whole := v.w >= ww && rows >= wh
-	if v.cfg.Chat != nil {
+	if v.chat.on() {
 		switch {
 		case v.w-ww-1 >= chatSideMin:
 			pw := min(chatSideMax, v.w-ww-1)
-			v.pane = chatRect{v.w - pw, 1, pw, rows}
+			v.chat.pane = chatRect{v.w - pw, 1, pw, rows}
 		case whole && rows-wh >= chatBottomMin:
 			k := min(chatBottomMax, rows-wh)
-			v.pane = chatRect{0, 1 + rows - k, v.w, k}
+			v.chat.pane = chatRect{0, 1 + rows - k, v.w, k}
 		case whole:
 		case rows-chatBottomMin >= mh:
 			k := min(chatBottomMax, rows-mh)
-			v.pane = chatRect{0, 1 + rows - k, v.w, k}
+			v.chat.pane = chatRect{0, 1 + rows - k, v.w, k}
 			bh = rows - k
 		}
 	}
 	// Centred in the columns the pane leaves.
 	free := v.w
-	if v.pane.h == rows && v.pane.w > 0 {
-		free = v.w - v.pane.w - 1
+	if p := v.chat.pane; p.h == rows && p.w > 0 {
+		free = v.w - p.w - 1
 	}
 	bw = min(bw, free)
 	v.region = [4]int{(free - bw) / 2, 1, bw, bh}
 	return true
+}
+
+// layoutScaled lays out a board that scales (gameview.Scaled) and the
+// chat pane: beside the board when the board at 1:1 (wholeW × wholeH
+// cells) leaves chatSideMin columns, else below it when it leaves
+// chatBottomMin rows, else no pane. The board's region is what the pane
+// leaves; its cells within it are v.board. It reports false when even the
+// board alone does not fit.
+func (v *RoomView) layoutScaled(sv gameview.Scaled, snap any, wholeW, wholeH int) bool {
+	v.chat.pane = chatRect{}
+	rows := v.h - 2 // the HUD and the footer
+	fit := func(cols, rows int) bool {
+		x, y, w, h, ok := sv.Fit(snap, cols, rows)
+		if ok {
+			v.region = [4]int{0, 1, cols, rows}
+			v.board = [4]int{x, 1 + y, w, h}
+		}
+		return ok
+	}
+	if v.chat.on() {
+		if pw := min(chatSideMax, v.w-wholeW-1); pw >= chatSideMin {
+			cols := v.w - pw - 1
+			if fit(cols, rows) {
+				v.chat.pane = chatRect{cols + 1, 1, pw, rows}
+				return true
+			}
+		}
+		if k := min(chatBottomMax, rows-wholeH); k >= chatBottomMin {
+			if fit(v.w, rows-k) {
+				v.chat.pane = chatRect{v.board[0], 1 + rows - k, v.board[2], k}
+				return true
+			}
+		}
+	}
+	return fit(v.w, rows)
 }
 
 // paintBoard draws the game's screen: the board through its view, then
@@ -263,7 +294,7 @@ func (v *RoomView) paintBoard(fr *game.Frame, now time.Time) {
 	gv := v.cfg.Game
 	if v.mode != modeBoard || v.layoutW != v.w || v.layoutH != v.h {
 		if !v.layout(fr) {
-			v.pane = chatRect{}
+			v.chat.pane = chatRect{}
 			v.paintSmallPlugin(fr)
 			return
 		}
@@ -271,207 +302,38 @@ func (v *RoomView) paintBoard(fr *game.Frame, now time.Time) {
 		v.layoutW, v.layoutH = v.w, v.h
 		v.clearScreen()
 		gv.Invalidate()
-		v.hud, v.overlay = "", nil
+		v.textGone()
+		v.ov.forget()
 	}
 	follow := -1
 	if v.cfg.Follow != nil {
 		follow = v.cfg.Follow()
 	}
-	v.follow = follow
+	v.head.follow = follow
 	gv.Follow(follow)
 	r, b := v.region, v.board
-	lines := wrapOverlay(v.overlayLines(fr), b[2])
-	if !slices.Equal(lines, v.overlay) && len(v.overlay) > 0 {
+	lines := wrapOverlay(v.ov.text(fr, b[2]), b[2])
+	if o, ok := v.ov.leaving(lines); ok {
 		// The old overlay's cells go back to the board: only those, when
 		// the view can (a whole 80×24 court is some 1,600 cells, and a
 		// countdown digit or a point notice changes every second or so).
 		if rs, ok := gv.(gameview.Restorer); ok {
-			o := v.ovRect
 			rs.Restore(v.scr, o[0], o[1], o[2], o[3])
 		} else {
 			gv.Invalidate()
 		}
 	}
 	gv.Paint(v.scr, r[0], r[1], r[2], r[3], fr.State, v.viewer(now))
-	v.placeOverlay(fr, lines, b[0], b[1], b[2], b[3])
+	v.ov.place(fr, lines, b[0], b[1], b[2], b[3])
 	if sb := v.scores; sb != nil {
-		v.paintHUD(fr, sb)
+		v.head.paintScores(fr, sb, v.fps)
 		return
 	}
-	v.paintPluginHUD(fr)
+	v.head.paintPlain(fr, v.fps)
 }
 
 // paintSmallPlugin is the too-small screen for the game's board.
 func (v *RoomView) paintSmallPlugin(fr *game.Frame) {
 	_, _, mw, mh := v.pluginSize(fr)
 	v.paintTooSmall(fr, mw, mh+2, v.cfg.Game.Over(fr.State))
-}
-
-// plainSeat is what the header of a game without a scoreboard shows of
-// one seat.
-type plainSeat struct {
-	shown           bool
-	name, label     string
-	mark            rune
-	st              screen.Style
-	score           int
-	me              bool // the player's own seat, or the one a watcher follows
-	away, left, out bool
-}
-
-// plainKey is everything that header and its footer show. Comparing it is
-// cheap, so the strings are only built (and allocated) when it changes.
-type plainKey struct {
-	seats     [maxSeats]plainSeat
-	status    string
-	colour    bool
-	watchers  int
-	rttMS     int64 // -1: unknown
-	noReplyS  int64 // seconds without an answer, from staleAfter; 0 = answering
-	fps, w, h int
-	finished  bool
-	anyLeft   bool
-	footer    [2]string // the Footer's status and keys
-	marker    string    // the chat marker
-	typing    string    // the input line while typing without a pane
-}
-
-// paintPluginHUD draws the header of a game without a scoreboard (each
-// seat's mark, name, rating and score, then the match line; the figures
-// on the right) and the footer.
-func (v *RoomView) paintPluginHUD(fr *game.Frame) {
-	gv := v.cfg.Game
-	k := plainKey{colour: v.colour, fps: v.fps, w: v.w, h: v.h, finished: fr.Phase == game.Finished}
-	if fr.Phase != game.Countdown {
-		// Over the opening countdown the overlay says who plays whom;
-		// the match has no round to speak of yet.
-		k.status = gv.Status(fr.State)
-	}
-	if fr.WarmUp {
-		// A lone rider's rounds win nothing: the header says why.
-		k.status = "warm-up, nothing counts · " + k.status
-	}
-	for slot := range fr.Forfeited {
-		k.anyLeft = k.anyLeft || leftMatch(fr, slot)
-	}
-	for slot, s := range fr.Seats {
-		if slot >= maxSeats || (!s.Taken && !leftMatch(fr, slot)) {
-			continue
-		}
-		mark, st, score, out := gv.Seat(fr.State, slot)
-		k.seats[slot] = plainSeat{shown: true, name: seatName(fr, slot), label: v.label(fr, slot), mark: mark, st: st, score: score,
-			me: slot == v.cfg.Slot || slot == v.follow, away: s.Taken && !s.Connected, left: leftMatch(fr, slot), out: out}
-	}
-	if v.cfg.Watchers != nil {
-		k.watchers = v.cfg.Watchers()
-	}
-	k.rttMS, k.noReplyS = v.link()
-	if v.cfg.Footer != nil {
-		k.footer[0], k.footer[1] = v.cfg.Footer()
-	}
-	if cl := v.chatNow; cl != nil {
-		k.marker = cl.marker
-		if cl.typing && v.pane.h == 0 {
-			k.typing = cl.prompt
-		}
-	}
-	if k == v.plain && v.hud != "" {
-		return
-	}
-	v.plain = k
-	v.hud = "drawn"
-
-	figs := headerFigures(k.watchers, v.cfg.Slot >= 0, k.rttMS, k.noReplyS, k.fps)
-	parts, right := fitHeader(v.w, figs, func(labels bool, nameMax int) []hudPart { return k.parts(labels, nameMax) })
-	// The match line goes in the header after the names when it fits
-	// there, else in the footer.
-	x := 1 + partsWidth(parts)
-	inHeader := k.status != "" && x+len([]rune(k.status)) < v.w-len([]rune(right))-2
-	footStatus := ""
-	if !inHeader {
-		footStatus = k.status
-	}
-	v.scr.Fill(0, 0, v.w, 1, ' ', stDefault)
-	x = 1
-	for _, p := range parts {
-		x += v.scr.Text(x, 0, p.text, p.st)
-	}
-	if inHeader {
-		v.scr.Text(x, 0, k.status, stDim)
-	}
-	v.scr.Text(max(v.w-len([]rune(right))-1, x), 0, right, stDim)
-	v.scr.Fill(0, v.h-1, v.w, 1, ' ', stDefault)
-	if k.typing != "" {
-		// No room for the pane: the input line takes the footer, so the
-		// player still sees what they type.
-		v.chatTail(0, v.h-1, v.w, k.typing, stBold)
-		return
-	}
-	foot := v.footerLine(&k, footStatus)
-	v.scr.Text(max((v.w-len([]rune(foot)))/2, 0), v.h-1, foot, stDim)
-}
-
-// parts are the header's seats: mark (without colour), name (cut to
-// nameMax), rating when labels, score and state, each in its style.
-func (k *plainKey) parts(labels bool, nameMax int) []hudPart {
-	var parts []hudPart
-	var b strings.Builder
-	for _, s := range k.seats {
-		if !s.shown {
-			continue
-		}
-		b.Reset()
-		if s.me {
-			b.WriteString("▸")
-		}
-		if !k.colour {
-			b.WriteRune(s.mark)
-			b.WriteString(":")
-		}
-		name := s.name
-		if r := []rune(name); len(r) > nameMax {
-			name = string(r[:nameMax-1]) + "…"
-		}
-		b.WriteString(name)
-		if labels && s.label != "" {
-			b.WriteString(" " + s.label)
-		}
-		fmt.Fprintf(&b, " %d", s.score)
-		switch {
-		case s.away:
-			b.WriteString(" (away)")
-		case s.left:
-			b.WriteString(" (left)")
-		case s.out:
-			b.WriteString(" ✗")
-		}
-		b.WriteString("  ")
-		parts = append(parts, hudPart{b.String(), s.st})
-	}
-	return parts
-}
-
-// footerLine is the footer under a header without a scoreboard: the
-// match line when the header had no room for it, the status (or the
-// title) and the keys, keeping the keys whole.
-func (v *RoomView) footerLine(k *plainKey, match string) string {
-	gv := v.cfg.Game
-	keys := gv.KeyHelp(v.cfg.Slot) + " · q leave"
-	switch {
-	case k.finished && v.cfg.Ranked && k.anyLeft:
-		// A ranked rematch needs every player the queue seated.
-		keys = "n queue · q leave"
-	case k.finished && v.cfg.Ranked:
-		keys = "r rematch · n queue · q leave"
-	case k.finished:
-		keys = "r rematch · q leave"
-	}
-	status := v.title(v.fr)
-	if v.cfg.Footer != nil {
-		status, keys = k.footer[0], k.footer[1]
-		if help := gv.LookHelp(); help != "" && v.cfg.Look {
-			keys = help + " · " + keys
-		}
-	}
-	return fitFooter(v.w, match, status, keys, k.marker, v.cfg.Footer == nil, v.cfg.StatusFirst)
 }

@@ -45,12 +45,44 @@ type hudKey struct {
 // scoreSeats is how many seats a scoreboard's header shows.
 const scoreSeats = 4
 
-// paintHUD draws the header of a game with a scoreboard (each seat's name,
-// rating and score, by team when the mode has teams; the figures on the
-// right) and the footer.
-func (v *RoomView) paintHUD(fr *game.Frame, sb gameview.Scoreboard) {
-	k := hudKey{finished: fr.Phase == game.Finished, fps: v.fps, w: v.w, h: v.h, follow: v.follow,
-		keys: v.cfg.Game.KeyHelp(v.cfg.Slot)}
+// roomHUD is the room screen's header and footer around the board: each
+// seat's name, rating and score (by team when the mode has teams), the
+// figures on the right, the match or follow line and the keys. It draws
+// them again only when what they show changed (plainKey, hudKey): most
+// frames change nothing but the board.
+type roomHUD struct {
+	cfg  *RoomViewConfig
+	cv   *canvas
+	chat footerChat
+	// drawn: the header and footer on screen are the ones plain or key
+	// describe; false draws them again in the next frame.
+	drawn bool
+	plain plainKey // what a header without a scoreboard shows
+	key   hudKey   // what a scoreboard's header shows
+	// follow is the seat a watcher follows this frame (-1: none).
+	follow int
+	colour bool // the profile has colours (else seats are marked)
+}
+
+// footerChat is what the footer needs of the chat pane: its marker, and
+// the input line when there is no pane to type in, which the footer then
+// shows (tail) so the player still sees what they type.
+type footerChat interface {
+	footer() (marker, prompt string, typing bool)
+	tail(x, y, w int, s string, st screen.Style)
+}
+
+// invalidate has the next frame draw the header and footer again:
+// something was drawn over them, or the screen was cleared.
+func (hd *roomHUD) invalidate() { hd.drawn = false }
+
+// paintScores draws the header of a game with a scoreboard (each seat's
+// name, rating and score, by team when the mode has teams; the figures on
+// the right) and the footer; fps is the frame rate the header shows.
+func (hd *roomHUD) paintScores(fr *game.Frame, sb gameview.Scoreboard, fps int) {
+	cfg, w, h := hd.cfg, hd.cv.w, hd.cv.h
+	k := hudKey{finished: fr.Phase == game.Finished, fps: fps, w: w, h: h, follow: hd.follow,
+		keys: cfg.Game.KeyHelp(cfg.Slot)}
 	teams := sb.Teams(fr.State)
 	k.teams = len(teams)
 	for slot := range scoreSeats {
@@ -61,17 +93,16 @@ func (v *RoomView) paintHUD(fr *game.Frame, sb gameview.Scoreboard) {
 			}
 		}
 	}
-	if v.cfg.Watchers != nil {
-		k.watchers = v.cfg.Watchers()
+	if cfg.Watchers != nil {
+		k.watchers = cfg.Watchers()
 	}
-	if v.cfg.Footer != nil {
-		k.footer[0], k.footer[1] = v.cfg.Footer()
+	if cfg.Footer != nil {
+		k.footer[0], k.footer[1] = cfg.Footer()
 	}
-	if cl := v.chatNow; cl != nil {
-		k.chat = cl.marker
-		if cl.typing && v.pane.h == 0 {
-			k.chat, k.typing = cl.prompt, true
-		}
+	if marker, prompt, typing := hd.chat.footer(); typing {
+		k.chat, k.typing = prompt, true
+	} else {
+		k.chat = marker
 	}
 	seated := 0
 	for _, s := range fr.Seats {
@@ -85,7 +116,7 @@ func (v *RoomView) paintHUD(fr *game.Frame, sb gameview.Scoreboard) {
 		k.anyLeft = k.anyLeft || leftMatch(fr, slot)
 	}
 	for slot := range min(len(fr.Seats), scoreSeats) {
-		k.labels[slot] = v.label(fr, slot)
+		k.labels[slot] = cfg.label(fr, slot)
 		k.names[slot] = seatName(fr, slot)
 		k.taken[slot] = fr.Seats[slot].Taken
 		k.connected[slot] = fr.Seats[slot].Connected
@@ -97,39 +128,40 @@ func (v *RoomView) paintHUD(fr *game.Frame, sb gameview.Scoreboard) {
 	if f := k.follow; f >= 0 && f < scoreSeats {
 		k.followed = sb.FollowText(fr.State, f, !scoredBy(fr, f))
 	}
-	k.rttMS, k.noReplyS = v.link()
-	if k == v.hudKey && v.hud != "" {
+	k.rttMS, k.noReplyS = cfg.link()
+	if k == hd.key && hd.drawn {
 		return
 	}
-	v.hudKey = k
-	v.hud = "drawn"
-	v.scr.Fill(0, 0, v.w, 1, ' ', stDefault)
-	figs := headerFigures(k.watchers, v.cfg.Slot >= 0, k.rttMS, k.noReplyS, k.fps)
-	parts, right := fitHeader(v.w, figs, func(labels bool, nameMax int) []hudPart { return v.hudParts(&k, labels, nameMax) })
+	hd.key = k
+	hd.drawn = true
+	scr := hd.cv.scr
+	scr.Fill(0, 0, w, 1, ' ', stDefault)
+	figs := headerFigures(k.watchers, cfg.Slot >= 0, k.rttMS, k.noReplyS, k.fps)
+	parts, right := fitHeader(w, figs, func(labels bool, nameMax int) []hudPart { return hd.parts(fr, &k, labels, nameMax) })
 	x := 1
 	for _, p := range parts {
-		x += v.scr.Text(x, 0, p.text, p.st)
+		x += scr.Text(x, 0, p.text, p.st)
 	}
-	v.scr.Text(max(v.w-len([]rune(right))-1, x), 0, right, stDim)
+	scr.Text(max(w-len([]rune(right))-1, x), 0, right, stDim)
 
 	foot := "q leave"
 	switch {
-	case k.finished && v.cfg.Ranked && (k.alone || k.anyLeft):
+	case k.finished && cfg.Ranked && (k.alone || k.anyLeft):
 		// A ranked rematch needs every player the queue seated.
 		foot = "n queue · q leave"
-	case k.finished && k.alone && v.cfg.WarmUp && v.cfg.Slot >= 0:
+	case k.finished && k.alone && cfg.WarmUp && cfg.Slot >= 0:
 		foot = "alone: r warm up · q leave"
 	case k.finished && k.alone:
 		foot = "waiting for players · q leave"
-	case k.finished && v.cfg.Ranked:
+	case k.finished && cfg.Ranked:
 		foot = "r rematch · n queue · q leave"
 	case k.finished:
 		foot = "r rematch · q leave"
 	default:
 		foot = k.keys + " · q leave"
 	}
-	status, keys := v.title(fr), foot
-	if v.cfg.Footer != nil {
+	status, keys := cfg.title(fr), foot
+	if cfg.Footer != nil {
 		status, keys = k.footer[0], k.footer[1]
 	}
 	if k.warmUp {
@@ -146,25 +178,25 @@ func (v *RoomView) paintHUD(fr *game.Frame, sb gameview.Scoreboard) {
 	if !k.typing {
 		mark = k.chat
 	}
-	foot = fitFooter(v.w, follow, status, keys, mark, v.cfg.Footer == nil, v.cfg.StatusFirst)
-	v.scr.Fill(0, v.h-1, v.w, 1, ' ', stDefault)
+	foot = fitFooter(w, follow, status, keys, mark, cfg.Footer == nil, cfg.StatusFirst)
+	scr.Fill(0, h-1, w, 1, ' ', stDefault)
 	if k.typing {
 		// No room for the pane: the input line takes the footer, so the
 		// player still sees what they type.
-		v.chatTail(0, v.h-1, v.w, k.chat, stBold)
+		hd.chat.tail(0, h-1, w, k.chat, stBold)
 		return
 	}
-	v.scr.Text(max((v.w-len([]rune(foot)))/2, 0), v.h-1, foot, stDim)
+	scr.Text(max((w-len([]rune(foot)))/2, 0), h-1, foot, stDim)
 }
 
 // title is the room as the header and the waiting screen name it: a
 // casual room where bots sit (b) says so, since its matches are then
 // practice with bots, not the casual match the title promised.
-func (v *RoomView) title(fr *game.Frame) string {
-	if v.cfg.Bots && fr != nil && slices.ContainsFunc(fr.Seats, func(s game.Seat) bool { return s.Taken && bot.IsBot(s.Player.ID) }) {
-		return v.cfg.Title + " · vs bots"
+func (c *RoomViewConfig) title(fr *game.Frame) string {
+	if c.Bots && fr != nil && slices.ContainsFunc(fr.Seats, func(s game.Seat) bool { return s.Taken && bot.IsBot(s.Player.ID) }) {
+		return c.Title + " · vs bots"
 	}
-	return v.cfg.Title
+	return c.Title
 }
 
 // playedBy names who played slot in the match the frame shows, even after
@@ -196,20 +228,20 @@ func scoredBy(fr *game.Frame, slot int) bool {
 // opened, so a rematch shows current ratings; a frame still showing the
 // rated match before its end (a delayed watcher) keeps the old ones until
 // the results are on screen.
-func (v *RoomView) label(fr *game.Frame, slot int) string {
+func (c *RoomViewConfig) label(fr *game.Frame, slot int) string {
 	if slot < 0 || slot >= maxSeats {
 		return ""
 	}
-	if v.cfg.Outcome != nil && fr != nil {
-		if o := v.cfg.Outcome(); o != nil && (o.Seed != fr.Seed || fr.Phase == game.Finished) &&
+	if c.Outcome != nil && fr != nil {
+		if o := c.Outcome(); o != nil && (o.Seed != fr.Seed || fr.Phase == game.Finished) &&
 			slot < len(o.Changes) && o.Changes[slot].Games > 0 {
 			return rating.Display(o.Changes[slot].After, o.Changes[slot].DeviationAfter)
 		}
 	}
-	if v.cfg.Labels == nil {
+	if c.Labels == nil {
 		return ""
 	}
-	return v.cfg.Labels(slot)
+	return c.Labels(slot)
 }
 
 // hudPart is a run of header text in one style.
@@ -221,15 +253,15 @@ type hudPart struct {
 // link is what the header says of the player's connection: the round
 // trip in milliseconds (-1: unknown), and how many seconds the client has
 // not answered once that makes the round trip stale (0: answering).
-func (v *RoomView) link() (rttMS, noReplyS int64) {
+func (c *RoomViewConfig) link() (rttMS, noReplyS int64) {
 	rttMS = -1
-	if v.cfg.RTT != nil {
-		if d := v.cfg.RTT(); d > 0 {
+	if c.RTT != nil {
+		if d := c.RTT(); d > 0 {
 			rttMS = d.Milliseconds()
 		}
 	}
-	if v.cfg.NoReply != nil {
-		if d := v.cfg.NoReply(); d >= staleAfter {
+	if c.NoReply != nil {
+		if d := c.NoReply(); d >= staleAfter {
 			noReplyS = int64(d / time.Second)
 		}
 	}
@@ -302,16 +334,16 @@ func partsWidth(ps []hudPart) int {
 	return n - trail
 }
 
-// hudParts is the header's left side: each seat's name, rating and score
-// in its style; with teams, each team with its score.
-func (v *RoomView) hudParts(k *hudKey, labels bool, nameMax int) []hudPart {
+// parts is the scoreboard header's left side for fr: each seat's name,
+// rating and score in its style; with teams, each team with its score.
+func (hd *roomHUD) parts(fr *game.Frame, k *hudKey, labels bool, nameMax int) []hudPart {
 	var ps []hudPart
 	seat := func(slot int) string {
 		name := k.names[slot]
 		if r := []rune(name); len(r) > nameMax {
 			name = string(r[:nameMax-1]) + "…"
 		}
-		if slot == v.cfg.Slot || slot == k.follow {
+		if slot == hd.cfg.Slot || slot == k.follow {
 			name = "▸" + name
 		}
 		if labels && k.labels[slot] != "" {
@@ -330,7 +362,7 @@ func (v *RoomView) hudParts(k *hudKey, labels bool, nameMax int) []hudPart {
 		return ""
 	}
 	style := func(slot int) screen.Style {
-		_, st, _, _ := v.cfg.Game.Seat(v.fr.State, slot)
+		_, st, _, _ := hd.cfg.Game.Seat(fr.State, slot)
 		return st
 	}
 	if k.teams > 0 {
@@ -424,4 +456,171 @@ func seatName(fr *game.Frame, slot int) string {
 		return fr.Roster[slot].Name
 	}
 	return ""
+}
+
+// plainSeat is what the header of a game without a scoreboard shows of
+// one seat.
+type plainSeat struct {
+	shown           bool
+	name, label     string
+	mark            rune
+	st              screen.Style
+	score           int
+	me              bool // the player's own seat, or the one a watcher follows
+	away, left, out bool
+}
+
+// plainKey is everything that header and its footer show. Comparing it is
+// cheap, so the strings are only built (and allocated) when it changes.
+type plainKey struct {
+	seats     [maxSeats]plainSeat
+	status    string
+	colour    bool
+	watchers  int
+	rttMS     int64 // -1: unknown
+	noReplyS  int64 // seconds without an answer, from staleAfter; 0 = answering
+	fps, w, h int
+	finished  bool
+	anyLeft   bool
+	footer    [2]string // the Footer's status and keys
+	marker    string    // the chat marker
+	typing    string    // the input line while typing without a pane
+}
+
+// paintPlain draws the header of a game without a scoreboard (each seat's
+// mark, name, rating and score, then the match line; the figures on the
+// right) and the footer; fps is the frame rate the header shows.
+func (hd *roomHUD) paintPlain(fr *game.Frame, fps int) {
+	cfg, w, h := hd.cfg, hd.cv.w, hd.cv.h
+	gv := cfg.Game
+	k := plainKey{colour: hd.colour, fps: fps, w: w, h: h, finished: fr.Phase == game.Finished}
+	if fr.Phase != game.Countdown {
+		// Over the opening countdown the overlay says who plays whom;
+		// the match has no round to speak of yet.
+		k.status = gv.Status(fr.State)
+	}
+	if fr.WarmUp {
+		// A lone rider's rounds win nothing: the header says why.
+		k.status = "warm-up, nothing counts · " + k.status
+	}
+	for slot := range fr.Forfeited {
+		k.anyLeft = k.anyLeft || leftMatch(fr, slot)
+	}
+	for slot, s := range fr.Seats {
+		if slot >= maxSeats || (!s.Taken && !leftMatch(fr, slot)) {
+			continue
+		}
+		mark, st, score, out := gv.Seat(fr.State, slot)
+		k.seats[slot] = plainSeat{shown: true, name: seatName(fr, slot), label: cfg.label(fr, slot), mark: mark, st: st, score: score,
+			me: slot == cfg.Slot || slot == hd.follow, away: s.Taken && !s.Connected, left: leftMatch(fr, slot), out: out}
+	}
+	if cfg.Watchers != nil {
+		k.watchers = cfg.Watchers()
+	}
+	k.rttMS, k.noReplyS = cfg.link()
+	if cfg.Footer != nil {
+		k.footer[0], k.footer[1] = cfg.Footer()
+	}
+	k.marker, k.typing, _ = hd.chat.footer()
+	if k == hd.plain && hd.drawn {
+		return
+	}
+	hd.plain = k
+	hd.drawn = true
+
+	scr := hd.cv.scr
+	figs := headerFigures(k.watchers, cfg.Slot >= 0, k.rttMS, k.noReplyS, k.fps)
+	parts, right := fitHeader(w, figs, func(labels bool, nameMax int) []hudPart { return k.parts(labels, nameMax) })
+	// The match line goes in the header after the names when it fits
+	// there, else in the footer.
+	x := 1 + partsWidth(parts)
+	inHeader := k.status != "" && x+len([]rune(k.status)) < w-len([]rune(right))-2
+	footStatus := ""
+	if !inHeader {
+		footStatus = k.status
+	}
+	scr.Fill(0, 0, w, 1, ' ', stDefault)
+	x = 1
+	for _, p := range parts {
+		x += scr.Text(x, 0, p.text, p.st)
+	}
+	if inHeader {
+		scr.Text(x, 0, k.status, stDim)
+	}
+	scr.Text(max(w-len([]rune(right))-1, x), 0, right, stDim)
+	scr.Fill(0, h-1, w, 1, ' ', stDefault)
+	if k.typing != "" {
+		// No room for the pane: the input line takes the footer, so the
+		// player still sees what they type.
+		hd.chat.tail(0, h-1, w, k.typing, stBold)
+		return
+	}
+	foot := hd.footerLine(fr, &k, footStatus)
+	scr.Text(max((w-len([]rune(foot)))/2, 0), h-1, foot, stDim)
+}
+
+// parts are the header's seats: mark (without colour), name (cut to
+// nameMax), rating when labels, score and state, each in its style.
+func (k *plainKey) parts(labels bool, nameMax int) []hudPart {
+	var parts []hudPart
+	var b strings.Builder
+	for _, s := range k.seats {
+		if !s.shown {
+			continue
+		}
+		b.Reset()
+		if s.me {
+			b.WriteString("▸")
+		}
+		if !k.colour {
+			b.WriteRune(s.mark)
+			b.WriteString(":")
+		}
+		name := s.name
+		if r := []rune(name); len(r) > nameMax {
+			name = string(r[:nameMax-1]) + "…"
+		}
+		b.WriteString(name)
+		if labels && s.label != "" {
+			b.WriteString(" " + s.label)
+		}
+		fmt.Fprintf(&b, " %d", s.score)
+		switch {
+		case s.away:
+			b.WriteString(" (away)")
+		case s.left:
+			b.WriteString(" (left)")
+		case s.out:
+			b.WriteString(" ✗")
+		}
+		b.WriteString("  ")
+		parts = append(parts, hudPart{b.String(), s.st})
+	}
+	return parts
+}
+
+// footerLine is the footer under a header without a scoreboard: the
+// match line when the header had no room for it, the status (or the
+// title) and the keys, keeping the keys whole.
+func (hd *roomHUD) footerLine(fr *game.Frame, k *plainKey, match string) string {
+	cfg := hd.cfg
+	gv := cfg.Game
+	keys := gv.KeyHelp(cfg.Slot) + " · q leave"
+	switch {
+	case k.finished && cfg.Ranked && k.anyLeft:
+		// A ranked rematch needs every player the queue seated.
+		keys = "n queue · q leave"
+	case k.finished && cfg.Ranked:
+		keys = "r rematch · n queue · q leave"
+	case k.finished:
+		keys = "r rematch · q leave"
+	}
+	status := cfg.title(fr)
+	if cfg.Footer != nil {
+		status, keys = k.footer[0], k.footer[1]
+		if help := gv.LookHelp(); help != "" && cfg.Look {
+			keys = help + " · " + keys
+		}
+	}
+	return fitFooter(hd.cv.w, match, status, keys, k.marker, cfg.Footer == nil, cfg.StatusFirst)
 }

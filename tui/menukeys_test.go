@@ -164,7 +164,9 @@ func TestQuestionMarkInAGameShowsItsKeys(t *testing.T) {
 	if m.seat() == nil {
 		t.Fatalf("not in the room: %q", m.notice)
 	}
-	help := func() string { return strings.Join(m.seat().view.resolvePrompt(m.seat().view.prompt.Load()), "\n") }
+	help := func() string {
+		return strings.Join(m.seat().view.ov.resolvePrompt(m.seat().view.ov.prompt.Load()), "\n")
+	}
 	press(m, "?")
 	if h := help(); !strings.Contains(h, m.seat().view.cfg.Game.KeyHelp(m.seat().slot)) || !strings.Contains(h, "r  ready") || !strings.Contains(h, "q  leave") {
 		t.Fatalf("? in a room shows %q", h)
@@ -207,7 +209,9 @@ func TestQuestionMarkWhileWatchingShowsTheKeys(t *testing.T) {
 	if watchOf(m) == nil {
 		t.Fatalf("not watching: %q", m.notice)
 	}
-	help := func() string { return strings.Join(watchOf(m).view.resolvePrompt(watchOf(m).view.prompt.Load()), "\n") }
+	help := func() string {
+		return strings.Join(watchOf(m).view.ov.resolvePrompt(watchOf(m).view.ov.prompt.Load()), "\n")
+	}
 	press(m, "?")
 	if h := help(); !strings.Contains(h, "tab/1-2 follow · 0 overview · n/p next room · q back") {
 		t.Fatalf("? while watching shows %q", h)

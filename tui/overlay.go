@@ -6,21 +6,92 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/gameview"
 	"github.com/termarena/termarena/lobby"
 	"github.com/termarena/termarena/rating"
-	"github.com/termarena/termarena/screen"
 )
 
-// overlayLines is the message of the moment over the board: a paused
-// countdown's reason, who plays whom with the countdown, the results, a
-// point just scored (a Scoreboard game's), or the question waiting for
-// the player.
-func (v *RoomView) overlayLines(fr *game.Frame) []string {
+// roomOverlay is the message of the moment over the board (a paused
+// countdown's reason, who plays whom, the results, a point just scored)
+// and the question or key help waiting for the player (the prompt), which
+// covers it. The prompt is set from the session's goroutine (SetPrompt)
+// and read on the screen's, so it waits in an atomic; the rest belongs to
+// the screen's goroutine.
+type roomOverlay struct {
+	cfg    *RoomViewConfig
+	cv     *canvas
+	scores gameview.Scoreboard // the game's scoreboard, or nil
+
+	prompt atomic.Pointer[promptText] // a question for the player, over the board
+	// promptSeen is the prompt promptShown was resolved from.
+	promptSeen  *promptText
+	promptShown []string
+
+	lines []string // the overlay on screen, wrapped to the board
+	rect  [4]int   // where it is (x, y, w, h)
+	// drawn is the screen's change count once the overlay was last drawn,
+	// and paused its style then (a pause draws it as a warning).
+	drawn  uint64
+	paused bool
+}
+
+// promptText is a prompt as set; keysAt ≥ 0 places the game's key line.
+type promptText struct {
+	lines  []string
+	keysAt int
+}
+
+// promptLines is the prompt shown now (the screen's goroutine): the
+// game's key line is resolved once per prompt set.
+func (ov *roomOverlay) promptLines() []string {
+	p := ov.prompt.Load()
+	if p != ov.promptSeen {
+		ov.promptSeen, ov.promptShown = p, ov.resolvePrompt(p)
+	}
+	return ov.promptShown
+}
+
+// resolvePrompt is p's lines with the game's key line in place.
+func (ov *roomOverlay) resolvePrompt(p *promptText) []string {
+	if p == nil {
+		return nil
+	}
+	gv := ov.cfg.Game
+	if p.keysAt < 0 || gv == nil {
+		return p.lines
+	}
+	keys := gv.LookHelp()
+	if ov.cfg.Slot >= 0 {
+		keys = gv.KeyHelp(ov.cfg.Slot)
+	}
+	if keys == "" {
+		return p.lines
+	}
+	return slices.Insert(slices.Clone(p.lines), p.keysAt, keys)
+}
+
+// forget drops the overlay shown: the board under it is drawn whole.
+func (ov *roomOverlay) forget() { ov.lines = nil }
+
+// leaving reports the rectangle of the overlay shown when lines replace
+// it, so its cells go back to the board.
+func (ov *roomOverlay) leaving(lines []string) (rect [4]int, ok bool) {
+	if !slices.Equal(lines, ov.lines) && len(ov.lines) > 0 {
+		return ov.rect, true
+	}
+	return rect, false
+}
+
+// text is the message of the moment over a board boardW columns wide: a
+// paused countdown's reason, who plays whom with the countdown, the
+// results, a point just scored (a Scoreboard game's), or the question
+// waiting for the player.
+func (ov *roomOverlay) text(fr *game.Frame, boardW int) []string {
 	var lines []string
-	gv := v.cfg.Game
+	gv := ov.cfg.Game
 	switch {
 	case fr.Paused:
 		// Before the countdown: a countdown waiting for a dropped player
@@ -31,7 +102,7 @@ func (v *RoomView) overlayLines(fr *game.Frame) []string {
 			}
 		}
 	case fr.Phase == game.Countdown:
-		lines = v.matchup(fr)
+		lines = ov.matchup(fr, boardW)
 		n := fmt.Sprintf("  %d  ", int(fr.Left.Seconds())+1)
 		wid := 0
 		for _, l := range lines {
@@ -39,15 +110,15 @@ func (v *RoomView) overlayLines(fr *game.Frame) []string {
 		}
 		lines = append(lines, strings.Repeat(" ", max(wid-len(n), 0)/2)+n) // centred under the names
 	case fr.Phase == game.Finished || gv.Over(fr.State):
-		lines = v.results(fr, v.teams(fr))
+		lines = ov.results(fr, ov.teams(fr))
 	default:
-		if sb := v.scores; sb != nil {
+		if sb := ov.scores; sb != nil {
 			if by := sb.Scored(fr.State); by >= 0 && seatName(fr, by) != "" {
 				lines = []string{" point: " + seatName(fr, by) + " "}
 			}
 		}
 	}
-	if p := v.promptLines(); len(p) > 0 {
+	if p := ov.promptLines(); len(p) > 0 {
 		// The question waits for the player's answer: it covers whatever
 		// else the overlay would say.
 		lines = lines[:0]
@@ -60,30 +131,30 @@ func (v *RoomView) overlayLines(fr *game.Frame) []string {
 
 // teams are the teams of fr's mode as its game's scoreboard has them; nil
 // when everyone plays for themselves.
-func (v *RoomView) teams(fr *game.Frame) [][]int {
-	if sb := v.scores; sb != nil && fr != nil {
+func (ov *roomOverlay) teams(fr *game.Frame) [][]int {
+	if sb := ov.scores; sb != nil && fr != nil {
 		return sb.Teams(fr.State)
 	}
 	return nil
 }
 
-// placeOverlay shows lines (already wrapped to the board) centred on the
-// board at bc, br, bw×bh, and draws them again every frame: the board may
-// have repainted cells under them.
-func (v *RoomView) placeOverlay(fr *game.Frame, lines []string, bc, br, bw, bh int) {
-	if slices.Equal(lines, v.overlay) {
+// place shows lines (already wrapped to the board) centred on the board
+// at bc, br, bw×bh, and draws them again every frame: the board may have
+// repainted cells under them.
+func (ov *roomOverlay) place(fr *game.Frame, lines []string, bc, br, bw, bh int) {
+	if slices.Equal(lines, ov.lines) {
 		// The board may have repainted cells under it (the ball moves on
 		// while a question waits for its answer): draw the same text
 		// again. The screen sends only cells that differ from the
 		// terminal, so an unchanged overlay costs no bytes; when no cell
 		// changed since it was drawn (a countdown or the results over a
 		// board that stands still), it is there as it was.
-		if v.scr.Changes() != v.ovDrawn || fr.Paused != v.ovPaused {
-			v.drawOverlay(fr)
+		if ov.cv.scr.Changes() != ov.drawn || fr.Paused != ov.paused {
+			ov.draw(fr)
 		}
 		return
 	}
-	v.overlay = append(v.overlay[:0], lines...)
+	ov.lines = append(ov.lines[:0], lines...)
 	if len(lines) == 0 {
 		return
 	}
@@ -94,24 +165,25 @@ func (v *RoomView) placeOverlay(fr *game.Frame, lines []string, bc, br, bw, bh i
 	// Centred on the board, and never off the screen: a line that could
 	// not be wrapped to the board spills over rather than losing its first
 	// columns.
-	c0 := max(min(bc+(bw-wid)/2, v.w-wid), 0)
-	r0 := max(min(br+(bh-len(lines))/2, v.h-1-len(lines)), 1)
-	v.ovRect = [4]int{c0, r0, wid, len(lines)}
-	v.drawOverlay(fr)
+	c0 := max(min(bc+(bw-wid)/2, ov.cv.w-wid), 0)
+	r0 := max(min(br+(bh-len(lines))/2, ov.cv.h-1-len(lines)), 1)
+	ov.rect = [4]int{c0, r0, wid, len(lines)}
+	ov.draw(fr)
 }
 
-// drawOverlay draws the overlay's lines in its rectangle.
-func (v *RoomView) drawOverlay(fr *game.Frame) {
+// draw draws the overlay's lines in its rectangle.
+func (ov *roomOverlay) draw(fr *game.Frame) {
 	st := stBold
 	if fr.Paused {
 		st = stWarn
 	}
-	c0, r0, wid := v.ovRect[0], v.ovRect[1], v.ovRect[2]
-	for i, l := range v.overlay {
+	scr := ov.cv.scr
+	c0, r0, wid := ov.rect[0], ov.rect[1], ov.rect[2]
+	for i, l := range ov.lines {
 		pad := l + strings.Repeat(" ", max(wid-len([]rune(l)), 0))
-		v.scr.Text(c0, r0+i, pad, st)
+		scr.Text(c0, r0+i, pad, st)
 	}
-	v.ovDrawn, v.ovPaused = v.scr.Changes(), fr.Paused
+	ov.drawn, ov.paused = scr.Changes(), fr.Paused
 }
 
 // wrapOverlay fits overlay lines to the board's width w (at 80 columns a
@@ -170,9 +242,9 @@ func splitItems(s string) []string {
 }
 
 // matchup is who plays whom, with ratings in ranked ("alice 1520? vs bob
-// 1480?"), shown over the countdown: on one line when it fits the board,
-// else a side (or team) a line.
-func (v *RoomView) matchup(fr *game.Frame) []string {
+// 1480?"), shown over the countdown: on one line when it fits the board
+// (width columns), else a side (or team) a line.
+func (ov *roomOverlay) matchup(fr *game.Frame, width int) []string {
 	var groups []string
 	add := func(slots ...int) {
 		var names []string
@@ -181,7 +253,7 @@ func (v *RoomView) matchup(fr *game.Frame) []string {
 				continue
 			}
 			n := seatName(fr, slot)
-			if l := v.label(fr, slot); l != "" {
+			if l := ov.cfg.label(fr, slot); l != "" {
 				n += " " + l
 			}
 			names = append(names, n)
@@ -190,7 +262,7 @@ func (v *RoomView) matchup(fr *game.Frame) []string {
 			groups = append(groups, strings.Join(names, " + "))
 		}
 	}
-	if teams := v.teams(fr); teams != nil {
+	if teams := ov.teams(fr); teams != nil {
 		for _, t := range teams {
 			add(t...)
 		}
@@ -202,8 +274,7 @@ func (v *RoomView) matchup(fr *game.Frame) []string {
 	if len(groups) < 2 {
 		return nil
 	}
-	width := v.board[2]
-	if one := " " + strings.Join(groups, " vs ") + " "; len([]rune(one)) <= min(width, v.w) {
+	if one := " " + strings.Join(groups, " vs ") + " "; len([]rune(one)) <= min(width, ov.cv.w) {
 		return []string{one, ""}
 	}
 	var lines []string
@@ -216,29 +287,32 @@ func (v *RoomView) matchup(fr *game.Frame) []string {
 	return append(lines, "")
 }
 
-func (v *RoomView) results(fr *game.Frame, teams [][]int) []string {
+// results is the overlay over a finished match: the places, and what the
+// viewer can do next.
+func (ov *roomOverlay) results(fr *game.Frame, teams [][]int) []string {
+	cfg := ov.cfg
 	lines := []string{" game over "}
 	var out *lobby.Outcome
-	if v.cfg.Outcome != nil {
-		if o := v.cfg.Outcome(); o != nil && o.Seed == fr.Seed {
+	if cfg.Outcome != nil {
+		if o := cfg.Outcome(); o != nil && o.Seed == fr.Seed {
 			out = o
 		}
 	}
 	if fr.Result != nil {
-		lines = append(lines, v.placeLines(fr, teams, out)...)
+		lines = append(lines, ov.placeLines(fr, teams, out)...)
 	}
 	if out != nil && out.Unsaved != "" {
 		lines = append(lines, " "+out.Unsaved+" ")
 	}
 	if fr.Phase == game.Finished {
-		if v.cfg.Slot < 0 {
+		if cfg.Slot < 0 {
 			// A watcher or replay viewer has no seat: the rematch and
 			// queue keys are not theirs.
-			if v.cfg.Ranked && out == nil {
+			if cfg.Ranked && out == nil {
 				lines = append(lines, " rating changes: saving… ")
 			}
-			if v.cfg.OverKeys != "" {
-				lines = append(lines, "", " "+v.cfg.OverKeys+" ")
+			if cfg.OverKeys != "" {
+				lines = append(lines, "", " "+cfg.OverKeys+" ")
 			}
 			return lines
 		}
@@ -258,7 +332,7 @@ func (v *RoomView) results(fr *game.Frame, teams [][]int) []string {
 			}
 		}
 		keys := fmt.Sprintf(" r rematch (%d ready) · q leave ", ready)
-		if v.cfg.Ranked {
+		if cfg.Ranked {
 			keys = fmt.Sprintf(" r rematch (%d ready) · n back to queue · q leave ", ready)
 			if out == nil {
 				lines = append(lines, " rating changes: saving… ")
@@ -268,14 +342,14 @@ func (v *RoomView) results(fr *game.Frame, teams [][]int) []string {
 		// rather than count ready players forever.
 		if seated < game.DefaultMinPlayers {
 			keys = " waiting for players · q leave "
-			if v.cfg.WarmUp && v.cfg.Slot >= 0 {
+			if cfg.WarmUp && cfg.Slot >= 0 {
 				keys = " alone: r warm up · q leave "
 			}
-			if v.cfg.Ranked {
+			if cfg.Ranked {
 				keys = " n back to queue · q leave "
 			}
 		}
-		if v.cfg.Ranked && len(gone) > 0 {
+		if cfg.Ranked && len(gone) > 0 {
 			// A ranked rematch needs every player the queue seated.
 			keys = " n back to queue · q leave "
 		}
@@ -291,7 +365,7 @@ func (v *RoomView) results(fr *game.Frame, teams [][]int) []string {
 // of 16 characters with their rating changes still fit the 44 columns of
 // a 2v2 or free-for-all board at 80×24; with teams a team line with its
 // score heads its players.
-func (v *RoomView) placeLines(fr *game.Frame, teams [][]int, out *lobby.Outcome) []string {
+func (ov *roomOverlay) placeLines(fr *game.Frame, teams [][]int, out *lobby.Outcome) []string {
 	res := fr.Result
 	change := func(slot int) string {
 		if out == nil || slot >= len(out.Changes) || out.Changes[slot].Games <= 0 {
@@ -315,7 +389,7 @@ func (v *RoomView) placeLines(fr *game.Frame, teams [][]int, out *lobby.Outcome)
 		}
 		// Labelled by the game where a number alone would not say what
 		// it counts: a free-for-all's "(1)" was lives left.
-		if rs, ok := v.cfg.Game.(gameview.ResultScorer); ok {
+		if rs, ok := ov.cfg.Game.(gameview.ResultScorer); ok {
 			return rs.ResultScore(fr.State, n)
 		}
 		return strconv.Itoa(n)
@@ -354,108 +428,4 @@ func teamName(teams [][]int, slot int) string {
 		}
 	}
 	return ""
-}
-
-// waitLine is one line of the pre-game screen.
-type waitLine struct {
-	text string
-	st   screen.Style
-}
-
-// paintWaiting is the pre-game screen: who sits where and who is ready.
-func (v *RoomView) paintWaiting(fr *game.Frame) {
-	lines := []waitLine{{v.title(fr), stAccent}, {"", stDefault}}
-	if fr != nil {
-		teams := v.teams(fr)
-		for slot, s := range fr.Seats {
-			label, st := fmt.Sprintf("seat %d", slot+1), stText
-			if gv := v.cfg.Game; gv != nil {
-				// The game names its seats, in their colours.
-				_, st, _, _ = gv.Seat(fr.State, slot)
-				label = gv.SeatLabel(fr.State, slot)
-			}
-			if teams != nil {
-				label += teamName(teams, slot)
-			}
-			if !s.Taken {
-				lines = append(lines, waitLine{label + "  (free)", stDim})
-				continue
-			}
-			state := "not ready"
-			if s.Ready {
-				state = "ready ✓"
-			}
-			if !s.Connected {
-				state = "disconnected"
-			}
-			if l := v.label(fr, slot); l != "" {
-				state = fmt.Sprintf("%-6s %s", l, state)
-			}
-			me := ""
-			if slot == v.cfg.Slot {
-				me = " (you)"
-			}
-			lines = append(lines, waitLine{fmt.Sprintf("%s  %-16s %s%s", label, s.Player.Name, state, me), st})
-		}
-	}
-	prompt := "needs 2 players, all ready · r ready · q leave"
-	if v.cfg.WarmUp && fr != nil && seatedIn(fr) == 1 {
-		// Alone: r starts the game at once; a second player sitting
-		// ends the warm-up and the two play from a countdown.
-		prompt = "alone: r warm up (nothing counts until someone sits) · q leave"
-	}
-	if v.cfg.Bots && fr != nil && seatedIn(fr) < len(fr.Seats) {
-		prompt = strings.Replace(prompt, " · q leave", " · b bots · q leave", 1)
-	}
-	if v.cfg.Slot < 0 {
-		prompt = v.cfg.WaitText
-	}
-	if v.cfg.Slot >= 0 && v.tooSmallToPlay(fr) {
-		// Said before the countdown, while there is still time to
-		// enlarge the window: the match will not wait for it.
-		lines = append(lines, waitLine{"", stDefault})
-		for _, l := range fitLines([]string{v.smallWarning(fr)}, v.w, v.h) {
-			lines = append(lines, waitLine{l, stWarn}) // whole, on the very terminal it is about
-		}
-	}
-	lines = append(lines, waitLine{"", stDefault}, waitLine{prompt, stDim})
-	if p := v.promptLines(); len(p) > 0 {
-		// A question or the key help (?) is shown here too: before the
-		// match there is no board to show it over.
-		lines = append(lines, waitLine{"", stDefault})
-		for _, l := range fitLines(p, v.w, v.h) {
-			lines = append(lines, waitLine{l, stBold})
-		}
-	}
-	rows := v.waitingPane(len(lines))
-	key := fmt.Sprint(lines, v.w, v.h, v.pane)
-	if key == v.hud {
-		return
-	}
-	v.hud = key
-	v.clearScreen()
-	wid := 0
-	for _, l := range lines {
-		wid = max(wid, len([]rune(l.text)))
-	}
-	left := max((v.w-wid)/2, 0)
-	top := max((rows-len(lines))/2, 0)
-	for i, l := range lines {
-		x := left
-		if i == 0 { // the title is centred over the block
-			x = max((v.w-len([]rune(l.text)))/2, 0)
-		}
-		v.scr.Text(x, top+i, l.text, l.st)
-	}
-}
-
-// seatedIn counts the taken seats of a frame.
-func seatedIn(fr *game.Frame) int {
-	n := 0
-	for _, s := range fr.Seats {
-		if s.Taken {
-			n++
-		}
-	}
-	return n
 }

@@ -55,9 +55,9 @@ func TestOverlayChangesRepaintOnlyTheirCells(t *testing.T) {
 		now = now.Add(time.Second / 30)
 		v.setFrame(fr, now)
 		v.draw()
-		if !slices.Equal(v.overlay, shown) {
+		if !slices.Equal(v.ov.lines, shown) {
 			changes++
-			shown = slices.Clone(v.overlay)
+			shown = slices.Clone(v.ov.lines)
 		}
 		// The same frame on a screen of its own, painted whole.
 		fresh := newVT(80, 24)

@@ -172,8 +172,7 @@ type RoomView struct {
 	// poke on keys wakes Run, which keeps Run's select at three cases.
 	size   atomic.Pointer[[2]int]
 	pal    atomic.Pointer[colorprofile.Profile]
-	prompt atomic.Pointer[promptText] // a question for the player, over the board
-	frames uint64                     // written, for the HUD's fps
+	frames uint64 // written, for the HUD's fps
 
 	// owned by Run (or whoever drives Begin, Handle, Beat and End)
 	// early: a key drew the frame of the coming beat (drawEarly).
@@ -184,35 +183,21 @@ type RoomView struct {
 	beat  <-chan struct{}
 	beats uint64
 	ends  []func()
-	// promptSeen is the prompt promptShown was resolved from.
-	promptSeen  *promptText
-	promptShown []string
-	scr         *screen.Screen
-	mode        viewMode
-	fr          *game.Frame
-	frAt        time.Time
-	ctl         control
-	pending     []sent
-	seq         uint32
-	lastSent    time.Time
-	fps         int
-	fpsCount    int
-	fpsAt       time.Time
-	tap         tapState
-	keyAt       time.Time // read time of a move not yet shown in a written frame
-	keyRect     [4]int32  // where a Steered game drew the own piece when that key came
-	hud         string    // "" when the header and footer must be drawn again
-	plain       plainKey  // what a header without a scoreboard shows
-	hudKey      hudKey
-	follow      int
-	overlay     []string
-	ovRect      [4]int
-	// ovDrawn is the screen's change count once the overlay was last
-	// drawn, and ovPaused its style then (a pause draws it as a warning).
-	ovDrawn  uint64
-	ovPaused bool
-	colour   bool // the profile has colours (else seats are marked)
-	w, h     int
+	// canvas is the grid the parts draw on and the terminal's size.
+	canvas
+	mode     viewMode
+	fr       *game.Frame
+	frAt     time.Time
+	ctl      control
+	pending  []sent
+	seq      uint32
+	lastSent time.Time
+	fps      int
+	fpsCount int
+	fpsAt    time.Time
+	tap      tapState
+	keyAt    time.Time // read time of a move not yet shown in a written frame
+	keyRect  [4]int32  // where a Steered game drew the own piece when that key came
 	// The game view's region (x, y, w, h), the cells its board takes in
 	// it, the size they were laid out for, and scratch for the player's
 	// pending inputs.
@@ -225,14 +210,20 @@ type RoomView struct {
 	scaled gameview.Scaled
 	scores gameview.Scoreboard
 
-	chatNow   *ChatLines // this frame's chat snapshot
-	chatShown *ChatLines // the snapshot the pane shows
-	pane      chatRect   // where the pane goes in the current layout
-	paneShown chatRect
-	cells     []gridCell // scratch for drawing chat text
-	wrap      chatWrapper
-	// bannerShown: the top row shows the chat snapshot's banner.
-	bannerShown bool
+	// The parts around the board, each drawing its own cells on the
+	// canvas: the header and footer, the chat pane, the overlay and
+	// prompt, the waiting screen.
+	head roomHUD
+	chat chatPane
+	ov   roomOverlay
+	wait waitScreen
+}
+
+// canvas is the grid a room screen's parts paint and the terminal size it
+// stands for; a new size comes with the beat (applyChanges).
+type canvas struct {
+	scr  *screen.Screen
+	w, h int
 }
 
 type viewMode int
@@ -262,14 +253,17 @@ func NewRoomView(cfg RoomViewConfig) *RoomView {
 		cfg:     cfg,
 		keys:    make(chan keyEvent, 64),
 		stopped: make(chan struct{}),
-		w:       cfg.Width, h: cfg.Height,
-		fps: cfg.FPS, // until the first second has been measured
+		canvas:  canvas{w: cfg.Width, h: cfg.Height},
+		fps:     cfg.FPS, // until the first second has been measured
 	}
 	v.steer, _ = cfg.Game.(gameview.Steered)
 	v.scaled, _ = cfg.Game.(gameview.Scaled)
 	v.scores, _ = cfg.Game.(gameview.Scoreboard)
 	v.scr = screen.New(cfg.Width, cfg.Height, v.palette(cfg.Profile))
-	v.colour = hasColour(cfg.Profile)
+	v.chat = chatPane{cv: &v.canvas, feed: cfg.Chat, now: cfg.Now}
+	v.head = roomHUD{cfg: &v.cfg, cv: &v.canvas, chat: &v.chat, colour: hasColour(cfg.Profile)}
+	v.ov = roomOverlay{cfg: &v.cfg, cv: &v.canvas, scores: v.scores}
+	v.wait = waitScreen{cfg: &v.cfg, cv: &v.canvas}
 	return v
 }
 
@@ -306,9 +300,9 @@ func (v *RoomView) SetProfile(p colorprofile.Profile) {
 // too-small screen), one line per element, until it is called with none.
 func (v *RoomView) SetPrompt(lines ...string) {
 	if len(lines) == 0 {
-		v.prompt.Store(nil)
+		v.ov.prompt.Store(nil)
 	} else {
-		v.prompt.Store(&promptText{lines: slices.Clone(lines), keysAt: -1})
+		v.ov.prompt.Store(&promptText{lines: slices.Clone(lines), keysAt: -1})
 	}
 	v.poke()
 }
@@ -318,43 +312,8 @@ func (v *RoomView) SetPrompt(lines ...string) {
 // or a watcher's camera keys (none: nothing is inserted). The game's view
 // is asked on Run's goroutine, as for everything else it says.
 func (v *RoomView) SetHelp(lines []string, at int) {
-	v.prompt.Store(&promptText{lines: slices.Clone(lines), keysAt: min(max(at, 0), len(lines))})
+	v.ov.prompt.Store(&promptText{lines: slices.Clone(lines), keysAt: min(max(at, 0), len(lines))})
 	v.poke()
-}
-
-// promptText is a prompt as set; keysAt ≥ 0 places the game's key line.
-type promptText struct {
-	lines  []string
-	keysAt int
-}
-
-// promptLines is the prompt shown now (Run's goroutine): the game's key
-// line is resolved once per prompt set.
-func (v *RoomView) promptLines() []string {
-	p := v.prompt.Load()
-	if p != v.promptSeen {
-		v.promptSeen, v.promptShown = p, v.resolvePrompt(p)
-	}
-	return v.promptShown
-}
-
-// resolvePrompt is p's lines with the game's key line in place.
-func (v *RoomView) resolvePrompt(p *promptText) []string {
-	if p == nil {
-		return nil
-	}
-	gv := v.cfg.Game
-	if p.keysAt < 0 || gv == nil {
-		return p.lines
-	}
-	keys := gv.LookHelp()
-	if v.cfg.Slot >= 0 {
-		keys = gv.KeyHelp(v.cfg.Slot)
-	}
-	if keys == "" {
-		return p.lines
-	}
-	return slices.Insert(slices.Clone(p.lines), p.keysAt, keys)
 }
 
 // poke tells Run a new size, palette or prompt waits; the next beat
@@ -381,14 +340,14 @@ func (v *RoomView) applyChanges() {
 		v.w, v.h = s[0], s[1]
 		v.scr.Resize(s[0], s[1])
 		v.mode = modeNone
-		v.chatShown, v.paneShown = nil, chatRect{}
+		v.chat.forget()
 	}
 	if p := v.pal.Swap(nil); p != nil {
 		if v.cfg.Game != nil {
 			v.cfg.Game.SetProfile(*p)
 		}
 		v.scr.SetPalette(v.palette(*p))
-		v.colour = hasColour(*p)
+		v.head.colour = hasColour(*p)
 	}
 }
 
@@ -723,27 +682,55 @@ func (v *RoomView) countFrame() {
 // only meaningful after Run returns).
 func (v *RoomView) Frames() uint64 { return v.frames }
 
+// paint draws the frame for now: the board and the parts around it, or
+// the waiting screen, then the chat pane.
 func (v *RoomView) paint(now time.Time) {
-	if v.cfg.Chat != nil {
-		v.chatNow = v.cfg.Chat()
-	}
-	if v.bannerShown && !v.bannerLive() {
+	if v.chat.take() {
 		// A banner whose time is up gives its row back to the header
 		// drawn next, in this frame.
-		v.paintBanner()
+		v.textGone()
 	}
 	if fr := v.fr; v.cfg.Game != nil && fr != nil && fr.Phase != game.Waiting {
 		v.paintBoard(fr, now)
-		v.paintChat()
+	} else {
+		if v.mode != modeWaiting {
+			v.clearScreen()
+			v.mode = modeWaiting
+			v.textGone()
+		}
+		v.paintWaiting(v.fr)
+	}
+	if v.chat.paint() {
+		v.textGone()
+	}
+}
+
+// textGone has the header and footer, or the waiting screen, drawn again
+// whole: something was drawn over them, or under them the screen changed.
+func (v *RoomView) textGone() {
+	v.head.invalidate()
+	v.wait.forget()
+}
+
+// clearScreen blanks the grid; the pane is repainted on the next frame.
+func (v *RoomView) clearScreen() {
+	v.scr.Clear()
+	v.chat.forget()
+}
+
+// paintWaiting is the pre-game screen, with the chat pane under it.
+func (v *RoomView) paintWaiting(fr *game.Frame) {
+	warning := ""
+	if v.cfg.Slot >= 0 && v.tooSmallToPlay(fr) {
+		warning = v.smallWarning(fr)
+	}
+	lines := v.wait.lines(fr, v.ov.teams(fr), warning, v.ov.promptLines())
+	rows := v.chat.waitingPane(len(lines))
+	if !v.wait.changed(lines, v.chat.pane) {
 		return
 	}
-	if v.mode != modeWaiting {
-		v.clearScreen()
-		v.mode = modeWaiting
-		v.hud = ""
-	}
-	v.paintWaiting(v.fr)
-	v.paintChat()
+	v.clearScreen()
+	v.wait.draw(lines, rows)
 }
 
 // paintTooSmall says the terminal cannot show the board, which needs
@@ -759,7 +746,7 @@ func (v *RoomView) paintTooSmall(fr *game.Frame, needW, needH int, over bool) {
 		// that points are being played, not that the game waits.
 		lines = append(lines, "match in progress — enlarge the terminal")
 	}
-	lines = fitLines(append(lines, v.promptLines()...), v.w, v.h)
+	lines = fitLines(append(lines, v.ov.promptLines()...), v.w, v.h)
 	// Every row is cleared first: the prompt comes and goes, and a resize
 	// moves the lines.
 	v.scr.Fill(0, 0, v.w, v.h, ' ', stDefault)
