@@ -40,8 +40,10 @@ func TestClusterRankedQueueE2E(t *testing.T) {
 	ann := sshtest.Open(t, sshtest.Dial(t, n1.Addr, sshtest.Config("ann", sshtest.NewKey(t))), 100, 30, "play pong-1v1")
 	ann.WaitFor(wait, "Looking for a pong-1v1 match")
 	bob := sshtest.Open(t, sshtest.Dial(t, n2.Addr, sshtest.Config("bob", sshtest.NewKey(t))), 80, 24, "play pong-1v1")
-	bob.WaitFor(wait, "ranked")
-	ann.WaitFor(wait, "ranked")
+	// Both sit in the match's room (its title, not the queue's "ranked"):
+	// the other node holds its handle once its player's screen shows it.
+	bob.WaitFor(wait, "· pong-1v1 · ranked")
+	ann.WaitFor(wait, "· pong-1v1 · ranked")
 	var owner, other *harness
 	waitUntil(t, "a ranked room on n1 or n2", wait, func() bool {
 		for _, pair := range [][2]*harness{{n1, n2}, {n2, n1}} {
