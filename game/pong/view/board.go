@@ -113,7 +113,8 @@ type board struct {
 	// paddle and a teammate's get their own shading.
 	mark [numPx]rune
 
-	walls []prect // static: walls and corners
+	walls []prect // static: walls and corners; nil: not laid yet
+	sides [4]bool // the sides that had paddles when walls were laid
 	dyn   []prect // moving: paddles and the ball, as last drawn
 	next  []prect
 
@@ -152,6 +153,14 @@ func (b *board) sub(v int32) int32 {
 
 // setWalls computes the static layer from which sides are walls.
 func (b *board) setWalls(s *pong.Snapshot) bool {
+	var sides [4]bool
+	for side := range 4 {
+		sides[side] = s.Paddles[side].Present
+	}
+	if b.walls != nil && sides == b.sides {
+		return false // the same sides are walls: most frames
+	}
+	b.sides = sides
 	var walls [8]prect
 	n := 0
 	one := max(b.units(1), 1)
@@ -225,22 +234,38 @@ func (b *board) ballRect(x, y int32) prect {
 	return prect{x0, y0, x0 + one, y0 + one, pxBall}
 }
 
-// pixel is the colour at board pixel x, y: ball over paddles over walls.
-func (b *board) pixel(x, y int32) uint8 {
-	if x < 0 || y < 0 || x >= b.pw || y >= b.ph {
-		return pxNone
+// pixels are the colours of board pixels x, y and x, y+1 (a cell's two):
+// ball over paddles over walls. One pass over the objects serves both, and
+// the walls are looked at only on the board's edge, where they all lie.
+func (b *board) pixels(x, y int32) (top, bottom uint8) {
+	if x < 0 || x >= b.pw {
+		return pxNone, pxNone
 	}
-	for i := len(b.dyn) - 1; i >= 0; i-- { // the ball is last: it wins
-		if b.dyn[i].contains(x, y) {
-			return b.dyn[i].c
+	inTop, inBottom := y >= 0 && y < b.ph, y+1 >= 0 && y+1 < b.ph
+	for i := len(b.dyn) - 1; i >= 0 && (inTop || inBottom); i-- { // the ball is last: it wins
+		r := &b.dyn[i]
+		if x < r.x0 || x >= r.x1 {
+			continue
+		}
+		if inTop && y >= r.y0 && y < r.y1 {
+			top, inTop = r.c, false
+		}
+		if inBottom && y+1 >= r.y0 && y+1 < r.y1 {
+			bottom, inBottom = r.c, false
 		}
 	}
-	for _, r := range b.walls {
-		if r.contains(x, y) {
-			return r.c
+	if one := max(b.units(1), 1); (inTop || inBottom) && (x < one || x >= b.pw-one || y < one || y+1 >= b.ph-one) {
+		for i := range b.walls {
+			r := &b.walls[i]
+			if inTop && r.contains(x, y) {
+				top, inTop = r.c, false
+			}
+			if inBottom && r.contains(x, y+1) {
+				bottom, inBottom = r.c, false
+			}
 		}
 	}
-	return pxNone
+	return top, bottom
 }
 
 // paintCell recomposes the screen cell holding global half-row gy at
@@ -249,7 +274,7 @@ func (b *board) paintCell(s *screen.Screen, col, row int) {
 	b.recomposed++
 	x := int32(col - b.col0)
 	top := int32(2*row - b.py0)
-	pt, pb := b.pixel(x, top), b.pixel(x, top+1)
+	pt, pb := b.pixels(x, top)
 	r, st, blank := halfCell(pt, pb)
 	if m := b.mark[pt]; m != 0 {
 		r = m

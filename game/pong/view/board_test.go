@@ -70,6 +70,13 @@ func TestFramesPaintWhatAWholePaintDoes(t *testing.T) {
 			now := time.Unix(1000, 0)
 			chase(t, c.mode, 400, func(i int, sn *pong.Snapshot) {
 				now = now.Add(time.Second / 30)
+				if c.mode == pong.FFA4 && i >= 200 && i < 300 {
+					// The top side's player is gone for a while: a wall
+					// stands there, and goes when the paddle is back.
+					cp := *sn
+					cp.Paddles[pong.Top].Present = false
+					sn = &cp
+				}
 				vw := gameview.Viewer{Seat: c.seat, Now: now.Add(time.Duration(i%4) * 5 * time.Millisecond), FrameAt: now, TickRate: 60, Live: true}
 				if c.seat >= 0 && i%7 < 3 {
 					// The player holds a key the room has not confirmed.
