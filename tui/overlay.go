@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/gameview"
@@ -29,6 +30,16 @@ type roomOverlay struct {
 	// promptSeen is the prompt promptShown was resolved from.
 	promptSeen  *promptText
 	promptShown []string
+
+	// made is the text as last made and what it was made from: the
+	// countdown's and a point's text, and the padded question, are made
+	// again only when what they say changes, not every frame (a
+	// countdown is 90 frames, a point's notice 22).
+	made    []string
+	madeKey overlayKey
+	// paddedSeen is the prompt lines padded was made from.
+	paddedSeen *promptText
+	padded     []string
 
 	lines []string // the overlay on screen, wrapped to the board
 	rect  [4]int   // where it is (x, y, w, h)
@@ -85,11 +96,45 @@ func (ov *roomOverlay) leaving(lines []string) (rect [4]int, ok bool) {
 	return rect, false
 }
 
+// overlayKey is everything the countdown's or a point's text says; kind
+// 0 is none made.
+type overlayKey struct {
+	kind          uint8 // overlayCountdown or overlayPoint
+	left          int   // the countdown's second shown
+	width, wholeW int   // the board's and the screen's width
+	by            int   // who scored
+	seats         int
+	teams         int
+	seat          [maxSeats]overlaySeat
+}
+
+// overlaySeat is what the matchup says of a seat.
+type overlaySeat struct {
+	taken       bool
+	name, label string
+}
+
+const (
+	overlayCountdown = 1 + iota
+	overlayPoint
+)
+
 // text is the message of the moment over a board boardW columns wide: a
 // paused countdown's reason, who plays whom with the countdown, the
 // results, a point just scored (a Scoreboard game's), or the question
-// waiting for the player.
+// waiting for the player, which covers whatever else it would say. The
+// lines returned are not to be changed.
 func (ov *roomOverlay) text(fr *game.Frame, boardW int) []string {
+	if p := ov.promptLines(); len(p) > 0 {
+		if ov.paddedSeen != ov.promptSeen || ov.padded == nil {
+			ov.padded = ov.padded[:0:0]
+			for _, l := range p {
+				ov.padded = append(ov.padded, " "+l+" ")
+			}
+			ov.paddedSeen = ov.promptSeen
+		}
+		return ov.padded
+	}
 	var lines []string
 	gv := ov.cfg.Game
 	switch {
@@ -102,31 +147,47 @@ func (ov *roomOverlay) text(fr *game.Frame, boardW int) []string {
 			}
 		}
 	case fr.Phase == game.Countdown:
-		lines = ov.matchup(fr, boardW)
-		n := fmt.Sprintf("  %d  ", int(fr.Left.Seconds())+1)
-		wid := 0
-		for _, l := range lines {
-			wid = max(wid, len([]rune(l)))
+		k := overlayKey{kind: overlayCountdown, left: int(fr.Left.Seconds()) + 1, width: boardW, wholeW: ov.cv.w,
+			seats: len(fr.Seats), teams: len(ov.teams(fr))}
+		if k.seats > maxSeats {
+			return ov.countdown(fr, boardW, k.left) // not kept: no game has that many seats
 		}
-		lines = append(lines, strings.Repeat(" ", max(wid-len(n), 0)/2)+n) // centred under the names
+		for slot := range fr.Seats {
+			if fr.Seats[slot].Taken {
+				k.seat[slot] = overlaySeat{true, seatName(fr, slot), ov.cfg.label(fr, slot)}
+			}
+		}
+		if k != ov.madeKey {
+			ov.made, ov.madeKey = ov.countdown(fr, boardW, k.left), k
+		}
+		return ov.made
 	case fr.Phase == game.Finished || gv.Over(fr.State):
 		lines = ov.results(fr, ov.teams(fr))
 	default:
 		if sb := ov.scores; sb != nil {
 			if by := sb.Scored(fr.State); by >= 0 && seatName(fr, by) != "" {
-				lines = []string{" point: " + seatName(fr, by) + " "}
+				k := overlayKey{kind: overlayPoint, by: by}
+				k.seat[0].name = seatName(fr, by)
+				if k != ov.madeKey {
+					ov.made, ov.madeKey = []string{" point: " + k.seat[0].name + " "}, k
+				}
+				return ov.made
 			}
 		}
 	}
-	if p := ov.promptLines(); len(p) > 0 {
-		// The question waits for the player's answer: it covers whatever
-		// else the overlay would say.
-		lines = lines[:0]
-		for _, l := range p {
-			lines = append(lines, " "+l+" ")
-		}
-	}
 	return lines
+}
+
+// countdown is who plays whom with the countdown's seconds left (left)
+// centred under the names.
+func (ov *roomOverlay) countdown(fr *game.Frame, boardW, left int) []string {
+	lines := ov.matchup(fr, boardW)
+	n := fmt.Sprintf("  %d  ", left)
+	wid := 0
+	for _, l := range lines {
+		wid = max(wid, len([]rune(l)))
+	}
+	return append(lines, strings.Repeat(" ", max(wid-len(n), 0)/2)+n)
 }
 
 // teams are the teams of fr's mode as its game's scoreboard has them; nil
@@ -180,8 +241,12 @@ func (ov *roomOverlay) draw(fr *game.Frame) {
 	scr := ov.cv.scr
 	c0, r0, wid := ov.rect[0], ov.rect[1], ov.rect[2]
 	for i, l := range ov.lines {
-		pad := l + strings.Repeat(" ", max(wid-len([]rune(l)), 0))
-		scr.Text(c0, r0+i, pad, st)
+		// Padded to the widest line's runes, without making the padded
+		// line: it is drawn again whenever the board moved under it.
+		n := scr.Text(c0, r0+i, l, st)
+		if pad := wid - utf8.RuneCountInString(l); pad > 0 {
+			scr.Fill(c0+n, r0+i, pad, 1, ' ', st)
+		}
 	}
 	ov.drawn, ov.paused = scr.Changes(), fr.Paused
 }
