@@ -534,7 +534,7 @@ func TestRoomViewChatPaneLayout(t *testing.T) {
 		clock := time.Unix(1000, 0)
 		v := newTestRoomView(RoomViewConfig{Room: newFakeRoom(fr), Me: "a", Slot: 0, Title: "r1 · 1v1 · casual", Out: out,
 			Profile: colorprofile.ANSI256, Width: w, Height: h, Now: func() time.Time { return clock }, Chat: m.chatFeed()})
-		v.frAt = clock
+		v.in.frAt = clock
 		v.setFrame(fr, v.cfg.Now())
 		v.draw()
 		return v, out

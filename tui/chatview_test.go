@@ -91,7 +91,7 @@ func roomWithChat(t *testing.T, m *Lobby, w, h int, clock *time.Time) (*RoomView
 	out := newVT(w, h)
 	v := newTestRoomView(RoomViewConfig{Room: newFakeRoom(fr), Me: "a", Slot: 0, Title: "r1 · 1v1 · casual", Out: out,
 		Profile: colorprofile.ANSI256, Width: w, Height: h, Now: func() time.Time { return *clock }, Chat: m.chatFeed()})
-	v.frAt = *clock
+	v.in.frAt = *clock
 	v.setFrame(fr, *clock)
 	v.draw()
 	return v, out

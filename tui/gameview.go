@@ -139,7 +139,7 @@ func (v *RoomView) mapKey(k *keyEvent) bool {
 	switch {
 	case !ok:
 		return false
-	case v.steer != nil:
+	case v.in.steer != nil:
 		k.dir = a
 	case k.release:
 		return false
@@ -148,49 +148,6 @@ func (v *RoomView) mapKey(k *keyEvent) bool {
 	}
 	k.key = ""
 	return true
-}
-
-// sendAction submits an event game's action at once: an action is an
-// event (a turn), so none is merged or held back, and the view draws it
-// before the room confirms it.
-func (v *RoomView) sendAction(k keyEvent) {
-	if v.cfg.Slot < 0 || !v.live() {
-		return
-	}
-	v.seq++
-	in := game.Input{Slot: v.cfg.Slot, Seq: v.seq, Action: k.act, Seen: v.seenTick(k.at, v.cfg.Now())}
-	if !v.cfg.Room.Submit(v.cfg.Me, in) {
-		v.seq--
-		return
-	}
-	v.pending = append(v.pending, sent{v.seq, k.act, k.at})
-	if len(v.pending) > 64 { // never grows without bound if acks stop
-		v.pending = append(v.pending[:0], v.pending[len(v.pending)-64:]...)
-	}
-	if v.keyAt.IsZero() {
-		v.keyAt = k.at
-	}
-}
-
-// viewer is who the board is painted for at now, with the player's
-// unconfirmed inputs, in the view's scratch slice.
-func (v *RoomView) viewer(now time.Time) gameview.Viewer {
-	vw := gameview.Viewer{Seat: v.cfg.Slot, Now: now, FrameAt: v.frAt, Live: v.live()}
-	if v.fr != nil {
-		vw.TickRate = v.fr.TickRate
-	}
-	v.acts = v.acts[:0]
-	for _, p := range v.pending {
-		v.acts = append(v.acts, gameview.Pending{Action: p.action, At: p.at})
-	}
-	vw.Pending = v.acts
-	if c := v.ctl; c.dir != c.sentDir && c.dir != 0 {
-		vw.Held, vw.HeldAt = c.dir, c.lastPress
-	}
-	if t := v.tap; t.clamp {
-		vw.Tap, vw.TapDir, vw.TapTo = true, t.dir, t.to
-	}
-	return vw
 }
 
 // pluginSize is the board's whole and least regions for fr.
@@ -323,13 +280,13 @@ func (v *RoomView) paintBoard(fr *game.Frame, now time.Time) {
 			gv.Invalidate()
 		}
 	}
-	gv.Paint(v.scr, r[0], r[1], r[2], r[3], fr.State, v.viewer(now))
+	gv.Paint(v.scr, r[0], r[1], r[2], r[3], fr.State, v.in.viewer(now))
 	v.ov.place(fr, lines, b[0], b[1], b[2], b[3])
 	if sb := v.scores; sb != nil {
-		v.head.paintScores(fr, sb, v.fps)
+		v.head.paintScores(fr, sb, v.pace.fps)
 		return
 	}
-	v.head.paintPlain(fr, v.fps)
+	v.head.paintPlain(fr, v.pace.fps)
 }
 
 // paintSmallPlugin is the too-small screen for the game's board.

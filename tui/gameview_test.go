@@ -40,7 +40,7 @@ func tronRoomView(fr *game.Frame, slot, w, h int, p colorprofile.Profile, clock 
 	v := newTestRoomView(RoomViewConfig{Room: room, Me: "ann", Slot: slot, Title: "r1 · tron · casual", Out: out,
 		Profile: p, Width: w, Height: h, Now: func() time.Time { return *clock },
 		Game: tronview.NewScreen(viewBase, p)})
-	v.frAt = *clock
+	v.in.frAt = *clock
 	v.setFrame(fr, *clock)
 	return v, out, room
 }
@@ -90,7 +90,7 @@ func TestLightCycleTurnIsDrawnBeforeTheRoomTakesIt(t *testing.T) {
 	if h := s.Cycles[0].Heading; h == tron.Left || h == tron.Right {
 		turn = tron.Up
 	}
-	v.sendAction(keyEvent{act: turn, acted: true, at: clock})
+	v.in.sendAction(keyEvent{act: turn, acted: true, at: clock})
 	v.draw()
 	if len(room.inputs) != 1 || room.inputs[0].Action != turn || room.inputs[0].Seq != 1 || room.inputs[0].Slot != 0 {
 		t.Fatalf("submitted %+v", room.inputs)
@@ -98,15 +98,15 @@ func TestLightCycleTurnIsDrawnBeforeTheRoomTakesIt(t *testing.T) {
 	if out.screen() == before {
 		t.Fatal("the turn was not drawn before the room took it")
 	}
-	if len(v.pending) != 1 {
-		t.Fatalf("pending %v", v.pending)
+	if len(v.in.pending) != 1 {
+		t.Fatalf("pending %v", v.in.pending)
 	}
 	next := *fr
 	next.Acks = append([]uint32(nil), fr.Acks...)
 	next.Acks[0] = 1
 	v.setFrame(&next, clock)
-	if len(v.pending) != 0 {
-		t.Fatalf("acknowledged turn still pending: %v", v.pending)
+	if len(v.in.pending) != 0 {
+		t.Fatalf("acknowledged turn still pending: %v", v.in.pending)
 	}
 }
 
@@ -294,7 +294,7 @@ func TestLightCycleReplayFooterKeepsTheClock(t *testing.T) {
 			},
 			StatusFirst: true, // as the replay screen sets it
 			Game:        tronview.NewScreen(viewBase, colorprofile.ANSI256)})
-		v.frAt = clock
+		v.in.frAt = clock
 		v.setFrame(fr, clock)
 		v.draw()
 		if scr := out.screen(); !strings.Contains(scr, "00:12 / 01:30 ██░░") || !strings.Contains(scr, "q quit") {

@@ -37,7 +37,7 @@ type control struct {
 	// against what the player's screen showed then (seenTick).
 	at time.Time
 	// tap: the press is a tap's (a lone press), which the room carries
-	// out (see RoomView.keyTap), not a held key's.
+	// out (see inputs.keyTap), not a held key's.
 	tap bool
 }
 
@@ -82,44 +82,44 @@ type tapState struct {
 // keyTap starts a tap after a key press that is one (control.tap) and
 // sends it; a held key, or the release of the tap's key, takes over from
 // a tap: the piece moves as the key says from now on.
-func (v *RoomView) keyTap(press bool) {
-	if !v.ctl.tap {
-		v.tap.clamp = false
+func (in *inputs) keyTap(press bool) {
+	if !in.ctl.tap {
+		in.tap.clamp = false
 		return
 	}
 	if !press {
 		return // another key's release: the tap goes on
 	}
-	dir, at := v.ctl.dir, v.ctl.at
+	dir, at := in.ctl.dir, in.ctl.at
 	// The room ends the tap itself: nothing is held, and nothing must
 	// be sent to stop it.
-	v.ctl.dir, v.ctl.tap, v.ctl.sentDir = 0, false, 0
-	v.tap = tapState{dir: dir, began: v.cfg.Now()}
-	if v.steer == nil || v.fr == nil {
+	in.ctl.dir, in.ctl.tap, in.ctl.sentDir = 0, false, 0
+	in.tap = tapState{dir: dir, began: in.now()}
+	if in.steer == nil || in.fr == nil {
 		return
 	}
-	action, to := v.steer.Tap(v.fr.State, v.cfg.Slot, dir)
-	if action == 0 || !v.sendInput(action, at) {
+	action, to := in.steer.Tap(in.fr.State, in.slot, dir)
+	if action == 0 || !in.sendInput(action, at) {
 		return // against the wall, or the room's buffer is full
 	}
-	v.tap.clamp, v.tap.to, v.tap.seq = true, to, v.seq
+	in.tap.clamp, in.tap.to, in.tap.seq = true, to, in.seq
 }
 
 // tapDone ends the tap's prediction once fr shows the room has carried it
 // out: the piece stands at the tap's end, or has stopped short of it (a
 // wall, a pause), or the frames stopped coming.
-func (v *RoomView) tapDone(fr *game.Frame, ack uint32) {
-	t := &v.tap
+func (in *inputs) tapDone(fr *game.Frame, ack uint32) {
+	t := &in.tap
 	if !t.clamp || ack < t.seq {
 		return
 	}
-	pos, ok := v.steer.Pos(fr.State, v.cfg.Slot)
+	pos, ok := in.steer.Pos(fr.State, in.slot)
 	there := (t.dir > 0 && pos >= t.to) || (t.dir < 0 && pos <= t.to)
 	stuck := t.lastTick != 0 && fr.Tick > t.lastTick && pos == t.last
 	if fr.Tick != t.lastTick {
 		t.last, t.lastTick = pos, fr.Tick
 	}
-	if !ok || there || stuck || v.cfg.Now().Sub(t.began) > tapMax {
+	if !ok || there || stuck || in.now().Sub(t.began) > tapMax {
 		t.clamp = false
 	}
 }

@@ -4,8 +4,9 @@ import (
 	"context"
 	"time"
 
-	"github.com/termarena/termarena/lobby"
 	"testing"
+
+	"github.com/termarena/termarena/lobby"
 
 	"github.com/termarena/termarena/game"
 	"github.com/termarena/termarena/rating"

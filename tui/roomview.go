@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/charmbracelet/colorprofile"
@@ -163,56 +162,38 @@ const (
 // session driver's that runs its loop (Begin, Handle, Beat, End). The menu
 // hands it keys and sizes through non-blocking channels, so a flood of
 // keys or a slow terminal never stalls the menu or the room.
+//
+// It is the wiring of its parts (the package doc lists them): it lays
+// them out around the game's board (gameview.go) and hands each what it
+// needs of the others: a part knows another only through an interface
+// it declares (roomHUD's footerChat) or what RoomView passes it.
 type RoomView struct {
 	cfg  RoomViewConfig
 	keys chan keyEvent
 	// stopped is closed when Run returns (End).
 	stopped chan struct{}
-	// A new size or palette is rare: it waits in these (latest wins) and a
-	// poke on keys wakes Run, which keeps Run's select at three cases.
-	size   atomic.Pointer[[2]int]
-	pal    atomic.Pointer[colorprofile.Profile]
-	frames uint64 // written, for the HUD's fps
 
 	// owned by Run (or whoever drives Begin, Handle, Beat and End)
-	// early: a key drew the frame of the coming beat (drawEarly).
-	early bool
-	// The screen's place on its frame clock, the channel of its next beat
-	// and how many beats the clock had; ends undo what Begin set up.
-	clk   pace.Beat
-	beat  <-chan struct{}
-	beats uint64
-	ends  []func()
+	// ends undo what Begin set up.
+	ends []func()
 	// canvas is the grid the parts draw on and the terminal's size.
 	canvas
-	mode     viewMode
-	fr       *game.Frame
-	frAt     time.Time
-	ctl      control
-	pending  []sent
-	seq      uint32
-	lastSent time.Time
-	fps      int
-	fpsCount int
-	fpsAt    time.Time
-	tap      tapState
-	keyAt    time.Time // read time of a move not yet shown in a written frame
-	keyRect  [4]int32  // where a Steered game drew the own piece when that key came
+	mode viewMode
 	// The game view's region (x, y, w, h), the cells its board takes in
-	// it, the size they were laid out for, and scratch for the player's
-	// pending inputs.
+	// it, and the size they were laid out for.
 	region           [4]int
 	board            [4]int
 	layoutW, layoutH int
-	acts             []gameview.Pending
 	// What else the game's view is (nil: not), found once.
-	steer  gameview.Steered
 	scaled gameview.Scaled
 	scores gameview.Scoreboard
 
-	// The parts around the board, each drawing its own cells on the
-	// canvas: the header and footer, the chat pane, the overlay and
-	// prompt, the waiting screen.
+	// The parts, each owning its fields: when frames are drawn and
+	// written, the player's inputs and prediction, and what is drawn
+	// around the board (the header and footer, the chat pane, the
+	// overlay and prompt) or instead of it (the waiting screen).
+	pace framePace
+	in   inputs
 	head roomHUD
 	chat chatPane
 	ov   roomOverlay
@@ -235,12 +216,6 @@ const (
 	modeBoard
 )
 
-type sent struct {
-	seq    uint32
-	action int8 // a direction, or a Steered game's tap, or an event
-	at     time.Time
-}
-
 // NewRoomView prepares a view; Run draws it.
 func NewRoomView(cfg RoomViewConfig) *RoomView {
 	if cfg.FPS <= 0 {
@@ -254,9 +229,11 @@ func NewRoomView(cfg RoomViewConfig) *RoomView {
 		keys:    make(chan keyEvent, 64),
 		stopped: make(chan struct{}),
 		canvas:  canvas{w: cfg.Width, h: cfg.Height},
-		fps:     cfg.FPS, // until the first second has been measured
+		pace: framePace{rate: cfg.FPS, now: cfg.Now, metrics: cfg.Metrics,
+			fps: cfg.FPS}, // until the first second has been measured
+		in: inputs{room: cfg.Room, me: cfg.Me, slot: cfg.Slot, game: cfg.Game, now: cfg.Now, rtt: cfg.RTT},
 	}
-	v.steer, _ = cfg.Game.(gameview.Steered)
+	v.in.steer, _ = cfg.Game.(gameview.Steered)
 	v.scaled, _ = cfg.Game.(gameview.Scaled)
 	v.scores, _ = cfg.Game.(gameview.Scoreboard)
 	v.scr = screen.New(cfg.Width, cfg.Height, v.palette(cfg.Profile))
@@ -286,13 +263,13 @@ func (v *RoomView) key(dir int8, release, repeat bool) {
 
 // Resize hands a new terminal size to the view (latest wins).
 func (v *RoomView) Resize(w, h int) {
-	v.size.Store(&[2]int{w, h})
+	v.pace.size.Store(&[2]int{w, h})
 	v.poke()
 }
 
 // SetProfile changes the colour profile (latest wins).
 func (v *RoomView) SetProfile(p colorprofile.Profile) {
-	v.pal.Store(&p)
+	v.pace.pal.Store(&p)
 	v.poke()
 }
 
@@ -336,13 +313,14 @@ func (v *RoomView) pokeWhole() {
 
 // applyChanges takes a new size or palette, if there is one.
 func (v *RoomView) applyChanges() {
-	if s := v.size.Swap(nil); s != nil {
+	s, p := v.pace.changes()
+	if s != nil {
 		v.w, v.h = s[0], s[1]
 		v.scr.Resize(s[0], s[1])
 		v.mode = modeNone
 		v.chat.forget()
 	}
-	if p := v.pal.Swap(nil); p != nil {
+	if p != nil {
 		if v.cfg.Game != nil {
 			v.cfg.Game.SetProfile(*p)
 		}
@@ -390,20 +368,12 @@ type ScreenEvent = keyEvent
 // them from its own select instead of giving the screen a goroutine, all
 // on one goroutine, and calls End when done with it.
 func (v *RoomView) Begin() {
-	clocks := v.cfg.Clocks
-	if clocks == nil {
-		clocks = pace.New()
-	}
-	var release func()
-	v.clk, release = clocks.Acquire(v.cfg.FPS)
-	v.ends = append(v.ends, release)
+	v.ends = append(v.ends, v.pace.start(v.cfg.Clocks))
 	if n, ok := v.cfg.Out.(GivenNotifier); ok {
 		// Handed the terminal after the menus drew on it: the whole
 		// screen at once, not a beat later.
 		v.ends = append(v.ends, n.OnGiven(v.pokeWhole))
 	}
-	v.beat, v.beats = v.clk.Next()
-	v.fpsAt = v.cfg.Now()
 	v.poll()
 	v.draw()
 }
@@ -411,7 +381,7 @@ func (v *RoomView) Begin() {
 // Wakes is what the loop waits for next: the clock's next beat (Beat) and
 // the screen's events (Handle).
 func (v *RoomView) Wakes() (beat <-chan struct{}, events <-chan ScreenEvent) {
-	return v.beat, v.keys
+	return v.pace.beat, v.keys
 }
 
 // End ends the loop Begin started: the screen leaves its frame clock and
@@ -451,13 +421,14 @@ func (v *RoomView) Handle(k ScreenEvent) {
 	case k.acted || k.look != "":
 		v.poll()
 		if k.acted {
-			v.sendAction(k)
+			v.in.sendAction(k)
 		} else if v.cfg.Game != nil {
 			v.cfg.Game.Look(k.look)
 		}
 		v.drawEarly()
 	default:
-		v.steerKey(k)
+		v.poll()
+		v.in.steerKey(k)
 		v.drawEarly()
 	}
 }
@@ -467,22 +438,17 @@ func (v *RoomView) Handle(k ScreenEvent) {
 func (v *RoomView) Beat() {
 	// Beats go on while the loop is blocked writing to a client that does
 	// not read: count the ones it slept through.
-	next, n := v.clk.Next()
-	if n > v.beats+1 && v.cfg.Metrics != nil {
-		v.cfg.Metrics.FramesSkipped(int(n - v.beats - 1))
-	}
-	v.beat, v.beats = next, n
-	v.ctl.expire(v.cfg.Now())
-	v.submit()
-	if v.early {
+	v.pace.next()
+	v.in.ctl.expire(v.cfg.Now())
+	v.in.submit()
+	if v.pace.drawn() {
 		// A key drew this beat's frame already.
-		v.early = false
 		return
 	}
 	v.applyChanges()
 	v.poll()
 	v.draw()
-	v.countFrame()
+	v.pace.countFrame()
 }
 
 // drawEarly draws the frame of the next beat now, for a key, unless a key
@@ -491,196 +457,46 @@ func (v *RoomView) Beat() {
 // nothing, and later keys wait for the beat after, so however fast keys
 // come the session writes no more frames than its rate.
 func (v *RoomView) drawEarly() {
-	if v.early {
+	if !v.pace.takeEarly() {
 		return
 	}
-	v.early = true
 	v.applyChanges()
 	v.poll()
 	v.draw()
-	v.countFrame()
-}
-
-// steerKey carries out a Steered game's key press or release: the control
-// takes it and the room gets the new direction now; the next frame draws it.
-func (v *RoomView) steerKey(k keyEvent) {
-	v.poll()
-	before := v.ctl.dir
-	if k.release {
-		v.ctl.release(k)
-	} else {
-		v.ctl.press(k)
-	}
-	// A key is timed until a frame shows the paddle move: only a press
-	// that starts the paddle from rest towards where it can go. A key
-	// during a pause or into a wall has no frame that shows it, and a
-	// reversal may leave the paddle on the same pixels it was drawn on,
-	// though it does change its course.
-	if d := v.ctl.dir; d != 0 && before == 0 && v.keyAt.IsZero() && v.canMove(d) {
-		v.keyAt, v.keyRect = k.at, v.steer.Drawn()
-	}
-	v.keyTap(!k.release)
-	v.submit()
+	v.pace.countFrame()
 }
 
 // poll takes the room's newest frame if it is not the one shown.
 func (v *RoomView) poll() {
-	if fr, at := v.cfg.Room.LatestAt(); fr != nil && fr != v.fr {
+	if fr, at := v.cfg.Room.LatestAt(); fr != nil && fr != v.in.fr {
 		v.setFrame(fr, at)
 	}
 }
 
-// submit sends the control's direction to the room when it changed, at
-// most once per submitGap. A rejected submit (room buffer full, or too
-// soon) is retried on the next frame.
-func (v *RoomView) submit() {
-	if v.ctl.dir == v.ctl.sentDir || v.cfg.Now().Sub(v.lastSent) < submitGap {
-		return
-	}
-	if v.sendInput(v.ctl.dir, v.ctl.at) {
-		v.ctl.sentDir = v.ctl.dir
-	}
-}
-
-// sendInput submits action, chosen at `at`, as the player's next input,
-// and keeps it for prediction until the room acknowledges it.
-func (v *RoomView) sendInput(action int8, at time.Time) bool {
-	now := v.cfg.Now()
-	v.seq++
-	in := game.Input{Slot: v.cfg.Slot, Seq: v.seq, Action: action, Seen: v.seenTick(at, now)}
-	if !v.cfg.Room.Submit(v.cfg.Me, in) {
-		v.seq--
-		return false
-	}
-	v.lastSent = now
-	v.pending = append(v.pending, sent{v.seq, action, now})
-	if len(v.pending) > 64 { // never grows without bound if acks stop
-		v.pending = append(v.pending[:0], v.pending[len(v.pending)-64:]...)
-	}
-	return true
-}
-
-// seenTick is the room tick the player's screen showed at `at`, when they
-// chose what the input says (game.Input.Seen): a frame written here reaches
-// the screen half a round trip later and the key comes back in the other
-// half, so the screen showed what this view drew a round trip before the
-// key was read. The view draws the game extrapolated to the moment it
-// writes, so that is the tick the room was at then. 0 (unknown) before a
-// match has stepped.
-func (v *RoomView) seenTick(at, now time.Time) uint64 {
-	fr := v.fr
-	if fr == nil || fr.Tick == 0 || fr.TickRate <= 0 {
-		return 0
-	}
-	if at.IsZero() || at.After(now) {
-		at = now
-	}
-	if v.cfg.RTT != nil {
-		if rtt := v.cfg.RTT(); rtt > 0 {
-			at = at.Add(-rtt)
-		}
-	}
-	// Bounded so the product cannot overflow; the room caps the lag far
-	// below a minute anyway.
-	d := min(max(at.Sub(v.frAt), -time.Minute), time.Minute)
-	t := int64(fr.Tick) + int64(d)*int64(fr.TickRate)/int64(time.Second)
-	return uint64(max(t, 1))
-}
-
-// setFrame shows fr, published at `at`: extrapolation runs from then.
-func (v *RoomView) setFrame(fr *game.Frame, at time.Time) {
-	if fr == nil {
-		return
-	}
-	if at.IsZero() {
-		at = v.cfg.Now()
-	}
-	v.fr, v.frAt = fr, at
-	if v.cfg.Slot >= 0 && v.cfg.Slot < len(fr.Acks) {
-		ack := fr.Acks[v.cfg.Slot]
-		i := 0
-		for i < len(v.pending) && v.pending[i].seq <= ack {
-			i++
-		}
-		v.pending = append(v.pending[:0], v.pending[i:]...)
-		v.tapDone(fr, ack)
-	}
-}
-
-// canMove: the game is in play and a press in direction dir moves the own
-// piece, from where it was last drawn, to other cells (near a wall it may
-// not: then no frame will show the key).
-func (v *RoomView) canMove(dir int8) bool {
-	st := v.steer
-	return st != nil && v.live() && v.cfg.Slot >= 0 && st.CanMove(v.fr.State, v.cfg.Slot, dir)
-}
-
-// live: the game is in play, so the player's keys move their piece.
-func (v *RoomView) live() bool {
-	gv := v.cfg.Game
-	return gv != nil && v.fr != nil && v.fr.Phase == game.Playing && !v.fr.Paused && !gv.Over(v.fr.State)
-}
+// setFrame shows fr, published at `at`; the inputs it acknowledges are
+// no longer predicted.
+func (v *RoomView) setFrame(fr *game.Frame, at time.Time) { v.in.setFrame(fr, at) }
 
 // draw updates the grid for now and writes whatever changed.
 func (v *RoomView) draw() {
 	now := v.cfg.Now()
 	v.paint(now)
-	if out := v.scr.Render(); out != nil {
-		m := v.cfg.Metrics
-		var start time.Time
-		if m != nil {
-			start = time.Now()
-		}
-		if err := v.cfg.Out.WriteFrame(out); err != nil {
-			// Not on the terminal: whatever it shows, the next frame
-			// paints over all of it.
-			v.scr.Invalidate()
-			return
-		}
-		v.frames++
-		// The timed key's move is on screen: a steered piece left its
-		// cells, or an event game drew the action in the frame made for
-		// it.
-		shown := !v.keyAt.IsZero()
-		if st := v.steer; shown && st != nil {
-			shown = st.Drawn() != v.keyRect
-		}
-		if m != nil {
-			done := time.Now()
-			m.FrameWritten(len(out), done.Sub(start))
-			if shown {
-				m.InputToFrame(done.Sub(v.keyAt))
-			}
-		}
-		if shown {
-			v.keyAt = time.Time{}
-		}
+	done, wrote, err := v.pace.write(v.scr, v.cfg.Out)
+	if err != nil {
+		return
 	}
-	if !v.live() {
-		v.keyAt = time.Time{}
+	if wrote {
+		v.in.shown(done, v.pace.metrics)
 	}
+	v.in.settled()
 	if v.cfg.Drawn != nil {
 		v.cfg.Drawn(v.scr)
 	}
 }
 
-// countFrame counts a paced frame for the HUD's rate: frames delivered on
-// time, written or not (an unchanged frame costs nothing to deliver), so a
-// terminal that stops reading, which blocks WriteFrame, makes it fall.
-// Only beats count: a repaint over Bubble Tea's write is no frame of the
-// rate the player chose.
-func (v *RoomView) countFrame() {
-	now := v.cfg.Now()
-	v.fpsCount++
-	if d := now.Sub(v.fpsAt); d >= time.Second {
-		v.fps = int(float64(v.fpsCount)/d.Seconds() + 0.5)
-		v.fpsCount, v.fpsAt = 0, now
-	}
-}
-
 // Frames is how many frames the view has written (for tests and telemetry;
 // only meaningful after Run returns).
-func (v *RoomView) Frames() uint64 { return v.frames }
+func (v *RoomView) Frames() uint64 { return v.pace.frames }
 
 // paint draws the frame for now: the board and the parts around it, or
 // the waiting screen, then the chat pane.
@@ -690,7 +506,7 @@ func (v *RoomView) paint(now time.Time) {
 		// drawn next, in this frame.
 		v.textGone()
 	}
-	if fr := v.fr; v.cfg.Game != nil && fr != nil && fr.Phase != game.Waiting {
+	if fr := v.in.fr; v.cfg.Game != nil && fr != nil && fr.Phase != game.Waiting {
 		v.paintBoard(fr, now)
 	} else {
 		if v.mode != modeWaiting {
@@ -698,7 +514,7 @@ func (v *RoomView) paint(now time.Time) {
 			v.mode = modeWaiting
 			v.textGone()
 		}
-		v.paintWaiting(v.fr)
+		v.paintWaiting(v.in.fr)
 	}
 	if v.chat.paint() {
 		v.textGone()

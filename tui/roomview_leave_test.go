@@ -18,7 +18,7 @@ func drawOnce(t *testing.T, fr *game.Frame, me game.PlayerID, slot, w, h int, ra
 	clock := time.Unix(1000, 0)
 	v := newTestRoomView(RoomViewConfig{Room: newFakeRoom(fr), Me: me, Slot: slot, Title: "r1 · 1v1 · casual", Out: out,
 		Profile: colorprofile.ANSI256, Width: w, Height: h, Now: func() time.Time { return clock }, Ranked: ranked})
-	v.frAt = clock
+	v.in.frAt = clock
 	v.setFrame(fr, clock)
 	v.draw()
 	return out.screen()

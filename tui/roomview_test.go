@@ -120,7 +120,7 @@ func TestRoomViewDrawsBoardNamesAndScores(t *testing.T) {
 		clock := time.Unix(1000, 0)
 		v := newTestRoomView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Title: "r1 · 1v1 · casual", Out: out,
 			Profile: colorprofile.ANSI256, Width: size[0], Height: size[1], Now: func() time.Time { return clock }})
-		v.frAt = clock
+		v.in.frAt = clock
 		v.setFrame(fr, v.cfg.Now())
 		v.draw()
 		scr := out.screen()
@@ -146,8 +146,8 @@ func TestOwnPaddleMovesBeforeTheServerConfirms(t *testing.T) {
 	before := paddleRows(out, 0)
 
 	now = now.Add(5 * time.Millisecond)
-	v.ctl.press(keyEvent{dir: 1, at: now})
-	v.submit()
+	v.in.ctl.press(keyEvent{dir: 1, at: now})
+	v.in.submit()
 	now = now.Add(100 * time.Millisecond) // six ticks' worth, still no snapshot
 	v.draw()
 	after := paddleRows(out, 0)
@@ -160,13 +160,13 @@ func TestOwnPaddleMovesBeforeTheServerConfirms(t *testing.T) {
 
 	// An auto-repeat makes it a held key; when the repeats stop for the
 	// hold window, the view sends a stop.
-	v.ctl.press(keyEvent{dir: 1, at: now})
-	if v.ctl.tap {
+	v.in.ctl.press(keyEvent{dir: 1, at: now})
+	if v.in.ctl.tap {
 		t.Fatal("a repeat within the auto-repeat window is still a tap")
 	}
 	now = now.Add(holdRepeat + time.Millisecond)
-	v.ctl.expire(now)
-	v.submit()
+	v.in.ctl.expire(now)
+	v.in.submit()
 	if n := len(room.inputs); n != 2 || room.inputs[1].Action != 0 {
 		t.Fatalf("after the hold window: %+v", room.inputs)
 	}
@@ -179,20 +179,20 @@ func TestReconcileDropsAckedInputs(t *testing.T) {
 	v := newTestRoomView(RoomViewConfig{Room: room, Me: "a", Slot: 0, Out: newVT(80, 24), Profile: colorprofile.ANSI256,
 		Width: 80, Height: 24, Now: func() time.Time { return now }})
 	v.setFrame(fr, v.cfg.Now())
-	v.ctl.press(keyEvent{dir: 1, at: now})
-	v.submit()
-	if len(v.pending) != 1 {
-		t.Fatalf("pending %d", len(v.pending))
+	v.in.ctl.press(keyEvent{dir: 1, at: now})
+	v.in.submit()
+	if len(v.in.pending) != 1 {
+		t.Fatalf("pending %d", len(v.in.pending))
 	}
 	// The server applies it: the next frame acks seq 1 and carries the move.
 	g.Step([]game.Input{{Slot: 0, Seq: 1, Action: 1}})
 	v.setFrame(frameOf(g, 1), v.cfg.Now())
-	if len(v.pending) != 0 {
-		t.Fatalf("acked input still pending: %+v", v.pending)
+	if len(v.in.pending) != 0 {
+		t.Fatalf("acked input still pending: %+v", v.in.pending)
 	}
 	v.draw()
-	snap := v.fr.State.(*pong.Snapshot)
-	if got, want := v.steer.Drawn(), v.pong().Rect(0, snap.Paddles[0].Pos, snap.Paddles[0].Len); got != want {
+	snap := v.in.fr.State.(*pong.Snapshot)
+	if got, want := v.in.steer.Drawn(), v.pong().Rect(0, snap.Paddles[0].Pos, snap.Paddles[0].Len); got != want {
 		t.Fatalf("prediction at the snapshot instant drawn at %v, the server's paddle at %v", got, want)
 	}
 }
@@ -234,15 +234,15 @@ func TestKeyFloodIsRateLimited(t *testing.T) {
 		if i%2 == 1 {
 			d = -1
 		}
-		v.ctl.press(keyEvent{dir: d, at: now})
-		v.submit()
+		v.in.ctl.press(keyEvent{dir: d, at: now})
+		v.in.submit()
 	}
 	if n := len(room.inputs); n > 14 {
 		t.Fatalf("a 100 ms key flood sent %d inputs to the room", n)
 	}
 	// The final direction still gets through on a later frame.
 	now = now.Add(submitGap)
-	v.submit()
+	v.in.submit()
 	if last := room.inputs[len(room.inputs)-1]; last.Action != -1 {
 		t.Fatalf("last input %+v, want the final direction -1", last)
 	}
@@ -379,24 +379,24 @@ func TestPressMovesThePaddleInItsOwnFrame(t *testing.T) {
 				Width: size[0], Height: size[1], Now: func() time.Time { return now }})
 			v.setFrame(fr, now)
 			v.draw()
-			before := v.steer.Drawn()
+			before := v.in.steer.Drawn()
 			now = now.Add(time.Millisecond)
-			v.ctl.press(keyEvent{dir: 1, at: now})
-			v.submit()
+			v.in.ctl.press(keyEvent{dir: 1, at: now})
+			v.in.submit()
 			now = now.Add(200 * time.Microsecond) // drawing the key's frame
 			v.draw()
-			if v.steer.Drawn()[1] <= before[1] {
-				t.Fatalf("%v, offset %d: the frame drawn for the key did not move the paddle: %+v → %+v", size, ticks, before, v.steer.Drawn())
+			if v.in.steer.Drawn()[1] <= before[1] {
+				t.Fatalf("%v, offset %d: the frame drawn for the key did not move the paddle: %+v → %+v", size, ticks, before, v.in.steer.Drawn())
 			}
 			// Real time then catches up with the lead without a step back.
-			prev := v.steer.Drawn()[1]
+			prev := v.in.steer.Drawn()[1]
 			for range 6 {
 				now = now.Add(time.Second / 60)
 				v.draw()
-				if v.steer.Drawn()[1] < prev {
-					t.Fatalf("%v, offset %d: the paddle stepped back from %d to %d", size, ticks, prev, v.steer.Drawn()[1])
+				if v.in.steer.Drawn()[1] < prev {
+					t.Fatalf("%v, offset %d: the paddle stepped back from %d to %d", size, ticks, prev, v.in.steer.Drawn()[1])
 				}
-				prev = v.steer.Drawn()[1]
+				prev = v.in.steer.Drawn()[1]
 			}
 		}
 	}
@@ -413,20 +413,20 @@ func TestRateLimitedPressStillShowsAtOnce(t *testing.T) {
 	v.setFrame(fr, now)
 	v.draw()
 	now = now.Add(time.Millisecond)
-	v.ctl.press(keyEvent{dir: 1, at: now})
-	v.submit()
+	v.in.ctl.press(keyEvent{dir: 1, at: now})
+	v.in.submit()
 	v.draw()
-	down := v.steer.Drawn()[1]
+	down := v.in.steer.Drawn()[1]
 	now = now.Add(2 * time.Millisecond) // well inside submitGap
-	v.ctl.press(keyEvent{dir: -1, at: now})
-	v.submit()
+	v.in.ctl.press(keyEvent{dir: -1, at: now})
+	v.in.submit()
 	if len(room.inputs) != 1 {
 		t.Fatalf("the reversal was sent inside the submit gap: %+v", room.inputs)
 	}
 	now = now.Add(200 * time.Microsecond)
 	v.draw()
-	if v.steer.Drawn()[1] >= down {
-		t.Fatalf("the reversal did not show in its own frame: paddle top %d, was %d", v.steer.Drawn()[1], down)
+	if v.in.steer.Drawn()[1] >= down {
+		t.Fatalf("the reversal did not show in its own frame: paddle top %d, was %d", v.in.steer.Drawn()[1], down)
 	}
 }
 
@@ -448,13 +448,13 @@ func TestInputSaysWhatTheScreenShowed(t *testing.T) {
 	// screen showed the game 150 ms before the key was read, tick 594.
 	key := now.Add(50 * time.Millisecond)
 	now = key.Add(20 * time.Millisecond)
-	v.ctl.press(keyEvent{dir: 1, at: key})
-	v.submit()
+	v.in.ctl.press(keyEvent{dir: 1, at: key})
+	v.in.submit()
 	// With no round trip known, what the view drew when the key came.
 	rtt = 0
 	now = now.Add(200 * time.Millisecond)
-	v.ctl.press(keyEvent{dir: -1, at: now})
-	v.submit()
+	v.in.ctl.press(keyEvent{dir: -1, at: now})
+	v.in.submit()
 	if len(room.inputs) != 2 || room.inputs[0].Seen != 594 || room.inputs[1].Seen != 616 {
 		t.Fatalf("inputs %+v, want Seen 594 then 616", room.inputs)
 	}

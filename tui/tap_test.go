@@ -59,9 +59,9 @@ func (s *tapSim) slot() int {
 // key presses a key at the current time, as Run does.
 func (s *tapSim) key(dir int8, repeat bool) {
 	s.v.poll()
-	s.v.ctl.press(keyEvent{dir: dir, repeat: repeat, at: s.now})
-	s.v.keyTap(true)
-	s.v.submit()
+	s.v.in.ctl.press(keyEvent{dir: dir, repeat: repeat, at: s.now})
+	s.v.in.keyTap(true)
+	s.v.in.submit()
 	s.v.draw()
 }
 
@@ -86,8 +86,8 @@ func (s *tapSim) until(t time.Time) {
 		s.room.fr, s.room.at = fr, s.now
 		s.room.mu.Unlock()
 		s.now = s.now.Add(3 * time.Millisecond)
-		s.v.ctl.expire(s.now)
-		s.v.submit()
+		s.v.in.ctl.expire(s.now)
+		s.v.in.submit()
 		s.v.poll()
 		s.v.draw()
 		s.next = s.next.Add(time.Second / 60)
@@ -136,10 +136,10 @@ func TestTapMovesOneCell(t *testing.T) {
 				start := at(s.v.pong().Rect(c.slot, s.pos(), plen))
 				s.until(s.now.Add(5 * time.Millisecond))
 				s.key(dir, false)
-				drawn := []int32{at(s.v.steer.Drawn())}
+				drawn := []int32{at(s.v.in.steer.Drawn())}
 				for range 30 {
 					s.until(s.now.Add(10 * time.Millisecond))
-					drawn = append(drawn, at(s.v.steer.Drawn()))
+					drawn = append(drawn, at(s.v.in.steer.Drawn()))
 				}
 				end := at(s.v.pong().Rect(c.slot, s.pos(), plen))
 				if want := start + int32(dir)*c.cell; end != want {
@@ -202,7 +202,7 @@ func TestAutoRepeatMovesAtFullSpeed(t *testing.T) {
 func TestKeyReleaseTerminalsMoveUntilRelease(t *testing.T) {
 	g, _ := match1v1(t, 0)
 	s := newTapSim(t, g, pong.Left, 80, 24)
-	s.v.ctl.release(keyEvent{dir: 1, release: true, at: s.now}) // the terminal's first release
+	s.v.in.ctl.release(keyEvent{dir: 1, release: true, at: s.now}) // the terminal's first release
 	speed := snapOf(g).Config.PaddleSpeed
 	start := s.pos()
 	s.key(1, false)
@@ -211,8 +211,8 @@ func TestKeyReleaseTerminalsMoveUntilRelease(t *testing.T) {
 	if moved < 15*speed {
 		t.Fatalf("held for 300 ms the paddle moved %d sub-units, want at least 15 ticks' worth (%d)", moved, 15*speed)
 	}
-	s.v.ctl.release(keyEvent{dir: 1, release: true, at: s.now})
-	s.v.submit()
+	s.v.in.ctl.release(keyEvent{dir: 1, release: true, at: s.now})
+	s.v.in.submit()
 	s.until(s.now.Add(50 * time.Millisecond))
 	p := s.pos()
 	s.until(s.now.Add(100 * time.Millisecond))

@@ -32,6 +32,17 @@
 // startReplay do); routing, Where, the chat channel, resizes and Detach
 // go through the interface.
 //
+// Every game screen draws through a room view (RoomView, roomview.go),
+// which is the wiring of parts that each own their fields in a file of
+// their own: framePace (framepace.go: the beats, the writes, a new size
+// or palette), inputs (inputs.go and paddle.go: the player's keys into
+// the game's inputs, and prediction), roomHUD (hud.go: header, footer),
+// chatPane (chatview.go), roomOverlay (overlay.go: the message over the
+// board, the prompt) and waitScreen (waiting.go). The board is the
+// game's view (gameview.go). A new part is a new file with its type, a
+// field of RoomView, and its call where RoomView paints (paint,
+// paintBoard).
+//
 // Models never write to the terminal themselves and never look at the
 // server's terminal: colour is decided per session by Bubble Tea from the
 // client's environment, so styles here are written in full colour and
