@@ -96,49 +96,118 @@ func Width(r rune) int {
 type Spec struct {
 	FG, BG color.Color // nil = terminal default
 	Bold   bool
+	// Attrs are the other attributes a styled string may ask for (the
+	// menus' italic chat lines); the game views use none.
+	Attrs Attr
 }
+
+// Attr is a text attribute besides bold, as SGR sets it.
+type Attr uint8
+
+// The attributes a Spec may carry.
+const (
+	Faint Attr = 1 << iota
+	Italic
+	Underline
+	Blink
+	Reverse
+	Strikethrough
+)
+
+// attrParams are the SGR parameters of each Attr bit, in bit order.
+var attrParams = [...]string{";2", ";3", ";4", ";5", ";7", ";9"}
+
+// MaxStyles is how many styles a Palette holds (a Style is a byte).
+const MaxStyles = 256
 
 // Palette holds the SGR sequence of every style for one colour profile.
 type Palette struct {
-	sgr   []string
-	canon []uint8 // styles with identical SGR share a canonical id
+	profile colorprofile.Profile
+	sgr     []string
+	canon   []uint8 // styles with identical SGR share a canonical id
 	// A style's parts, for switching from one style to another with only
 	// the parameters that differ (often half the bytes of a full SGR):
 	// fg and bg are ";38;5;N"-style parameters, "" for the default.
 	fg, bg []string
 	bold   []bool
+	attrs  []Attr
+	// index maps an SGR sequence to its canonical id, first a canonical
+	// id to the first style with it: for Intern.
+	index map[string]uint8
+	first []Style
 }
 
 // NewPalette renders specs for profile p. Style i is specs[i]; style 0
 // should be the plain default (it is what cleared cells use).
 func NewPalette(p colorprofile.Profile, specs []Spec) *Palette {
 	n := len(specs)
-	pal := &Palette{sgr: make([]string, n), canon: make([]uint8, n), fg: make([]string, n), bg: make([]string, n), bold: make([]bool, n)}
-	seen := map[string]uint8{}
-	for i, sp := range specs {
-		pal.fg[i], pal.bg[i], pal.bold[i] = colorParam(p, sp.FG, false), colorParam(p, sp.BG, true), sp.Bold
-		seq := "\x1b[0"
-		if sp.Bold {
-			seq += ";1"
-		}
-		seq += pal.fg[i] + pal.bg[i] + "m"
-		pal.sgr[i] = seq
-		id, ok := seen[seq]
-		if !ok {
-			id = uint8(len(seen))
-			seen[seq] = id
-		}
-		pal.canon[i] = id
+	pal := &Palette{profile: p, sgr: make([]string, 0, n), canon: make([]uint8, 0, n), fg: make([]string, 0, n),
+		bg: make([]string, 0, n), bold: make([]bool, 0, n), attrs: make([]Attr, 0, n), index: map[string]uint8{}}
+	for _, sp := range specs {
+		pal.add(sp)
 	}
 	return pal
 }
+
+// render is sp's whole SGR sequence in the palette's profile, and its
+// colour parameters.
+func (p *Palette) render(sp Spec) (seq, fg, bg string) {
+	fg, bg = colorParam(p.profile, sp.FG, false), colorParam(p.profile, sp.BG, true)
+	seq = "\x1b[0"
+	if sp.Bold {
+		seq += ";1"
+	}
+	for i, param := range attrParams {
+		if sp.Attrs&(1<<i) != 0 {
+			seq += param
+		}
+	}
+	return seq + fg + bg + "m", fg, bg
+}
+
+// add renders sp as the palette's next style.
+func (p *Palette) add(sp Spec) {
+	seq, fg, bg := p.render(sp)
+	id, ok := p.index[seq]
+	if !ok {
+		id = uint8(len(p.first))
+		p.index[seq] = id
+		p.first = append(p.first, Style(len(p.sgr)))
+	}
+	p.sgr, p.canon = append(p.sgr, seq), append(p.canon, id)
+	p.fg, p.bg, p.bold, p.attrs = append(p.fg, fg), append(p.bg, bg), append(p.bold, sp.Bold), append(p.attrs, sp.Attrs)
+}
+
+// Intern returns a style that draws as sp does in the palette's profile:
+// the first one there with the same SGR, else a new one. ok is false when
+// the palette is full (MaxStyles) and sp draws as none of its styles. It
+// is for a palette built while a styled string is read (the menus'),
+// owned by one goroutine: a palette shared between sessions must not
+// change.
+func (p *Palette) Intern(sp Spec) (st Style, ok bool) {
+	seq, _, _ := p.render(sp)
+	if id, ok := p.index[seq]; ok {
+		return p.first[id], true
+	}
+	if len(p.sgr) >= MaxStyles {
+		return 0, false
+	}
+	p.add(sp)
+	return Style(len(p.sgr) - 1), true
+}
+
+// Len is how many styles the palette holds.
+func (p *Palette) Len() int { return len(p.sgr) }
 
 // appendSGR switches the terminal's pen from style `from` (-1: unknown) to
 // `to` with the shorter of the full sequence and the parameters that
 // differ.
 func (p *Palette) appendSGR(out []byte, from int, to Style) []byte {
 	full := p.sgr[to]
-	if from < 0 {
+	if from < 0 || p.attrs[from] != p.attrs[to] ||
+		p.attrs[to]&Faint != 0 && p.bold[from] != p.bold[to] {
+		// The other attributes go with a full SGR: they are rare, and
+		// SGR 22 turns faint off with bold.
 		return append(out, full...)
 	}
 	boldP, fgP, bgP := "", "", ""

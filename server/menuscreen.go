@@ -10,12 +10,22 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/termarena/termarena/screen"
 )
 
-// menuScreen draws the menus' views on a session's terminal with
-// ultraviolet's cell renderer, as Bubble Tea's own renderer does, but only
-// when the driver asks (after a batch of messages) and only what changed:
-// no frame ticker, so an idle lobby costs nothing between events.
+// menuScreen draws the menus' views on a session's terminal, only when the
+// driver asks (after a batch of messages) and only what changed: no frame
+// ticker, so an idle lobby costs nothing between events.
+//
+// A view is read into the screen package's packed cells (4 bytes a cell,
+// each distinct SGR pen interned as a Style of the session's palette) and
+// screen.Render writes the difference: ultraviolet's renderer, which
+// Bubble Tea uses, keeps two grids of 112-byte cells (≈430 KB at 80×24,
+// most of an idle lobby session's memory). A view the cells cannot hold
+// (a grapheme of several runes, a hyperlink, a pen with an underline
+// colour or style, an inline view, a cursor or terminal colours, more
+// pens than a palette has styles) is drawn by ultraviolet's renderer as
+// before (drawUV), which then repaints whole.
 //
 // It honours what the menus' tea.View asks of the terminal (alternate
 // screen, cursor, bracketed paste, window title, colours) and writes the
@@ -29,11 +39,23 @@ type menuScreen struct {
 	env     []string
 	profile colorprofile.Profile
 	buf     bytes.Buffer // what one draw writes, flushed to w at once
-	scr     *uv.TerminalRenderer
-	cells   uv.ScreenBuffer
-	width   int
-	height  int
-	last    *tea.View // the view the terminal shows (nil: none of ours yet)
+	// ultraviolet's renderer and cells, for the views the packed cells
+	// cannot hold: nil and empty until one comes.
+	scr   *uv.TerminalRenderer
+	cells uv.ScreenBuffer
+	// The packed cells: grid is nil until drawn (and after lent or rest),
+	// pal and pens the session's styles (pens: the pens read so far).
+	grid *screen.Screen
+	pal  *screen.Palette
+	pens map[uv.Style]screen.Style
+	// repaintBuf: a whole repaint, when it is shorter than the diff.
+	repaintBuf []byte
+	// onGrid: the last draw went through grid, so the terminal shows it
+	// (as far as grid.Render knows: repaint says otherwise).
+	onGrid bool
+	width  int
+	height int
+	last   *tea.View // the view the terminal shows (nil: none of ours yet)
 	// repaint: the terminal was drawn on by someone else (the game
 	// screen) or cleared: the next draw repaints it whole.
 	repaint bool
@@ -43,10 +65,15 @@ type menuScreen struct {
 }
 
 func newMenuScreen(w io.Writer, env []string, p colorprofile.Profile, width, height int) *menuScreen {
-	s := &menuScreen{w: w, env: env, profile: p, width: width, height: height}
-	s.cells = uv.NewScreenBuffer(width, height)
-	s.reset()
-	return s
+	return &menuScreen{w: w, env: env, profile: p, width: width, height: height, cells: uv.NewScreenBuffer(0, 0)}
+}
+
+// renderer is ultraviolet's renderer, started if there is none.
+func (s *menuScreen) renderer() *uv.TerminalRenderer {
+	if s.scr == nil {
+		s.reset()
+	}
+	return s.scr
 }
 
 // reset starts a new cell renderer, as Bubble Tea does at its start: the
@@ -71,33 +98,46 @@ func (s *menuScreen) reset() {
 
 // setProfile changes the colour profile the next draws use.
 func (s *menuScreen) setProfile(p colorprofile.Profile) {
+	if p == s.profile {
+		return
+	}
 	s.profile = p
-	s.scr.SetColorProfile(p)
+	if s.scr != nil {
+		s.scr.SetColorProfile(p)
+	}
+	// The palette's sequences are the old profile's: read the pens
+	// afresh and repaint.
+	s.pal, s.pens = nil, nil
+	s.repaint = true
 }
 
 // resize takes the terminal's new size; the next draw repaints whole (a
 // terminal may scroll or reflow on a resize).
 func (s *menuScreen) resize(w, h int) {
-	s.scr.Erase()
 	s.width, s.height = w, h
-	s.scr.Resize(w, h)
+	if s.scr != nil {
+		s.scr.Erase()
+		s.scr.Resize(w, h)
+	}
 	s.repaint = true
 }
 
 // clear is tea.ClearScreen: the next draw repaints from the top left.
 func (s *menuScreen) clear() {
-	s.scr.MoveTo(0, 0)
-	s.scr.Erase()
+	if s.scr != nil {
+		s.scr.MoveTo(0, 0)
+		s.scr.Erase()
+	}
 	s.repaint = true
 }
 
 // lent: the game screen drew on the terminal (on the alternate screen the
 // play loop made sure of); the menus repaint whole when they draw next.
 //
-// Their cells are let go meanwhile, the renderer's with them: ultraviolet
-// keeps 112 bytes a terminal cell twice (≈240 KB a session at 80×24),
-// which a player held through every match for menus not on screen. A
-// repaint from nothing needs none of it.
+// Their cells are let go meanwhile, the renderer's with them: a player
+// held them through every match for menus not on screen (ultraviolet's
+// were ≈240 KB a session at 80×24). A repaint from nothing needs none of
+// it.
 func (s *menuScreen) lent() {
 	s.alt = true
 	if s.last != nil && !s.last.AltScreen {
@@ -110,25 +150,52 @@ func (s *menuScreen) lent() {
 // dropCells lets the cells and the renderer's model of the terminal go;
 // on the alternate screen, erased, the next draw repaints whole.
 func (s *menuScreen) dropCells() {
-	s.cells = uv.NewScreenBuffer(0, 0)
-	s.reset()
+	s.dropUV()
+	s.grid, s.onGrid, s.repaintBuf = nil, false, nil
 	s.repaint = true
 }
 
+// dropUV lets ultraviolet's renderer and cells go: a packed grid draws
+// now, or nothing is held.
+func (s *menuScreen) dropUV() {
+	s.cells = uv.NewScreenBuffer(0, 0)
+	s.scr = nil
+	s.buf = bytes.Buffer{}
+}
+
 // rest lets the cells go while the menus' view stands still (an idle
-// lobby): the two grids are most of an idle lobby session's memory
-// (≈430 KB at 80×24), held for a screen that may not change for minutes.
-// The next draw repaints whole (≈1.7 KB at 80×24, once, instead of a
-// diff). Only on the alternate screen, which a repaint may erase: an
-// inline view keeps its cells.
+// lobby): held for a screen that may not change for minutes (the packed
+// grids are 2×7.7 KB at 80×24, ultraviolet's ≈430 KB). The next draw
+// repaints whole (≈1.7 KB at 80×24, once, instead of a diff). Only on the
+// alternate screen, which a repaint may erase: an inline view keeps its
+// cells.
 func (s *menuScreen) rest() {
-	if s.alt && s.cells.Width() > 0 {
+	if s.alt && (s.cells.Width() > 0 || s.grid != nil || s.scr != nil) {
 		s.dropCells()
 	}
 }
 
 // draw shows v if it differs from what the terminal shows.
 func (s *menuScreen) draw(v tea.View) error {
+	if s.gridTakes(&v) {
+		if !s.repaint && s.onGrid && s.last != nil && viewEquals(s.last, &v) {
+			return nil // nothing changed: nothing is written
+		}
+		if ok, err := s.drawGrid(v); ok {
+			return err
+		}
+	}
+	if s.onGrid {
+		// ultraviolet's renderer has no idea of the screen the grid
+		// drew: it starts afresh and repaints whole.
+		s.dropCells()
+	}
+	return s.drawUV(v)
+}
+
+// drawUV draws v with ultraviolet's renderer.
+func (s *menuScreen) drawUV(v tea.View) error {
+	s.renderer()
 	frameArea := uv.Rect(0, 0, s.width, s.height)
 	if len(v.Content) == 0 {
 		frameArea.Max.Y = 0
@@ -248,39 +315,45 @@ func (s *menuScreen) close() error {
 	if lv == nil {
 		return nil
 	}
-	s.scr.MoveTo(0, max(s.cells.Height()-1, 0)) // no cells: lent, not drawn since
-	_ = s.scr.Flush()
+	if s.onGrid {
+		// The cursor to the last row, as ultraviolet's MoveTo writes it.
+		_, h := s.grid.Size()
+		s.buf.WriteString(ansi.CursorPosition(1, max(h, 1)))
+	} else {
+		scr := s.renderer()
+		scr.MoveTo(0, max(s.cells.Height()-1, 0)) // no cells: lent, not drawn since
+		if err := scr.Flush(); err != nil {
+			return fmt.Errorf("menus: close: %w", err)
+		}
+	}
 	if s.alt {
-		_, _ = s.scr.WriteString(ansi.ResetModeAltScreenSaveCursor)
+		s.buf.WriteString(ansi.ResetModeAltScreenSaveCursor)
 		s.alt = false
 	} else {
-		_, _ = s.scr.WriteString(ansi.EraseScreenBelow)
+		s.buf.WriteString(ansi.EraseScreenBelow)
 	}
 	if lv.Cursor == nil {
-		_, _ = s.scr.WriteString(ansi.SetModeTextCursorEnable)
+		s.buf.WriteString(ansi.SetModeTextCursorEnable)
 	}
 	if !lv.DisableBracketedPasteMode {
-		_, _ = s.scr.WriteString(ansi.ResetModeBracketedPaste)
+		s.buf.WriteString(ansi.ResetModeBracketedPaste)
 	}
 	if lv.WindowTitle != "" {
-		_, _ = s.scr.WriteString(ansi.SetWindowTitle(""))
+		s.buf.WriteString(ansi.SetWindowTitle(""))
 	}
 	if c := lv.Cursor; c != nil {
 		if st := cursorStyle(c); st != 0 && st != 1 {
-			_, _ = s.scr.WriteString(ansi.SetCursorStyle(0))
+			s.buf.WriteString(ansi.SetCursorStyle(0))
 		}
 		if c.Color != nil {
-			_, _ = s.scr.WriteString(ansi.ResetCursorColor)
+			s.buf.WriteString(ansi.ResetCursorColor)
 		}
 	}
 	if lv.BackgroundColor != nil {
-		_, _ = s.scr.WriteString(ansi.ResetBackgroundColor)
+		s.buf.WriteString(ansi.ResetBackgroundColor)
 	}
 	if lv.ForegroundColor != nil {
-		_, _ = s.scr.WriteString(ansi.ResetForegroundColor)
-	}
-	if err := s.scr.Flush(); err != nil {
-		return fmt.Errorf("menus: close: %w", err)
+		s.buf.WriteString(ansi.ResetForegroundColor)
 	}
 	s.last = nil
 	defer s.buf.Reset()

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/hinshun/vt10x"
 )
 
 // heapAfterGC is the live heap once collected.
@@ -69,11 +70,13 @@ func menusLetGo(t *testing.T, how string, letGo func(*menuScreen)) {
 	if perAfter > 16<<10 {
 		t.Fatalf("a menu screen %s holds %d bytes (%d drawn), want ≤16 KB", how, perAfter, perDrawn)
 	}
-	var out strings.Builder
+	vt := vt10x.New(vt10x.WithSize(80, 24))
+	_, _ = vt.Write([]byte("\x1b[H\x1b[2Jsomeone else drew here"))
 	s := screens[0]
-	s.w = &out
-	if err := s.draw(v); err != nil || !strings.Contains(out.String(), "row a") || !strings.Contains(out.String(), "row x") {
-		t.Fatalf("%s, the menus drew %q (%v), want the whole view again", how, out.String(), err)
+	s.w = emulated{vt}
+	if err := s.draw(v); err != nil || !strings.Contains(vt.String(), "row a") || !strings.Contains(vt.String(), "row x") ||
+		strings.Contains(vt.String(), "someone") {
+		t.Fatalf("%s, the menus drew (%v)\n%s\nwant the whole view again", how, err, vt.String())
 	}
 	runtime.KeepAlive(screens)
 }
