@@ -92,7 +92,7 @@ func DefaultLimits() Limits {
 const (
 	decoderParams    = 32   // ansi.Parser params array, used by deserializeWin32Input
 	decoderDCSParams = 16   // ultraviolet parseDcs params array
-	maxSeqLen        = 4096 // Bubble Tea's read size; keeps a sequence inside one of its reads
+	maxSeqLen        = 4096 // the longest unit Limits allow (Bubble Tea's read size once)
 	inputBufSize     = 1024
 )
 
@@ -205,20 +205,36 @@ type Reader struct {
 	dropped atomic.Uint64
 }
 
-// NewReader wraps r. All buffers are allocated here, so a Reader costs about
-// 1 KiB plus twice the larger of MaxCSILen and MaxStringLen, and Read does
-// not allocate.
+// NewReader wraps r. A Reader costs about 1.2 KiB: its input buffer and
+// room for a key's sequence. A longer unit (a string of up to
+// MaxStringLen) grows its buffers while it passes, and Read lets them go
+// once it has gone out, so a session holds what its keys need between
+// reads; Read does not allocate otherwise.
 func NewReader(r io.Reader, l Limits) *Reader {
 	l = l.normalized()
-	unit := max(l.MaxCSILen, l.MaxStringLen, 4)
 	return &Reader{
 		src:    r,
 		lim:    l,
 		dcsMax: min(l.MaxParams, decoderDCSParams),
 		in:     make([]byte, inputBufSize),
-		buf:    make([]byte, 0, unit),
+		buf:    make([]byte, 0, keepUnit),
 		// A step emits at most one unit plus an ESC and one byte.
-		pend: make([]byte, 0, unit+4),
+		pend: make([]byte, 0, keepUnit+4),
+	}
+}
+
+// keepUnit is the room a Reader keeps for the unit it assembles: every
+// key's sequence (MaxCSILen's default); what a longer string grew is let
+// go after it (shrink).
+const keepUnit = 64
+
+// shrink lets go of what a long unit grew, once it has gone out.
+func (g *Reader) shrink() {
+	if cap(g.buf) > keepUnit && len(g.buf) == 0 {
+		g.buf = make([]byte, 0, keepUnit)
+	}
+	if cap(g.pend) > keepUnit+4 && g.pr == len(g.pend) {
+		g.pend, g.pr = make([]byte, 0, keepUnit+4), 0
 	}
 }
 
@@ -237,6 +253,7 @@ func (g *Reader) Read(p []byte) (int, error) {
 	g.out = p[:0:len(p)] // never write past len(p), whatever its capacity
 	n, err := g.read()
 	g.out = nil // do not keep the caller's buffer alive
+	g.shrink()
 	return n, err
 }
 
@@ -319,11 +336,14 @@ func (g *Reader) process() {
 // again from ground. Only called with out and pend empty (before new input
 // is processed), so the order of output is kept.
 func (g *Reader) endEsc() {
-	var held [maxSeqLen]byte
-	k := copy(held[:], g.buf[1:])
+	// A key's sequence is copied on the stack; a longer unit (rare: a
+	// string after an Esc key) on the heap, rather than a 4 KiB array
+	// that grew the stack of every session's reading goroutine.
+	var small [keepUnit]byte
+	held := append(small[:0], g.buf[1:]...)
 	g.buf = g.buf[:0]
 	g.st, g.escOut, g.lastEsc, g.escPen, g.need = stGround, false, false, false, 0
-	for _, c := range held[:k] {
+	for _, c := range held {
 		g.step(c)
 	}
 }

@@ -67,11 +67,18 @@ var (
 // escape sequence) plus the two limits above, which depend on time and on
 // state across sequences.
 type SessionReader struct {
-	src  *Reader
-	raw  [maxSeqLen]byte
-	buf  [maxSeqLen + 8]byte // raw after limitPaste, which may add an end marker
-	held []byte              // processed input not yet delivered (in buf)
-	lone bool                // the last byte delivered is an Esc key the next bytes may extend
+	src *Reader
+	// raw is what the Reader delivers: room for the most one Read gives,
+	// its input buffer and a unit held from before, so sequences stay
+	// whole (limitPaste and the key budget rely on it) and a burst costs
+	// the budget as many deliveries as it did. buf is raw after
+	// limitPaste, which may add an end marker: it grows with a long
+	// delivery (a paste) and is let go after it. They were 4 KiB each,
+	// 8 KiB of every session for a few bytes a key.
+	raw  []byte
+	buf  []byte
+	held []byte // processed input not yet delivered (in buf or the budget's out)
+	lone bool   // the last byte delivered is an Esc key the next bytes may extend
 	// escAsked: when the program asked for input after that Esc key, which
 	// is after its scanner took the key and started its timer.
 	escAsked time.Time
@@ -96,7 +103,10 @@ type SessionReader struct {
 // NewSessionReader bounds a session's input: escape sequences to l, then
 // the scanner stall and paste size.
 func NewSessionReader(r io.Reader, l Limits) *SessionReader {
-	s := &SessionReader{src: NewReader(r, l), now: time.Now, sleep: time.Sleep, base: time.Now()}
+	src := NewReader(r, l)
+	unit := max(src.lim.MaxCSILen, src.lim.MaxStringLen, 4)
+	s := &SessionReader{src: src, raw: make([]byte, inputBufSize+unit+4), buf: make([]byte, 0, keepUnit),
+		now: time.Now, sleep: time.Sleep, base: time.Now()}
 	s.src.escTimedOut = s.escTimedOut
 	return s
 }
@@ -141,14 +151,15 @@ func (s *SessionReader) Read(p []byte) (int, error) {
 		s.escAsked = s.now()
 	}
 	for len(s.held) == 0 {
-		n, err := s.src.Read(s.raw[:])
+		n, err := s.src.Read(s.raw)
 		if n == 0 {
 			return 0, err
 		}
 		s.lastRead.Store(int64(max(time.Since(s.base), 1)))
 		// With data, the source returns its error again on the next
 		// Read, which is when the caller sees it.
-		s.held = s.keys.budget(s.limitPaste(s.raw[:n], s.buf[:0]), s.lone, s.now())
+		s.buf = s.limitPaste(s.raw[:n], s.buf[:0])
+		s.held = s.keys.budget(s.buf, s.lone, s.now())
 	}
 	if d := s.quiet.Sub(s.now()); d > 0 {
 		s.sleep(d)
@@ -166,6 +177,15 @@ func (s *SessionReader) Read(p []byte) (int, error) {
 		s.quiet = s.now().Add(EscQuiet)
 	}
 	s.held = s.held[n:]
+	if len(s.held) == 0 {
+		// A long delivery (a paste) is out: let go of what it grew.
+		if cap(s.buf) > keepUnit {
+			s.buf = make([]byte, 0, keepUnit)
+		}
+		if cap(s.keys.out) > keepUnit {
+			s.keys.out = nil
+		}
+	}
 	// The Reader forwards an ESC as the last byte only as the Esc key,
 	// which the bytes after it may still extend into a sequence.
 	s.lone = p[n-1] == esc
