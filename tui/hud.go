@@ -62,6 +62,14 @@ type roomHUD struct {
 	// follow is the seat a watcher follows this frame (-1: none).
 	follow int
 	colour bool // the profile has colours (else seats are marked)
+	// The scoreboard header as last drawn whole, for drawing its figures
+	// alone when only they change (the round trip every 2 s, the frame
+	// rate, the watchers): the column the seats end at, their width as
+	// fitHeader measures it, and whether they kept their ratings and
+	// whole names, the one fit new figures leave as it is while they
+	// still fit beside it.
+	figX, figSeatsW int
+	figRoomy        bool
 }
 
 // footerChat is what the footer needs of the chat pane: its marker, and
@@ -132,17 +140,35 @@ func (hd *roomHUD) paintScores(fr *game.Frame, sb gameview.Scoreboard, fps int) 
 	if k == hd.key && hd.drawn {
 		return
 	}
+	// Only the figures changed: the seats and the footer stay as drawn.
+	figsOnly := false
+	if hd.drawn {
+		was := hd.key
+		was.watchers, was.rttMS, was.noReplyS, was.fps = k.watchers, k.rttMS, k.noReplyS, k.fps
+		figsOnly = was == k
+	}
+	figs := headerFigures(k.watchers, cfg.Slot >= 0, k.rttMS, k.noReplyS, k.fps)
 	hd.key = k
 	hd.drawn = true
+	if figsOnly && hd.figRoomy && hd.paintFigures(figs) {
+		return
+	}
 	scr := hd.cv.scr
 	scr.Fill(0, 0, w, 1, ' ', stDefault)
-	figs := headerFigures(k.watchers, cfg.Slot >= 0, k.rttMS, k.noReplyS, k.fps)
-	parts, right := fitHeader(w, figs, func(labels bool, nameMax int) []hudPart { return hd.parts(fr, &k, labels, nameMax) })
+	var roomy bool
+	parts, right := fitHeader(w, figs, func(labels bool, nameMax int) []hudPart {
+		roomy = labels && nameMax == 16 // the fit is the last built
+		return hd.parts(fr, &k, labels, nameMax)
+	})
 	x := 1
 	for _, p := range parts {
 		x += scr.Text(x, 0, p.text, p.st)
 	}
 	scr.Text(max(w-len([]rune(right))-1, x), 0, right, stDim)
+	hd.figX, hd.figSeatsW, hd.figRoomy = x, partsWidth(parts), roomy
+	if figsOnly {
+		return // the footer shows none of the figures
+	}
 
 	foot := "q leave"
 	switch {
@@ -187,6 +213,23 @@ func (hd *roomHUD) paintScores(fr *game.Frame, sb gameview.Scoreboard, fps int) 
 		return
 	}
 	scr.Text(max((w-len([]rune(foot)))/2, 0), h-1, foot, stDim)
+}
+
+// paintFigures draws the scoreboard header's figures again beside seats
+// drawn roomy, as fitHeader would place them, and reports whether they
+// still fit there (false: the header must be fitted again, whole).
+func (hd *roomHUD) paintFigures(figs []string) bool {
+	w, scr := hd.cv.w, hd.cv.scr
+	for n := len(figs); n >= 1; n-- {
+		right := strings.Join(figs[:n], " · ")
+		if hd.figSeatsW+headerGap+len([]rune(right))+2 > w {
+			continue
+		}
+		scr.Fill(hd.figX, 0, w-hd.figX, 1, ' ', stDefault)
+		scr.Text(max(w-len([]rune(right))-1, hd.figX), 0, right, stDim)
+		return true
+	}
+	return false
 }
 
 // title is the room as the header and the waiting screen name it: a

@@ -11,7 +11,8 @@ import (
 )
 
 // BenchmarkSessionFrame is one 30 fps frame of a player's room screen
-// wired as a server session wires it: a title, a round trip and a probe,
+// wired as a server session wires it: a title, a round trip that changes
+// every 2 s and a probe,
 // the watcher count, ratings, the chat pane, so the header, footer and
 // pane are asked for their figures every frame as they are on a server
 // (BenchmarkGameFrame draws the board alone). Run it with -cpu 1 and
@@ -28,8 +29,9 @@ func BenchmarkSessionFrame(b *testing.B) {
 			labels := [4]string{"1500?", "1523"}
 			v := newTestRoomView(RoomViewConfig{Room: newFakeRoom(frames[0]), Me: "a", Slot: 0, Out: cw,
 				Profile: colorprofile.ANSI256, Width: size[0], Height: size[1], Title: "r1 · 1v1 · casual",
-				Now:      func() time.Time { return now },
-				RTT:      func() time.Duration { return 12 * time.Millisecond },
+				Now: func() time.Time { return now },
+				// A new round trip every 2 s, as the server's probe.
+				RTT:      func() time.Duration { return time.Duration(12+now.Unix()/2%3) * time.Millisecond },
 				NoReply:  func() time.Duration { return 0 },
 				Watchers: func() int { return 0 },
 				Labels:   func(slot int) string { return labels[slot%4] },

@@ -1,0 +1,83 @@
+package tui
+
+import (
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/termarena/termarena/game"
+	"github.com/termarena/termarena/game/pong"
+)
+
+// When only the header's figures change (the round trip, measured every
+// 2 s; the frame rate; the watchers), only they are drawn again: not the
+// seats, nor the footer. Where the seats were squeezed to fit (2v2's long
+// names at 80 columns) the figures change the fit, so the header is drawn
+// whole, but not the footer. The screen then shows what a header drawn
+// whole shows, with all figures or some dropped, at 80 and 200 columns.
+func TestHeaderFiguresRedrawOnlyThemselves(t *testing.T) {
+	for _, c := range []struct {
+		mode pong.Mode
+		w, h int
+		// most is how many cell changes new figures may take: the
+		// figures are at most some 40 cells, blanked and written again;
+		// a header row at most blanks and writes each of its cells. The
+		// seats and the footer drawn again took 140 to 210.
+		most int
+	}{{pong.OneVOne, 80, 24, 80}, {pong.OneVOne, 200, 50, 80}, {pong.TwoVTwo, 80, 24, 2 * 80}} {
+		var fr *game.Frame
+		if c.mode == pong.TwoVTwo {
+			fr = match4(t, pong.TwoVTwo)
+		} else {
+			_, fr = match1v1(t, 90)
+		}
+		fr.Phase = game.Finished // the board stands still
+		rtt, watchers := 12*time.Millisecond, 0
+		labels := func(slot int) string { return []string{"1520?", "1480?", "1510?", "1490?"}[slot%4] }
+		cfg := func() RoomViewConfig {
+			return RoomViewConfig{Room: newFakeRoom(fr), Me: "a", Slot: 0, Out: &countWriter{}, Title: "r1 · casual",
+				Profile: colorprofile.ANSI256, Width: c.w, Height: c.h, Labels: labels,
+				RTT: func() time.Duration { return rtt }, Watchers: func() int { return watchers }}
+		}
+		v := newTestRoomView(cfg())
+		v.setFrame(fr, time.Now())
+		v.draw()
+		for _, step := range []struct {
+			rtt      time.Duration
+			watchers int
+		}{{13 * time.Millisecond, 0}, {140 * time.Millisecond, 0}, {140 * time.Millisecond, 12345}, {2 * time.Millisecond, 3}, {0, 0}} {
+			rtt, watchers = step.rtt, step.watchers
+			before := v.scr.Changes()
+			v.draw()
+			changed := v.scr.Changes() - before
+			whole := newTestRoomView(cfg())
+			whole.setFrame(fr, time.Now())
+			whole.draw()
+			for y := range c.h {
+				for x := range c.w {
+					if got, want := v.scr.Get(x, y), whole.scr.Get(x, y); got != want {
+						t.Fatalf("%v %dx%d, rtt %v, %d watching: cell %d,%d is %q, a header drawn whole has %q\n%s",
+							c.mode, c.w, c.h, rtt, watchers, x, y, got.R, want.R, screenRow(v, 0))
+					}
+				}
+			}
+			if changed > uint64(c.most) {
+				t.Errorf("%v %dx%d, rtt %v, %d watching: %d cell changes to show new figures (the header and footer drawn again)\n%s",
+					c.mode, c.w, c.h, rtt, watchers, changed, screenRow(v, 0))
+			}
+		}
+	}
+}
+
+// screenRow is row y of v's screen as text.
+func screenRow(v *RoomView, y int) string {
+	var b []rune
+	w, _ := v.scr.Size()
+	for x := range w {
+		if c := v.scr.Get(x, y); c.R > 0 {
+			b = append(b, c.R)
+		}
+	}
+	return string(b)
+}
