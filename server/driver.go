@@ -37,7 +37,11 @@ type driver struct {
 	gm     guardedModel
 	notes  *noticeQueue
 	win    Window // the latest size (owned by the driver running)
-	idle   *lobbyIdle
+	// wake is poked by everything rare the driver waits for (next): the
+	// session's end, window sizes, notices, commands' messages, a screen
+	// handed over or left, and its timer.
+	wake wake
+	idle *lobbyIdle
 
 	scr *menuScreen // the menus' renderer
 	// carry is what a loop took but did not run before it handed over,
@@ -52,21 +56,38 @@ type driver struct {
 	waits []tui.WaitMsg
 	cases []reflect.SelectCase
 	// held are waits whose channel fired before their NotBefore: their
-	// Then runs when heldTimer fires (nil: none held), so a burst of
-	// changes is one read.
-	held      []heldWait
-	heldTimer *time.Timer
-	// idleTimer fires when the idle check is next due (nil: not set).
-	idleTimer *time.Timer
+	// Then runs once the earliest is due, so a burst of changes is one
+	// read.
+	held []heldWait
+	// idleDue is when the idle check is next due (zero: not set).
+	idleDue time.Time
 	// screen is the player's room screen the driver runs (the lobby
-	// handed it over: terminal.Drive) until screenCtx ends; nil: none.
-	screen    *tui.RoomView
-	screenCtx context.Context
-	// restTimer fires when the menus have shown the same view for
-	// restAfter (nil: not set): their cells are let go until the next
-	// draw (menuScreen.rest). 0: never.
-	restTimer *time.Timer
+	// handed it over: terminal.Drive) until screenCtx ends (screenStop
+	// undoes the wake it then gives); nil: none.
+	screen     *tui.RoomView
+	screenCtx  context.Context
+	screenStop func() bool
+	// restDue is when the menus will have shown the same view for
+	// restAfter (zero: not set): their cells are let go until the next
+	// draw (menuScreen.rest). restAfter 0: never.
+	restDue   time.Time
 	restAfter time.Duration
+	// timer pokes wake at the earliest of idleDue, restDue and the held
+	// waits' (armTimer): one timer for the three, and no channel of its
+	// own in next's select.
+	timer *time.Timer
+}
+
+// wake is a capacity-1 channel that tells the session's driver to look at
+// its rare sources (driver.woken); a poke never blocks, and pokes that
+// come before the driver looks are one.
+type wake chan struct{}
+
+func (w wake) poke() {
+	select {
+	case w <- struct{}{}:
+	default:
+	}
 }
 
 // heldWait is a fired wait waiting for its NotBefore.
@@ -123,23 +144,48 @@ func (d *driver) update(msg tea.Msg) {
 	d.run.start(cmd)
 }
 
-// armIdle sets the idle check's timer for when it is next due (none
-// when the check is off or has nothing to wait for).
+// armIdle sets the idle check for when it is next due (none when the
+// check is off or has nothing to wait for).
 func (d *driver) armIdle() {
-	if d.idleTimer != nil {
-		d.idleTimer.Stop()
-		d.idleTimer = nil
+	d.idleDue = time.Time{}
+	if d.idle != nil {
+		if due := d.idle.due(d.input.LastRead()); !due.IsZero() {
+			// Not sooner than a tenth of a second: a clock that says
+			// "now" again must not spin the loop.
+			d.idleDue = time.Now().Add(max(time.Until(due), 100*time.Millisecond))
+		}
 	}
-	if d.idle == nil {
-		return
+	d.armTimer()
+}
+
+// armTimer sets the driver's one timer for the earliest of what it waits
+// for by time: the idle check, the held waits, the menus' rest.
+func (d *driver) armTimer() {
+	var first time.Time
+	for _, t := range [...]time.Time{d.idleDue, d.heldDue(), d.restDue} {
+		if !t.IsZero() && (first.IsZero() || t.Before(first)) {
+			first = t
+		}
 	}
-	due := d.idle.due(d.input.LastRead())
-	if due.IsZero() {
-		return
+	switch {
+	case first.IsZero():
+		if d.timer != nil {
+			d.timer.Stop()
+		}
+	case d.timer == nil:
+		d.timer = time.AfterFunc(time.Until(first), d.wake.poke)
+	default:
+		// A fire of the old setting that is under way only pokes: what
+		// is due is read from the clock (woken).
+		d.timer.Reset(time.Until(first))
 	}
-	// Not sooner than a tenth of a second: a clock that says "now" again
-	// must not spin the loop.
-	d.idleTimer = time.NewTimer(max(time.Until(due), 100*time.Millisecond))
+}
+
+// stopTimer stops the timer as the session ends.
+func (d *driver) stopTimer() {
+	if d.timer != nil {
+		d.timer.Stop()
+	}
 }
 
 // checkIdle runs the idle check now and sets its timer again.
@@ -152,42 +198,35 @@ func (d *driver) checkIdle() (tea.Msg, bool) {
 // next waits for the next messages for the model: keys, a command's
 // message, notices, a new window size or the idle check's; nil when the
 // session ends.
-func (d *driver) next(ctx context.Context) []tea.Msg {
+//
+// While a game screen runs it wakes for every frame (its beat), so its
+// select has few cases: Go's select locks and queues on every channel it
+// waits on, each time. The keys, the driver's wake, the screen's beat and
+// events, and each wait's Until are all it waits on; everything rare (the
+// session's end, a window size, notices, commands' messages, a screen
+// handed over or left, the idle, held and rest timers) pokes the one wake
+// channel (wake) and is looked at only then (woken), and a wait's Stop is
+// looked at only when its Until fires or another wait comes (pruneWaits).
+func (d *driver) next() []tea.Msg {
 	for {
-		var idleTick <-chan time.Time
-		if d.idleTimer != nil {
-			idleTick = d.idleTimer.C
-		}
-		var held <-chan time.Time
-		if d.heldTimer != nil {
-			held = d.heldTimer.C
-		}
 		d.syncScreen()
-		// The room screen's, when the driver runs one: its room left, its
-		// clock's beat, its keys (nil channels, never ready, when not).
-		var left, beat <-chan struct{}
+		// The room screen's, when the driver runs one: its clock's beat
+		// and its keys (nil channels, never ready, when not).
+		var beat <-chan struct{}
 		var screenEvents <-chan tui.ScreenEvent
 		if d.screen != nil {
-			left = d.screenCtx.Done()
 			beat, screenEvents = d.screen.Wakes()
 		}
-		var rest <-chan time.Time
-		if d.restTimer != nil {
-			rest = d.restTimer.C
-		}
-		sc := selectCases{idleTick: idleTick, held: held, rest: rest, left: left, beat: beat, screenEvents: screenEvents}
 		var i int
 		var ok bool
 		var got received
 		if len(d.waits) <= typedWaits {
-			i, ok = d.selectTyped(ctx, &sc, &got)
+			i, ok = d.selectTyped(beat, screenEvents, &got)
 		} else {
-			i, ok = d.selectReflect(ctx, &sc, &got)
+			i, ok = d.selectReflect(beat, screenEvents, &got)
 		}
 		switch i {
-		case 0:
-			return nil
-		case 1:
+		case caseKeys:
 			msgs := eventMsgs(got.events)
 			if d.idle != nil && d.idle.warned {
 				// The player is back: the warning goes now.
@@ -196,71 +235,111 @@ func (d *driver) next(ctx context.Context) []tea.Msg {
 				}
 			}
 			return msgs
-		case 2:
-			msg := got.msg
-			if w, isWait := msg.(tui.WaitMsg); isWait {
-				d.waits = append(d.waits, w)
-				continue
+		case caseWake:
+			msgs, end := d.woken()
+			if end {
+				return nil
 			}
-			return []tea.Msg{msg}
-		case 3:
-			if ns := d.notes.take(); len(ns) > 0 {
-				return ns
+			if len(msgs) > 0 {
+				return msgs
 			}
-		case 4:
-			w := got.win
-			d.win = w
-			return []tea.Msg{tea.WindowSizeMsg{Width: w.Width, Height: w.Height}}
-		case 5:
-			d.idleTimer = nil
-			if msg, isMsg := d.checkIdle(); isMsg {
-				return []tea.Msg{msg}
-			}
-		case 6:
-			d.heldTimer = nil
-			d.runHeld(time.Now())
-		case 7:
-			d.endScreen()
-		case 8:
+		case caseBeat:
 			d.screenCall(d.screen.Beat)
-		case 9:
+		case caseScreen:
 			ev := got.screen
 			d.screenCall(func() { d.screen.Handle(ev) })
-		case 10:
-			// A room screen handed over: the loop's top takes it.
-		case 11:
-			d.restTimer = nil
-			d.scr.rest()
 		default:
-			k := (i - waitCases) / 2
+			k := i - waitCases
 			w := d.waits[k]
 			d.waits = append(d.waits[:k], d.waits[k+1:]...)
-			if (i-waitCases)%2 == 0 {
-				if time.Now().Before(w.NotBefore) {
-					d.hold(heldWait{w, ok})
-					continue
-				}
+			switch {
+			case stopped(w.Stop):
+			case time.Now().Before(w.NotBefore):
+				d.hold(heldWait{w, ok})
+			default:
 				d.then(w, ok)
 			}
 		}
 	}
 }
 
-// waitCases is how many of next's select cases come before the waits'.
-const waitCases = 12
-
-// selectCases are next's channels besides the session's own and the waits'.
-type selectCases struct {
-	idleTick, held, rest <-chan time.Time
-	left, beat           <-chan struct{}
-	screenEvents         <-chan tui.ScreenEvent
+// woken looks at everything that pokes the wake channel: the session's
+// end (end), a new window size, the commands' messages and the notices
+// (msgs, in that order), a screen handed over or left, and the timers that
+// are due. A command's message that only waits joins the waits.
+func (d *driver) woken() (msgs []tea.Msg, end bool) {
+	if d.ctx.Err() != nil {
+		return nil, true
+	}
+	d.pruneWaits()
+	select {
+	case w := <-d.sess.winch:
+		d.win = w
+		msgs = append(msgs, tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
+	default:
+	}
+	for _, msg := range d.run.take() {
+		if w, isWait := msg.(tui.WaitMsg); isWait {
+			d.addWait(w)
+			continue
+		}
+		msgs = append(msgs, msg)
+	}
+	msgs = append(msgs, d.notes.take()...)
+	now := time.Now()
+	if due(d.idleDue, now) {
+		d.idleDue = time.Time{}
+		if msg, isMsg := d.checkIdle(); isMsg {
+			msgs = append(msgs, msg)
+		}
+	}
+	if len(d.held) > 0 && due(d.heldDue(), now) {
+		d.runHeld(now)
+	}
+	if due(d.restDue, now) {
+		d.restDue = time.Time{}
+		d.scr.rest()
+	}
+	d.armTimer()
+	return msgs, false
 }
+
+// due reports whether a deadline (zero: none) has come.
+func due(at, now time.Time) bool { return !at.IsZero() && !now.Before(at) }
+
+// addWait waits for w from now on.
+func (d *driver) addWait(w tui.WaitMsg) {
+	d.pruneWaits()
+	d.waits = append(d.waits, w)
+}
+
+// pruneWaits drops the waits whose Stop has fired: the select does not
+// wait on Stop, so a stopped wait whose Until never fires would otherwise
+// stay. It runs on every wake (a room left pokes it) and new wait.
+func (d *driver) pruneWaits() {
+	kept := d.waits[:0]
+	for _, w := range d.waits {
+		if !stopped(w.Stop) {
+			kept = append(kept, w)
+		}
+	}
+	clear(d.waits[len(kept):])
+	d.waits = kept
+}
+
+// next's select cases, in order: the reader's keys, the wake, the room
+// screen's beat and events, then each wait's Until.
+const (
+	caseKeys = iota
+	caseWake
+	caseBeat
+	caseScreen
+	waitCases
+)
 
 // received is what next's select received, by case.
 type received struct {
 	events []termkey.Event
-	msg    tea.Msg
-	win    Window
 	screen tui.ScreenEvent
 }
 
@@ -268,89 +347,55 @@ type received struct {
 // select statement; beyond that, reflect.Select, which costs several
 // times as much a wake: while a game screen runs in the play loop, next
 // wakes for every frame.
-const typedWaits = 4
+const typedWaits = 6
 
 // selectTyped is next's select for up to typedWaits waits, its cases
-// numbered as in next: the fixed ones, then each wait's Until and Stop.
-func (d *driver) selectTyped(ctx context.Context, sc *selectCases, got *received) (i int, ok bool) {
-	var until, stop [typedWaits]<-chan struct{} // nil: never ready
+// numbered as in next.
+func (d *driver) selectTyped(beat <-chan struct{}, screenEvents <-chan tui.ScreenEvent, got *received) (i int, ok bool) {
+	var until [typedWaits]<-chan struct{} // nil: never ready
 	for k, w := range d.waits {
-		until[k], stop[k] = w.Until, w.Stop
+		until[k] = w.Until
 	}
 	select {
-	case <-ctx.Done():
-		return 0, false
 	case got.events = <-d.events:
-		return 1, true
-	case got.msg = <-d.run.out:
-		return 2, true
-	case <-d.notes.wake:
-		return 3, true
-	case got.win = <-d.sess.Windows():
-		return 4, true
-	case <-sc.idleTick:
-		return 5, true
-	case <-sc.held:
-		return 6, true
-	case <-sc.left:
-		return 7, true
-	case <-sc.beat:
-		return 8, true
-	case got.screen = <-sc.screenEvents:
-		return 9, true
-	case <-d.term.handed:
-		return 10, true
-	case <-sc.rest:
-		return 11, true
+		return caseKeys, true
+	case <-d.wake:
+		return caseWake, true
+	case <-beat:
+		return caseBeat, true
+	case got.screen = <-screenEvents:
+		return caseScreen, true
 	case _, ok = <-until[0]:
 		return waitCases, ok
-	case <-stop[0]:
-		return waitCases + 1, true
 	case _, ok = <-until[1]:
-		return waitCases + 2, ok
-	case <-stop[1]:
-		return waitCases + 3, true
+		return waitCases + 1, ok
 	case _, ok = <-until[2]:
-		return waitCases + 4, ok
-	case <-stop[2]:
-		return waitCases + 5, true
+		return waitCases + 2, ok
 	case _, ok = <-until[3]:
-		return waitCases + 6, ok
-	case <-stop[3]:
-		return waitCases + 7, true
+		return waitCases + 3, ok
+	case _, ok = <-until[4]:
+		return waitCases + 4, ok
+	case _, ok = <-until[5]:
+		return waitCases + 5, ok
 	}
 }
 
 // selectReflect is next's select for any number of waits.
-func (d *driver) selectReflect(ctx context.Context, sc *selectCases, got *received) (int, bool) {
+func (d *driver) selectReflect(beat <-chan struct{}, screenEvents <-chan tui.ScreenEvent, got *received) (int, bool) {
 	cases := append(d.cases[:0],
-		reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ctx.Done())},
 		reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(d.events)},
-		reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(d.run.out)},
-		reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(d.notes.wake)},
-		reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(d.sess.Windows())},
-		reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(sc.idleTick)},
-		reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(sc.held)},
-		reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(sc.left)},
-		reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(sc.beat)},
-		reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(sc.screenEvents)},
-		reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(d.term.handed)},
-		reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(sc.rest)})
+		reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(d.wake)},
+		reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(beat)},
+		reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(screenEvents)})
 	for _, w := range d.waits {
-		cases = append(cases,
-			reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(w.Until)},
-			reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(w.Stop)})
+		cases = append(cases, reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(w.Until)})
 	}
 	d.cases = cases
 	i, v, ok := reflect.Select(cases)
 	switch i {
-	case 1:
+	case caseKeys:
 		got.events = v.Interface().([]termkey.Event)
-	case 2:
-		got.msg = v.Interface()
-	case 4:
-		got.win = v.Interface().(Window)
-	case 9:
+	case caseScreen:
 		got.screen = v.Interface().(tui.ScreenEvent)
 	}
 	return i, ok
@@ -365,7 +410,7 @@ func (d *driver) then(w tui.WaitMsg, ok bool) {
 // hold keeps a fired wait until its NotBefore, on the one timer.
 func (d *driver) hold(h heldWait) {
 	d.held = append(d.held, h)
-	d.armHeld()
+	d.armTimer()
 }
 
 // runHeld runs the held waits that are due (and not stopped meanwhile)
@@ -383,25 +428,18 @@ func (d *driver) runHeld(now time.Time) {
 	}
 	clear(d.held[len(kept):])
 	d.held = kept
-	d.armHeld()
+	d.armTimer()
 }
 
-// armHeld sets the timer for the earliest held wait.
-func (d *driver) armHeld() {
-	if d.heldTimer != nil {
-		d.heldTimer.Stop()
-		d.heldTimer = nil
-	}
-	if len(d.held) == 0 {
-		return
-	}
-	first := d.held[0].w.NotBefore
-	for _, h := range d.held[1:] {
-		if h.w.NotBefore.Before(first) {
+// heldDue is the earliest held wait's NotBefore (zero: none held).
+func (d *driver) heldDue() time.Time {
+	var first time.Time
+	for _, h := range d.held {
+		if first.IsZero() || h.w.NotBefore.Before(first) {
 			first = h.w.NotBefore
 		}
 	}
-	d.heldTimer = time.NewTimer(time.Until(first))
+	return first
 }
 
 // stopped reports whether a wait's Stop has fired.
@@ -458,7 +496,10 @@ func (d *driver) menus() (quit bool) {
 			}
 		}
 		d.draw()
-		if pending = d.next(d.ctx); pending == nil {
+		// A room screen the Updates handed over or left is seen now, as
+		// the loop waits (in play, after each Update).
+		d.resyncScreen()
+		if pending = d.next(); pending == nil {
 			return true
 		}
 	}
@@ -476,19 +517,16 @@ func (d *driver) draw() {
 	if d.restAfter <= 0 {
 		return
 	}
-	if d.restTimer == nil {
-		d.restTimer = time.NewTimer(d.restAfter)
-	} else {
-		d.restTimer.Reset(d.restAfter)
-	}
+	d.restDue = time.Now().Add(d.restAfter)
+	d.armTimer()
 }
 
 // stopRest stops the rest timer: the game screen has the terminal, and
 // the menus let their cells go as they hand it over (menuScreen.lent).
 func (d *driver) stopRest() {
-	if d.restTimer != nil {
-		d.restTimer.Stop()
-		d.restTimer = nil
+	if !d.restDue.IsZero() {
+		d.restDue = time.Time{}
+		d.armTimer()
 	}
 }
 
@@ -503,7 +541,7 @@ func (d *driver) play() (quit bool) {
 		d.syncScreen()
 		for len(pending) > 0 {
 			if !d.gameScreen() {
-				d.syncScreen()
+				d.resyncScreen()
 				d.carry = pending
 				d.giveTerminal()
 				return false
@@ -515,27 +553,38 @@ func (d *driver) play() (quit bool) {
 			}
 			if msg = d.term.filter(d.ctx, msg); msg != nil {
 				d.update(msg)
-				d.syncScreen()
+				d.resyncScreen()
 			}
 		}
 		if !d.gameScreen() {
 			d.giveTerminal()
 			return false
 		}
-		if pending = d.next(d.ctx); pending == nil {
+		if pending = d.next(); pending == nil {
 			return true
 		}
 	}
 }
 
-// syncScreen keeps the room screen the driver runs (in the play loop, or in
-// the menus' loop under a model that shows no game screen) in step with
+// syncScreen is resyncScreen once a screen was handed over or its room
+// left since it last ran (terminal.resync): next runs it every wake, so it
+// is one atomic load the rest of the time.
+func (d *driver) syncScreen() {
+	if d.term.resync.Load() {
+		d.resyncScreen()
+	}
+}
+
+// resyncScreen keeps the room screen the driver runs (in the play loop, or
+// in the menus' loop under a model that shows no game screen) in step with
 // the lobby: it ends the one whose room the player left (its ctx ended)
 // and begins the one the lobby handed over since (terminal.Drive). A
 // screen handed over and left before the driver got to it is ended
 // unbegun, so that whoever waits for it to stop drawing is not left
-// waiting.
-func (d *driver) syncScreen() {
+// waiting. The loops run it after Updates, which is where a room is
+// left or a screen handed over on the session's own goroutine.
+func (d *driver) resyncScreen() {
+	d.term.resync.Store(false)
 	if d.screen != nil && d.screenCtx.Err() != nil {
 		d.endScreen()
 	}
@@ -546,6 +595,9 @@ func (d *driver) syncScreen() {
 			continue
 		}
 		d.screen, d.screenCtx = s.v, s.ctx
+		// Its room left from elsewhere (the room closed, the session
+		// moved on): the driver hears of it through its wake.
+		d.screenStop = context.AfterFunc(s.ctx, d.term.flagResync)
 		d.screenCall(s.v.Begin)
 	}
 }
@@ -554,6 +606,8 @@ func (d *driver) syncScreen() {
 func (d *driver) endScreen() {
 	if v := d.screen; v != nil {
 		d.screen, d.screenCtx = nil, nil
+		d.screenStop()
+		d.screenStop = nil
 		v.End()
 	}
 }
@@ -629,17 +683,14 @@ func (d *driver) restore() {
 type noticeQueue struct {
 	mu   sync.Mutex
 	msgs []tea.Msg
-	wake chan struct{} // capacity 1
+	wake wake // the driver's
 }
 
 func (q *noticeQueue) put(msg tea.Msg) {
 	q.mu.Lock()
 	q.msgs = append(q.msgs, msg)
 	q.mu.Unlock()
-	select {
-	case q.wake <- struct{}{}:
-	default:
-	}
+	q.wake.poke()
 }
 
 func (q *noticeQueue) take() []tea.Msg {
@@ -651,12 +702,25 @@ func (q *noticeQueue) take() []tea.Msg {
 }
 
 // cmdRunner runs a session's commands, each on a goroutine that ends once
-// its message is taken or the session ends, and expands batches and
-// sequences as Bubble Tea does.
+// its message is queued for the driver (or the session has ended), and
+// expands batches and sequences as Bubble Tea does. The messages wait in
+// a queue that pokes the driver's wake, rather than on a channel of their
+// own in its select.
 type cmdRunner struct {
 	ctx   context.Context
-	out   chan tea.Msg
 	guard func(tea.Cmd) tea.Cmd // a panicking command ends the session, not the server
+	wake  wake                  // the driver's
+	mu    sync.Mutex
+	msgs  []tea.Msg
+}
+
+// take is the messages queued since the last call, in order.
+func (r *cmdRunner) take() []tea.Msg {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ms := r.msgs
+	r.msgs = nil
+	return ms
 }
 
 func (r *cmdRunner) start(cmd tea.Cmd) {
@@ -697,7 +761,7 @@ func (r *cmdRunner) deliver(msg tea.Msg, inSeq bool) {
 		return
 	}
 	if reflect.TypeOf(msg) == sequenceType {
-		// In order: each command's message is taken before the next runs.
+		// In order: each command's message is queued before the next runs.
 		for _, c := range reflect.ValueOf(msg).Convert(cmdsType).Interface().([]tea.Cmd) {
 			if c != nil {
 				r.deliver(r.guard(c)(), true)
@@ -705,8 +769,11 @@ func (r *cmdRunner) deliver(msg tea.Msg, inSeq bool) {
 		}
 		return
 	}
-	select {
-	case r.out <- msg:
-	case <-r.ctx.Done():
+	if r.ctx.Err() != nil {
+		return
 	}
+	r.mu.Lock()
+	r.msgs = append(r.msgs, msg)
+	r.mu.Unlock()
+	r.wake.poke()
 }

@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -15,25 +14,20 @@ import (
 // room screen's clock, with the waits a session in a match has (the
 // room's end, the chat's next line), by the select statement or by
 // reflect.Select.
-func benchWake(b *testing.B, sel func(d *driver, ctx context.Context, sc *selectCases, got *received) (int, bool)) {
+func benchWake(b *testing.B, sel func(d *driver, beat <-chan struct{}, screenEvents <-chan tui.ScreenEvent, got *received) (int, bool)) {
 	d := &driver{sess: &Session{winch: make(chan Window, 1)}, events: make(chan []termkey.Event),
-		notes: &noticeQueue{wake: make(chan struct{}, 1)}, term: &terminal{handed: make(chan struct{}, 1)}}
-	d.run = cmdRunner{out: make(chan tea.Msg)}
+		wake: make(wake, 1)}
 	for range 2 {
 		d.waits = append(d.waits, tui.WaitMsg{Until: make(chan struct{}), Stop: make(chan struct{})})
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	left := make(chan struct{})
 	beat := make(chan struct{})
 	close(beat) // a beat that has come
-	sc := selectCases{idleTick: make(chan time.Time), held: make(chan time.Time), left: left, beat: beat,
-		screenEvents: make(chan tui.ScreenEvent)}
+	screenEvents := make(chan tui.ScreenEvent)
 	var got received
 	b.ReportAllocs()
 	for b.Loop() {
-		if i, _ := sel(d, ctx, &sc, &got); i != 8 {
-			b.Fatalf("woke for case %d, want the beat (8)", i)
+		if i, _ := sel(d, beat, screenEvents, &got); i != caseBeat {
+			b.Fatalf("woke for case %d, want the beat (%d)", i, caseBeat)
 		}
 	}
 }
@@ -41,3 +35,41 @@ func benchWake(b *testing.B, sel func(d *driver, ctx context.Context, sc *select
 func BenchmarkPlayLoopWakeTyped(b *testing.B) { benchWake(b, (*driver).selectTyped) }
 
 func BenchmarkPlayLoopWakeReflect(b *testing.B) { benchWake(b, (*driver).selectReflect) }
+
+// A wait whose Stop has fired is dropped though its Until fires after:
+// the driver's select no longer waits on Stop, so it looks at Stop when
+// Until fires. The next message still comes through the wake.
+func TestStoppedWaitIsDroppedWhenItsUntilFires(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	w := make(wake, 1)
+	defer context.AfterFunc(ctx, w.poke)() // as runProgram does
+	d := &driver{ctx: ctx, sess: &Session{winch: make(chan Window, 1)}, events: make(chan []termkey.Event),
+		wake: w, notes: &noticeQueue{wake: w}, term: &terminal{wake: w}}
+	d.run = cmdRunner{ctx: ctx, wake: w, guard: func(c tea.Cmd) tea.Cmd { return c }}
+	until, stop := make(chan struct{}), make(chan struct{})
+	ran := make(chan bool, 1)
+	d.addWait(tui.WaitMsg{Until: until, Stop: stop, Then: func(bool) tea.Msg { ran <- true; return nil }})
+	close(stop)
+	close(until)
+	d.notes.put(tui.NoticeMsg{Text: "hi"})
+	msgs := d.next()
+	if len(msgs) != 1 {
+		t.Fatalf("next gave %v, want the notice", msgs)
+	}
+	if n, ok := msgs[0].(tui.NoticeMsg); !ok || n.Text != "hi" {
+		t.Fatalf("next gave %#v, want the notice", msgs[0])
+	}
+	if len(d.waits) != 0 {
+		t.Fatalf("%d waits left, want the stopped one gone", len(d.waits))
+	}
+	select {
+	case <-ran:
+		t.Fatal("a stopped wait's Then ran")
+	default:
+	}
+	cancel()
+	if msgs := d.next(); msgs != nil {
+		t.Fatalf("next after the session's end gave %v, want nil", msgs)
+	}
+}

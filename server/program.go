@@ -41,8 +41,16 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 	// Every key costs the program an update and a screen: one session's
 	// keys are held to a rate no person types at.
 	sio.input.LimitKeys(srv.cfg.MaxKeysPerSec)
-	sio.term = &terminal{handed: make(chan struct{}, 1)}
-	sio.notes = &noticeQueue{wake: make(chan struct{}, 1)}
+	// One wake for everything rare the session's driver waits for: the
+	// session's own (a window size), notices, screens handed over,
+	// commands' messages, its timer and its end (driver.next).
+	wake := s.wake
+	if wake == nil {
+		wake = make(chan struct{}, 1)
+	}
+	defer context.AfterFunc(ctx, wake.poke)()
+	sio.term = &terminal{wake: wake}
+	sio.notes = &noticeQueue{wake: wake}
 	if w := watchOf(s.sctx); w != nil {
 		// The connection's probe: its sessions share one round trip.
 		sio.rtt = &w.rtt
@@ -56,9 +64,9 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 	// each Update (on the driver's goroutine, so no lock is needed here).
 	where := placeOf(m)
 	d := &driver{ctx: ctx, sess: s, term: sio.term, out: out, input: sio.input,
-		events: make(chan []termkey.Event), win: pty.Window, notes: sio.notes,
+		events: make(chan []termkey.Event), win: pty.Window, notes: sio.notes, wake: wake,
 		scr: newMenuScreen(out, env, sio.profile, pty.Window.Width, pty.Window.Height), restAfter: srv.cfg.MenuRestAfter}
-	d.run = cmdRunner{ctx: ctx, out: make(chan tea.Msg)}
+	d.run = cmdRunner{ctx: ctx, wake: wake}
 	if _, says := m.(interface{ Where() string }); says && srv.cfg.IdleTimeout > 0 {
 		d.idle = newLobbyIdle(srv.cfg.IdleTimeout, where, time.Now())
 	}
@@ -104,6 +112,7 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 		}
 	}
 	cancel()
+	d.stopTimer()
 	d.endScreens()
 	d.restore()
 	if dropped, pasted := sio.input.KeysOverBudget(); dropped > 0 {

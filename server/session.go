@@ -58,6 +58,10 @@ type Session struct {
 	pty     *PTY
 	env     []string
 	winch   chan Window // capacity 1, latest wins
+	// wake is poked after every window change: the session's driver
+	// waits on it for everything rare (sizes, notices, commands' results,
+	// timers) so its per-frame select stays small (driver.next).
+	wake wake
 
 	mu     sync.Mutex
 	exited bool
@@ -163,6 +167,7 @@ func (srv *Server) sessionHandler(_ *ssh.Server, conn *gossh.ServerConn, newChan
 		ch: ch, conn: conn, sctx: sctx, ctx: ctx, cancel: cancel,
 		user:  conn.User(),
 		winch: make(chan Window, 1),
+		wake:  make(wake, 1),
 	}
 	started := false
 	done := make(chan struct{})
@@ -212,6 +217,7 @@ func (srv *Server) sessionHandler(_ *ssh.Server, conn *gossh.ServerConn, newChan
 					s.pty.Window = win
 				}
 				latest(s.winch, win)
+				s.wake.poke()
 				ok = true
 			}
 		case "env":

@@ -27,9 +27,17 @@ type terminal struct {
 	// goroutines than the session's.
 	mu      sync.Mutex
 	screens []drivenScreen
-	// handed wakes the session's driver for a screen handed over
-	// (capacity 1).
-	handed chan struct{}
+	// resync is set, and wake poked, when a screen is handed over or the
+	// room of the one the driver runs is left: the driver's per-frame
+	// loop looks at the screens only then (driver.syncScreen).
+	resync atomic.Bool
+	wake   wake // the driver's
+}
+
+// flagResync tells the driver to look at its room screens again.
+func (t *terminal) flagResync() {
+	t.resync.Store(true)
+	t.wake.poke()
 }
 
 // drivenScreen is a room screen the driver runs until ctx ends.
@@ -45,10 +53,7 @@ func (t *terminal) Drive(ctx context.Context, v *tui.RoomView) {
 	t.mu.Lock()
 	t.screens = append(t.screens, drivenScreen{ctx, v})
 	t.mu.Unlock()
-	select {
-	case t.handed <- struct{}{}:
-	default:
-	}
+	t.flagResync()
 }
 
 // takeScreens is the screens handed over since the last call.
