@@ -140,3 +140,35 @@ func TestMenuScreenHoldsPackedCells(t *testing.T) {
 		t.Fatalf("a drawn 80×24 menu screen holds %d bytes, want ≤40 KB", per)
 	}
 }
+
+// TestMenusSetUpAndTearDownAsUltravioletDid: the packed cells' path
+// writes the terminal's set-up (alternate screen, cursor hidden,
+// bracketed paste, title) before its first paint and its tear-down on
+// leaving byte for byte as ultraviolet's path did.
+func TestMenusSetUpAndTearDownAsUltravioletDid(t *testing.T) {
+	var newOut, oldOut strings.Builder
+	newS := newMenuScreen(&newOut, nil, colorprofile.ANSI256, 80, 24)
+	oldS := newMenuScreen(&oldOut, nil, colorprofile.ANSI256, 80, 24)
+	v := menuView(80, 24, 0)
+	if err := newS.draw(v); err != nil {
+		t.Fatal(err)
+	}
+	if err := oldS.drawUV(v); err != nil {
+		t.Fatal(err)
+	}
+	const setUp = "\x1b[?1049h\x1b[?25l\x1b[?2004h\x1b]2;termarena\a"
+	if !strings.HasPrefix(newOut.String(), setUp) || !strings.HasPrefix(oldOut.String(), setUp) {
+		t.Fatalf("set-up %q, ultraviolet's %q, want both to start %q", newOut.String()[:40], oldOut.String()[:40], setUp)
+	}
+	newOut.Reset()
+	oldOut.Reset()
+	if err := newS.close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := oldS.close(); err != nil {
+		t.Fatal(err)
+	}
+	if newOut.String() != oldOut.String() || newOut.Len() == 0 {
+		t.Fatalf("tear-down %q, ultraviolet's %q", newOut.String(), oldOut.String())
+	}
+}
