@@ -49,7 +49,11 @@ type connWatch struct {
 	lastRead  atomic.Int64 // unix nanoseconds of the last byte from the client
 	sessions  atomic.Int32
 	noSession atomic.Int64 // unix nanoseconds since when no session is open
-	probing   sync.Once
+	// loggedIn: the client has authenticated. SessionOpenTimeout counts
+	// from then: before it the handshake's own timeout rules, and a
+	// person typing his key's passphrase opens no session meanwhile.
+	loggedIn atomic.Bool
+	probing  sync.Once
 	// probed: the RTT probe has started asking the client for replies.
 	// Silence counts only from then: before it the server asks nothing,
 	// and a client owes it nothing (a connection without a session is
@@ -198,7 +202,7 @@ func (w *connWatch) check() {
 			next = until
 		}
 	}
-	if w.openTimeout > 0 && w.sessions.Load() == 0 {
+	if w.openTimeout > 0 && w.loggedIn.Load() && w.sessions.Load() == 0 {
 		if until := time.Unix(0, w.noSession.Load()).Add(w.openTimeout).Sub(now); until < next {
 			next = until
 		}
@@ -234,7 +238,7 @@ func (w *connWatch) verdict(now time.Time) string {
 			return "output blocked for " + blocked.Round(time.Second).String()
 		}
 	}
-	if w.openTimeout > 0 && w.sessions.Load() == 0 {
+	if w.openTimeout > 0 && w.loggedIn.Load() && w.sessions.Load() == 0 {
 		if idle := now.Sub(time.Unix(0, w.noSession.Load())); idle >= w.openTimeout {
 			return "no session open for " + idle.Round(time.Second).String()
 		}
@@ -279,6 +283,22 @@ func (w *connWatch) sessionStarted(max int, req requester) bool {
 	return true
 }
 
+// login starts the session-open timeout's clock: the client has
+// authenticated. The timer looks again at once, so the timeout is kept
+// from login however far off its next round was.
+func (w *connWatch) login() {
+	if w.loggedIn.Load() {
+		return
+	}
+	w.noSession.Store(time.Now().UnixNano())
+	w.loggedIn.Store(true)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.timer != nil {
+		w.timer.Reset(0)
+	}
+}
+
 func (w *connWatch) sessionEnded() {
 	if w.sessions.Add(-1) == 0 {
 		w.noSession.Store(time.Now().UnixNano())
@@ -313,6 +333,13 @@ func (c *liveConn) Read(p []byte) (int, error) {
 }
 
 const connWatchKey ctxKey = iota + 1
+
+// loggedIn tells the connection's watch that its client has logged in.
+func loggedIn(ctx ssh.Context) {
+	if w := watchOf(ctx); w != nil {
+		w.login()
+	}
+}
 
 // watchOf is the connection's watch (nil for a context that has none).
 func watchOf(ctx ssh.Context) *connWatch {

@@ -6,7 +6,9 @@ import (
 	"time"
 
 	"github.com/termarena/termarena/lobby"
+	"github.com/termarena/termarena/server"
 	"github.com/termarena/termarena/sshtest"
+	gossh "golang.org/x/crypto/ssh"
 )
 
 // A session left untouched in the lobby is warned, a key keeps it, and
@@ -84,5 +86,35 @@ func TestConnectionWithoutASessionIsClosed(t *testing.T) {
 	case <-closed:
 	case <-time.After(3 * wait):
 		t.Fatal("the connection is still open after its only session ended")
+	}
+}
+
+// A client slow to log in (a person typing his key's passphrase) is not
+// dropped for having no session open: the session-open timeout counts
+// from login, as --session-open-timeout says, and the handshake has a
+// timeout of its own. It counted from the TCP accept, so a login slower
+// than it (or a handshake on a busy server) ended in "handshake failed:
+// EOF".
+func TestSlowLoginIsNotClosedForOpeningNoSession(t *testing.T) {
+	cfg := server.DefaultConfig()
+	cfg.SessionOpenTimeout = time.Second // the handshake's own is 10 s
+	h := start(t, t.TempDir(), cfg, nil)
+	key := sshtest.NewKey(t)
+	cc := sshtest.Config("slow", key)
+	cc.Auth = []gossh.AuthMethod{gossh.PublicKeysCallback(func() ([]gossh.Signer, error) {
+		time.Sleep(3 * cfg.SessionOpenTimeout) // the passphrase being typed
+		return []gossh.Signer{key}, nil
+	})}
+	c := sshtest.Dial(t, h.Addr, cc)
+	if r := sshtest.RunOn(t, c, "whoami"); r.Code != 0 || !strings.Contains(r.Stdout, "slow") {
+		t.Fatalf("whoami after a slow login: %+v", r)
+	}
+	// Logged in, it still may not sit there without a session.
+	closed := make(chan error, 1)
+	go func() { closed <- c.Wait() }()
+	select {
+	case <-closed:
+	case <-time.After(3 * wait):
+		t.Fatal("a connection with no session is still open")
 	}
 }

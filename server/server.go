@@ -207,10 +207,10 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		func(s *ssh.Server) error { s.AddHostKey(deps.HostKey); return nil },
 		// Any key is welcome: the key is the account; bans are checked
 		// once a session starts, where the refusal can say why.
-		wish.WithPublicKeyAuth(func(ssh.Context, ssh.PublicKey) bool { return true }),
+		wish.WithPublicKeyAuth(func(ctx ssh.Context, _ ssh.PublicKey) bool { loggedIn(ctx); return true }),
 		// Keyboard-interactive with no questions is how a client without
 		// keys becomes a guest without ever seeing a password prompt.
-		wish.WithKeyboardInteractiveAuth(func(ssh.Context, gossh.KeyboardInteractiveChallenge) bool { return true }),
+		wish.WithKeyboardInteractiveAuth(func(ctx ssh.Context, _ gossh.KeyboardInteractiveChallenge) bool { loggedIn(ctx); return true }),
 		func(s *ssh.Server) error {
 			s.HandshakeTimeout = cfg.HandshakeTimeout
 			// Only the algorithms of sshpolicy.go, not x/crypto's defaults.
