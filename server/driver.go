@@ -106,17 +106,30 @@ func (d *driver) gameScreen() bool {
 // readKeys is the session's one input reader: inputguard's bounded bytes,
 // decoded by the session's one decoder, handed to the driver running. It
 // ends when the channel's input does (the session's end closes it).
+//
+// It decodes into two batches in turn, not a new one a read: the driver is
+// done with a batch (next keeps nothing of it) before it takes the next,
+// and the reader fills the other meanwhile.
 func (d *driver) readKeys() {
 	var dec termkey.Decoder
 	buf := make([]byte, 1024)
+	var batches [2][]termkey.Event
+	cur := &batches[0]
+	emit := func(e termkey.Event) { *cur = append(*cur, e) }
+	k := 0 // the batch to fill: not the one the driver took last
 	for {
 		n, err := d.input.Read(buf)
 		if n > 0 {
-			var evs []termkey.Event
-			dec.Decode(buf[:n], func(e termkey.Event) { evs = append(evs, e) })
-			if len(evs) > 0 {
+			cur = &batches[k]
+			if cap(*cur) > maxKeptBatch {
+				*cur = nil // a paste's: not kept for the session's life
+			}
+			*cur = (*cur)[:0]
+			dec.Decode(buf[:n], emit)
+			if len(*cur) > 0 {
 				select {
-				case d.events <- evs:
+				case d.events <- *cur:
+					k ^= 1
 				case <-d.ctx.Done():
 					return
 				}
@@ -128,12 +141,34 @@ func (d *driver) readKeys() {
 	}
 }
 
+// maxKeptBatch is the most decoded keys a batch of readKeys keeps room for
+// between reads; a person's keys come a few at a time.
+const maxKeptBatch = 16
+
 func eventMsgs(evs []termkey.Event) []tea.Msg {
 	msgs := make([]tea.Msg, len(evs))
 	for i, e := range evs {
 		msgs[i] = e.Msg()
 	}
 	return msgs
+}
+
+// keyMsgs is the model's messages for a batch of keys. The room screen
+// takes its keys first (terminal.filter): it is offered them here, before
+// they become messages, up to the first it does not take; that key and
+// every one after it become messages, each offered again after the
+// Updates before it (the loops' filter), so a key after one that opens the
+// chat line is typed into it. A batch the screen takes whole costs no
+// message.
+func (d *driver) keyMsgs(evs []termkey.Event) []tea.Msg {
+	i := 0
+	for i < len(evs) && d.term.takeEvent(d.ctx, &evs[i]) {
+		i++
+	}
+	if i == len(evs) {
+		return nil
+	}
+	return eventMsgs(evs[i:])
 }
 
 // update runs one message through the model (under the guard) and its
@@ -227,14 +262,16 @@ func (d *driver) next() []tea.Msg {
 		}
 		switch i {
 		case caseKeys:
-			msgs := eventMsgs(got.events)
+			msgs := d.keyMsgs(got.events)
 			if d.idle != nil && d.idle.warned {
 				// The player is back: the warning goes now.
 				if msg, isMsg := d.checkIdle(); isMsg {
 					msgs = append(msgs, msg)
 				}
 			}
-			return msgs
+			if len(msgs) > 0 {
+				return msgs
+			}
 		case caseWake:
 			msgs, end := d.woken()
 			if end {

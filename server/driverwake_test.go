@@ -73,3 +73,37 @@ func TestStoppedWaitIsDroppedWhenItsUntilFires(t *testing.T) {
 		t.Fatalf("next after the session's end gave %v, want nil", msgs)
 	}
 }
+
+// gameKeys takes w and s, as a Pong room screen does.
+type gameKeys struct{ n int }
+
+func (g *gameKeys) TakeKey(_ context.Context, key string, _, _ bool) bool {
+	g.n++
+	return key == "w" || key == "s"
+}
+
+// BenchmarkKeyHandOff is the driver's part of a game key: decoding what
+// the reader read into its batch (readKeys) and handing it to the room
+// screen (next's keyMsgs; the screen's own part is tui's BenchmarkTakeKey),
+// press and release in turn, one key a read as a person types.
+func BenchmarkKeyHandOff(b *testing.B) {
+	ctx := context.Background()
+	d := &driver{ctx: ctx, term: &terminal{}}
+	g := &gameKeys{}
+	d.term.Play(g)
+	var dec termkey.Decoder
+	var batch []termkey.Event
+	emit := func(e termkey.Event) { batch = append(batch, e) }
+	reads := [][]byte{[]byte("w"), []byte("\x1b[119;1:3u")} // a press, a kitty release
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		batch = batch[:0]
+		dec.Decode(reads[i%2], emit)
+		if msgs := d.keyMsgs(batch); msgs != nil {
+			b.Fatalf("the room screen did not take %v", msgs)
+		}
+	}
+	if g.n == 0 {
+		b.Fatal("no key offered")
+	}
+}

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/termarena/termarena/termkey"
 	"github.com/termarena/termarena/tui"
 )
 
@@ -90,4 +91,17 @@ func (t *terminal) filter(ctx context.Context, msg tea.Msg) tea.Msg {
 		}
 	}
 	return msg
+}
+
+// takeEvent is filter for a key not yet made a message (driver.keyMsgs):
+// whether the room screen took it.
+func (t *terminal) takeEvent(ctx context.Context, e *termkey.Event) bool {
+	p := t.play.Load()
+	if p == nil || e.Paste {
+		return false
+	}
+	if e.Release {
+		return (*p).TakeKey(ctx, e.Key.String(), false, true)
+	}
+	return (*p).TakeKey(ctx, e.Key.String(), e.Key.IsRepeat, false)
 }
