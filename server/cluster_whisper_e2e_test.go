@@ -25,6 +25,7 @@ func TestClusterWhisperE2E(t *testing.T) {
 	dave.WaitFor(wait, "bob", "psst from n2")
 	dave.Type("t")
 	dave.Type("/r back from n1\r")
+	dave.WaitFor(wait, "to bob (whisper): back from n1")
 	bob.WaitFor(wait, "back from n1")
 
 	bob.Type("t")
