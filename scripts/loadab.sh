@@ -45,7 +45,9 @@ run() { # run NAME INDEX: prints "name cpu_us_per_frame on_schedule_pct ift_p99_
 	local port=$((20000 + RANDOM % 20000)) data="$work/data-$1-$2"
 	local mport=$((port + 1))
 	mkdir -p "$data"
-	GOMAXPROCS=1 taskset -c 0 "$work/$1" --listen "127.0.0.1:$port" --data "$data" --max-conns-per-ip 0 \
+	# The web face on a free port: its default, :8080, is taken by any
+	# other server on the host, and the run would measure nothing.
+	TERMARENA_HTTP=127.0.0.1:0 GOMAXPROCS=1 taskset -c 0 "$work/$1" --listen "127.0.0.1:$port" --data "$data" --max-conns-per-ip 0 \
 		--metrics-listen "127.0.0.1:$mport" >"$work/server-$1-$2.log" 2>&1 &
 	local pid=$!
 	for _ in $(seq 150); do
