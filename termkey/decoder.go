@@ -151,7 +151,7 @@ func decodeOne(b []byte) (n int, ev Event, ok bool) {
 	case c >= 0x80 && c < 0xc0:
 		return 1, Event{}, false // a stray continuation byte
 	case c < 0x80:
-		k := tea.Key{Code: rune(c), Text: string(rune(c))}
+		k := tea.Key{Code: rune(c), Text: runeText(rune(c))}
 		if unicode.IsUpper(k.Code) {
 			k.Code, k.ShiftedCode, k.Mod = unicode.ToLower(k.Code), k.Code, tea.ModShift
 		}
@@ -168,6 +168,18 @@ func decodeOne(b []byte) (n int, ev Event, ok bool) {
 }
 
 func key(k tea.Key) Event { return Event{Key: k} }
+
+// printable is the printable ASCII characters, space to tilde, in order.
+const printable = " !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~"
+
+// runeText is r as a string: a printable ASCII character is a slice of
+// printable, not a string allocated for every key typed.
+func runeText(r rune) string {
+	if r >= ' ' && r <= '~' {
+		return printable[r-' ' : r-' '+1]
+	}
+	return string(r)
+}
 
 // control is a C0 control byte (or Space, or DEL) as a key.
 func control(c byte) tea.Key {
@@ -403,13 +415,13 @@ func kitty(ps []param) (Event, bool) {
 	if k.Text == "" && unicode.IsPrint(k.Code) && printMod {
 		switch {
 		case mod == 0:
-			k.Text = string(k.Code)
+			k.Text = runeText(k.Code)
 		case k.ShiftedCode != 0:
-			k.Text = string(k.ShiftedCode)
+			k.Text = runeText(k.ShiftedCode)
 		case mod.Contains(tea.ModShift) || mod.Contains(tea.ModCapsLock):
-			k.Text = string(unicode.ToUpper(k.Code))
+			k.Text = runeText(unicode.ToUpper(k.Code))
 		default:
-			k.Text = string(unicode.ToLower(k.Code))
+			k.Text = runeText(unicode.ToLower(k.Code))
 		}
 	}
 	return Event{Key: k, Release: release}, true

@@ -108,3 +108,21 @@ func BenchmarkDecodeKeys(b *testing.B) {
 		d.Decode(in, func(Event) {})
 	}
 }
+
+// A typed key, press or kitty release, is decoded without an allocation:
+// its text is no string of its own (runeText), and every key a player
+// types in a match goes this way.
+func TestTypedKeysAllocateNothing(t *testing.T) {
+	var d Decoder
+	var got Event
+	emit := func(e Event) { got = e }
+	for _, in := range []string{"w", "S", "\x1b[119;1:3u", "\x1b[119u"} {
+		b := []byte(in)
+		if allocs := testing.AllocsPerRun(100, func() { d.Decode(b, emit) }); allocs > 0 {
+			t.Errorf("%q: %.0f allocations a key", in, allocs)
+		}
+		if got.Key.Text == "" {
+			t.Errorf("%q: no text", in)
+		}
+	}
+}
