@@ -70,6 +70,10 @@ type roomHUD struct {
 	// still fit beside it.
 	figX, figSeatsW int
 	figRoomy        bool
+	// A plain header's match line: whether it sat in the header, and the
+	// column the header's text ends at (the figures' area starts there).
+	figStatusIn bool
+	figEnd      int
 }
 
 // footerChat is what the footer needs of the chat pane: its marker, and
@@ -226,6 +230,27 @@ func (hd *roomHUD) paintFigures(figs []string) bool {
 			continue
 		}
 		scr.Fill(hd.figX, 0, w-hd.figX, 1, ' ', stDefault)
+		scr.Text(max(w-len([]rune(right))-1, hd.figX), 0, right, stDim)
+		return true
+	}
+	return false
+}
+
+// paintPlainFigures draws a plain header's figures again beside seats
+// drawn roomy and the match line where it was, as paintPlain would place
+// them; false when they no longer fit there or would move the match line
+// (the header must be fitted again, whole).
+func (hd *roomHUD) paintPlainFigures(figs []string, status string) bool {
+	w, scr := hd.cv.w, hd.cv.scr
+	for n := len(figs); n >= 1; n-- {
+		right := strings.Join(figs[:n], " · ")
+		if hd.figSeatsW+headerGap+len([]rune(right))+2 > w {
+			continue
+		}
+		if in := status != "" && 1+hd.figSeatsW+len([]rune(status)) < w-len([]rune(right))-2; in != hd.figStatusIn {
+			return false
+		}
+		scr.Fill(hd.figEnd, 0, w-hd.figEnd, 1, ' ', stDefault)
 		scr.Text(max(w-len([]rune(right))-1, hd.figX), 0, right, stDim)
 		return true
 	}
@@ -568,12 +593,28 @@ func (hd *roomHUD) paintPlain(fr *game.Frame, fps int) {
 	if k == hd.plain && hd.drawn {
 		return
 	}
+	// Only the figures changed: the seats, the match line and the footer
+	// stay as drawn, unless the new figures move the match line.
+	figsOnly := false
+	if hd.drawn {
+		was := hd.plain
+		was.watchers, was.rttMS, was.noReplyS, was.fps = k.watchers, k.rttMS, k.noReplyS, k.fps
+		figsOnly = was == k
+	}
 	hd.plain = k
 	hd.drawn = true
 
 	scr := hd.cv.scr
 	figs := headerFigures(k.watchers, cfg.Slot >= 0, k.rttMS, k.noReplyS, k.fps)
-	parts, right := fitHeader(w, figs, func(labels bool, nameMax int) []hudPart { return k.parts(labels, nameMax) })
+	if figsOnly && hd.figRoomy && hd.paintPlainFigures(figs, k.status) {
+		return
+	}
+	wasIn := hd.figStatusIn
+	var roomy bool
+	parts, right := fitHeader(w, figs, func(labels bool, nameMax int) []hudPart {
+		roomy = labels && nameMax == 16 // the fit is the last built
+		return k.parts(labels, nameMax)
+	})
 	// The match line goes in the header after the names when it fits
 	// there, else in the footer.
 	x := 1 + partsWidth(parts)
@@ -587,10 +628,15 @@ func (hd *roomHUD) paintPlain(fr *game.Frame, fps int) {
 	for _, p := range parts {
 		x += scr.Text(x, 0, p.text, p.st)
 	}
+	end := x
 	if inHeader {
-		scr.Text(x, 0, k.status, stDim)
+		end += scr.Text(x, 0, k.status, stDim)
 	}
 	scr.Text(max(w-len([]rune(right))-1, x), 0, right, stDim)
+	hd.figX, hd.figSeatsW, hd.figRoomy, hd.figStatusIn, hd.figEnd = x, partsWidth(parts), roomy, inHeader, end
+	if figsOnly && inHeader == wasIn {
+		return // the footer shows none of the figures, nor the match line now
+	}
 	scr.Fill(0, h-1, w, 1, ' ', stDefault)
 	if k.typing != "" {
 		// No room for the pane: the input line takes the footer, so the

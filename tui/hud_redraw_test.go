@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -80,4 +81,52 @@ func screenRow(v *RoomView, y int) string {
 		}
 	}
 	return string(b)
+}
+
+// The light-cycle header (a game without a scoreboard: seats, the match
+// line when it fits, the figures) does the same: new figures are drawn
+// alone while the match line stays where it was; at 80 columns, where
+// the match line is in the footer, and at 200, where it is in the header;
+// figures that move the match line draw both again.
+// Whatever is drawn, the screen is the one a header drawn whole makes.
+func TestPlainHeaderFiguresRedrawOnlyThemselves(t *testing.T) {
+	_, fr := tronFrame(t, 30)
+	fr.Phase = game.Finished // the arena stands still
+	for _, size := range [][2]int{{80, 24}, {200, 50}} {
+		clock := time.Unix(1000, 0)
+		rtt, watchers := 12*time.Millisecond, 0
+		view := func() *RoomView {
+			v, _, _ := tronRoomView(fr, 0, size[0], size[1], colorprofile.ANSI256, &clock)
+			v.cfg.RTT = func() time.Duration { return rtt }
+			v.cfg.Watchers = func() int { return watchers }
+			return v
+		}
+		v := view()
+		v.draw()
+		for _, step := range []struct {
+			rtt      time.Duration
+			watchers int
+		}{{13 * time.Millisecond, 0}, {140 * time.Millisecond, 0}, {140 * time.Millisecond, 12345}, {2 * time.Millisecond, 3}, {0, 0}} {
+			rtt, watchers = step.rtt, step.watchers
+			before, lineWas := v.scr.Changes(), strings.Contains(screenRow(v, 0), "round")
+			v.draw()
+			changed := v.scr.Changes() - before
+			whole := view()
+			whole.draw()
+			for y := range size[1] {
+				for x := range size[0] {
+					if got, want := v.scr.Get(x, y), whole.scr.Get(x, y); got != want {
+						t.Fatalf("%dx%d, rtt %v, %d watching: cell %d,%d is %q, a header drawn whole has %q\n%s",
+							size[0], size[1], rtt, watchers, x, y, got.R, want.R, screenRow(v, 0))
+					}
+				}
+			}
+			if moved := strings.Contains(screenRow(v, 0), "round") != lineWas; changed > 80 && !moved {
+				// (Figures that move the match line between the header and
+				// the footer change both.)
+				t.Errorf("%dx%d, rtt %v, %d watching: %d cell changes to show new figures (the header and footer drawn again)\n%s",
+					size[0], size[1], rtt, watchers, changed, screenRow(v, 0)+"\n"+screenRow(v, size[1]-1))
+			}
+		}
+	}
 }
