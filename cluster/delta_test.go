@@ -186,7 +186,9 @@ func TestPresenceAtRestCostsTheSameWithManySessions(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer stop()
-		time.Sleep(200 * time.Millisecond) // past the start's whole list
+		// Past the start's whole list: it is the node's first message
+		// (a loaded host may send it well after SharePresence returns).
+		within(t, 10*time.Second, "the start's whole list to go out", func() bool { return n.Stats().OutMsgs >= 1 })
 		before := n.Stats().OutBytes
 		time.Sleep(time.Second)
 		return float64(n.Stats().OutBytes - before)
