@@ -150,113 +150,19 @@ func (v *RoomView) mapKey(k *keyEvent) bool {
 	return true
 }
 
-// pluginSize is the board's whole and least regions for fr.
-func (v *RoomView) pluginSize(fr *game.Frame) (ww, wh, mw, mh int) {
-	return v.cfg.Game.Size(fr.State)
-}
-
-// layout places the board region and the chat pane for fr's board: a
-// board that scales fills what the pane leaves; a camera's board is shown
-// whole where it fits (layoutPlugin). False when not even the least
-// region fits.
-func (v *RoomView) layout(fr *game.Frame) bool {
-	if sv := v.scaled; sv != nil {
-		ww, wh, _, _ := v.pluginSize(fr)
-		return v.layoutScaled(sv, fr.State, ww, wh)
-	}
-	if !v.layoutPlugin(fr) {
-		return false
-	}
-	v.board = v.region
-	return true
-}
-
-// layoutPlugin places the board region and the chat pane: the pane beside
-// the board when the terminal is wide enough; else under a board shown
-// whole if it still fits; no pane rather than cut a board that fits whole
-// (typing then takes the footer); under a following camera's smaller
-// board otherwise. False when not even the least region fits.
-func (v *RoomView) layoutPlugin(fr *game.Frame) bool {
-	ww, wh, mw, mh := v.pluginSize(fr)
-	rows := v.h - 2 // the header and the footer
-	v.chat.pane = chatRect{}
-	if v.w < mw || rows < mh {
-		return false
-	}
-	bw, bh := min(ww, v.w), min(wh, rows)
-	whole := v.w >= ww && rows >= wh
-	if v.chat.on() {
-		switch {
-		case v.w-ww-1 >= chatSideMin:
-			pw := min(chatSideMax, v.w-ww-1)
-			v.chat.pane = chatRect{v.w - pw, 1, pw, rows}
-		case whole && rows-wh >= chatBottomMin:
-			k := min(chatBottomMax, rows-wh)
-			v.chat.pane = chatRect{0, 1 + rows - k, v.w, k}
-		case whole:
-		case rows-chatBottomMin >= mh:
-			k := min(chatBottomMax, rows-mh)
-			v.chat.pane = chatRect{0, 1 + rows - k, v.w, k}
-			bh = rows - k
-		}
-	}
-	// Centred in the columns the pane leaves.
-	free := v.w
-	if p := v.chat.pane; p.h == rows && p.w > 0 {
-		free = v.w - p.w - 1
-	}
-	bw = min(bw, free)
-	v.region = [4]int{(free - bw) / 2, 1, bw, bh}
-	return true
-}
-
-// layoutScaled lays out a board that scales (gameview.Scaled) and the
-// chat pane: beside the board when the board at 1:1 (wholeW × wholeH
-// cells) leaves chatSideMin columns, else below it when it leaves
-// chatBottomMin rows, else no pane. The board's region is what the pane
-// leaves; its cells within it are v.board. It reports false when even the
-// board alone does not fit.
-func (v *RoomView) layoutScaled(sv gameview.Scaled, snap any, wholeW, wholeH int) bool {
-	v.chat.pane = chatRect{}
-	rows := v.h - 2 // the HUD and the footer
-	fit := func(cols, rows int) bool {
-		x, y, w, h, ok := sv.Fit(snap, cols, rows)
-		if ok {
-			v.region = [4]int{0, 1, cols, rows}
-			v.board = [4]int{x, 1 + y, w, h}
-		}
-		return ok
-	}
-	if v.chat.on() {
-		if pw := min(chatSideMax, v.w-wholeW-1); pw >= chatSideMin {
-			cols := v.w - pw - 1
-			if fit(cols, rows) {
-				v.chat.pane = chatRect{cols + 1, 1, pw, rows}
-				return true
-			}
-		}
-		if k := min(chatBottomMax, rows-wholeH); k >= chatBottomMin {
-			if fit(v.w, rows-k) {
-				v.chat.pane = chatRect{v.board[0], 1 + rows - k, v.board[2], k}
-				return true
-			}
-		}
-	}
-	return fit(v.w, rows)
-}
-
 // paintBoard draws the game's screen: the board through its view, then
 // the overlay over it and the header and footer around it.
 func (v *RoomView) paintBoard(fr *game.Frame, now time.Time) {
 	gv := v.cfg.Game
-	if v.mode != modeBoard || v.layoutW != v.w || v.layoutH != v.h {
-		if !v.layout(fr) {
+	if v.mode != modeBoard || !v.lay.laidOutFor(v.w, v.h) {
+		pane, ok := v.lay.place(fr, v.w, v.h, v.chat.on())
+		if !ok {
 			v.chat.pane = chatRect{}
 			v.paintSmallPlugin(fr)
 			return
 		}
+		v.chat.pane = pane
 		v.mode = modeBoard
-		v.layoutW, v.layoutH = v.w, v.h
 		v.clearScreen()
 		gv.Invalidate()
 		v.textGone()
@@ -268,7 +174,7 @@ func (v *RoomView) paintBoard(fr *game.Frame, now time.Time) {
 	}
 	v.head.follow = follow
 	gv.Follow(follow)
-	r, b := v.region, v.board
+	r, b := v.lay.region, v.lay.board
 	lines := wrapOverlay(v.ov.text(fr, b[2]), b[2])
 	if o, ok := v.ov.leaving(lines); ok {
 		// The old overlay's cells go back to the board: only those, when
@@ -291,6 +197,6 @@ func (v *RoomView) paintBoard(fr *game.Frame, now time.Time) {
 
 // paintSmallPlugin is the too-small screen for the game's board.
 func (v *RoomView) paintSmallPlugin(fr *game.Frame) {
-	_, _, mw, mh := v.pluginSize(fr)
+	_, _, mw, mh := v.lay.size(fr)
 	v.paintTooSmall(fr, mw, mh+2, v.cfg.Game.Over(fr.State))
 }

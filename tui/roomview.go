@@ -163,9 +163,9 @@ const (
 // hands it keys and sizes through non-blocking channels, so a flood of
 // keys or a slow terminal never stalls the menu or the room.
 //
-// It is the wiring of its parts (the package doc lists them): it lays
-// them out around the game's board (gameview.go) and hands each what it
-// needs of the others: a part knows another only through an interface
+// It is the wiring of its parts (the package doc lists them): it paints
+// them around the game's board (gameview.go) where boardLayout puts it,
+// and hands each what it needs of the others: a part knows another only through an interface
 // it declares (roomHUD's footerChat) or what RoomView passes it.
 type RoomView struct {
 	cfg  RoomViewConfig
@@ -179,14 +179,10 @@ type RoomView struct {
 	// canvas is the grid the parts draw on and the terminal's size.
 	canvas
 	mode viewMode
-	// The game view's region (x, y, w, h), the cells its board takes in
-	// it, and the size they were laid out for.
-	region           [4]int
-	board            [4]int
-	layoutW, layoutH int
-	// What else the game's view is (nil: not), found once.
-	scaled gameview.Scaled
+	// scores is the game's view when it is a scoreboard (nil: not).
 	scores gameview.Scoreboard
+	// lay is where the board and the chat pane go.
+	lay boardLayout
 
 	// The parts, each owning its fields: when frames are drawn and
 	// written, the player's inputs and prediction, and what is drawn
@@ -234,7 +230,8 @@ func NewRoomView(cfg RoomViewConfig) *RoomView {
 		in: inputs{room: cfg.Room, me: cfg.Me, slot: cfg.Slot, game: cfg.Game, now: cfg.Now, rtt: cfg.RTT},
 	}
 	v.in.steer, _ = cfg.Game.(gameview.Steered)
-	v.scaled, _ = cfg.Game.(gameview.Scaled)
+	v.lay.game = cfg.Game
+	v.lay.scaled, _ = cfg.Game.(gameview.Scaled)
 	v.scores, _ = cfg.Game.(gameview.Scoreboard)
 	v.scr = screen.New(cfg.Width, cfg.Height, v.palette(cfg.Profile))
 	v.chat = chatPane{cv: &v.canvas, feed: cfg.Chat, now: cfg.Now}
@@ -592,12 +589,12 @@ func (v *RoomView) tooSmallToPlay(fr *game.Frame) bool {
 	if fr == nil || v.cfg.Game == nil {
 		return false
 	}
-	_, _, w, h := v.pluginSize(fr)
+	_, _, w, h := v.lay.size(fr)
 	return v.w < w || v.h < h+chromeRows
 }
 
 func (v *RoomView) smallWarning(fr *game.Frame) string {
-	_, _, w, h := v.pluginSize(fr)
+	_, _, w, h := v.lay.size(fr)
 	return fmt.Sprintf("too small for the board (need %d×%d, have %d×%d): the match will not wait", w, h+chromeRows, v.w, v.h)
 }
 

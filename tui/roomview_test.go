@@ -39,7 +39,7 @@ func (v *RoomView) pong() *pongview.Screen { return v.cfg.Game.(*pongview.Screen
 
 // boardRect is the cells the board takes on the screen.
 func (v *RoomView) boardRect() (x, y, w, h int) {
-	return v.board[0], v.board[1], v.board[2], v.board[3]
+	return v.lay.board[0], v.lay.board[1], v.lay.board[2], v.lay.board[3]
 }
 
 func (f *fakeRoom) ID() string { return "r1" }

@@ -38,8 +38,9 @@
 // or palette), inputs (inputs.go and paddle.go: the player's keys into
 // the game's inputs, and prediction), roomHUD (hud.go: header, footer),
 // chatPane (chatview.go), roomOverlay (overlay.go: the message over the
-// board, the prompt) and waitScreen (waiting.go). The board is the
-// game's view (gameview.go). A new part is a new file with its type, a
+// board, the prompt), waitScreen (waiting.go) and boardLayout (layout.go:
+// where the board and the chat pane go). The board is the game's view
+// (gameview.go). A new part is a new file with its type, a
 // field of RoomView, and its call where RoomView paints (paint,
 // paintBoard).
 //
