@@ -203,6 +203,11 @@ func (s *menuScreen) style(pen uv.Style) (screen.Style, int) {
 	if !ok {
 		return 0, paintFull
 	}
+	if len(s.pens) >= 4*screen.MaxStyles {
+		// Pens that draw alike (every colour, without colours) are
+		// looked up again rather than kept without end.
+		clear(s.pens)
+	}
 	s.pens[pen] = st
 	return st, painted
 }

@@ -172,3 +172,28 @@ func TestMenusSetUpAndTearDownAsUltravioletDid(t *testing.T) {
 		t.Fatalf("tear-down %q, ultraviolet's %q", newOut.String(), oldOut.String())
 	}
 }
+
+// TestMenuPensStayBounded: views with ever new colours, which a profile
+// without colours draws in one style, leave a bounded memory of the pens
+// read, and are drawn on the packed cells all the same.
+func TestMenuPensStayBounded(t *testing.T) {
+	s := newMenuScreen(io.Discard, nil, colorprofile.Ascii, 80, 24)
+	for i := range 40 {
+		var b strings.Builder
+		for j := range 100 {
+			c := lipgloss.Color(fmt.Sprintf("#%02x%02x%02x", i, j, 7))
+			b.WriteString(lipgloss.NewStyle().Foreground(c).Render("x"))
+		}
+		v := tea.NewView(b.String())
+		v.AltScreen = true
+		if err := s.draw(v); err != nil {
+			t.Fatal(err)
+		}
+		if !s.onGrid {
+			t.Fatalf("view %d was not drawn on the packed cells", i)
+		}
+	}
+	if n := len(s.pens); n > 4*256 {
+		t.Fatalf("the menus remember %d pens after 4,000 colours, want at most %d", n, 4*256)
+	}
+}
