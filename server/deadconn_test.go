@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"errors"
+	"io"
 	"log/slog"
 	"net"
 	"strings"
@@ -136,6 +138,11 @@ func TestUnreadBytesAreNotSilence(t *testing.T) {
 	w := newConnWatch(ctx, conn, cfg, slog.New(slog.DiscardHandler))
 	probed := make(chan struct{})
 	w.sessionStarted(4, askedOnce(ctx, probed))
+	// A player in a match: the kernel watches a TCP link in the menus,
+	// the probe from the game screen on.
+	lw := &lockedWriter{w: io.Discard}
+	defer w.watchWriter(lw)()
+	lw.handTo(true, "")
 	<-probed
 
 	later := time.Now().Add(2 * cfg.ClientTimeout)
@@ -182,5 +189,58 @@ func TestALateProbeGivesTheClientItsTime(t *testing.T) {
 	}
 	if why := w.verdict(now.Add(4 * time.Second)); !strings.Contains(why, "no reply") {
 		t.Fatalf("asked 5 s ago and still silent: verdict %q, want no reply", why)
+	}
+}
+
+// On a link the kernel watches (TCP on Linux), a connection in the menus
+// sets no timer at all while it sits there (issue 21: an idle lobby wakes
+// nothing) and is never probed; a write that then blocks sets it, and the
+// client whose output stays blocked for the client timeout is dropped.
+func TestMenusWatchOnlyWhileAWriteIsOut(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	client, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	raw, err := ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn := &limitConn{Conn: raw, l: newLimitListener(ln, 0, nil), host: "127.0.0.1"}
+	defer conn.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg := DefaultConfig()
+	cfg.ClientTimeout, cfg.SessionOpenTimeout = time.Second, 0
+	w := newConnWatch(ctx, conn, cfg, slog.New(slog.DiscardHandler))
+	if !w.kernel {
+		t.Skip("this kernel does not watch TCP links (not Linux)")
+	}
+	probed := make(chan struct{})
+	w.sessionStarted(4, askedOnce(ctx, probed))
+	stuck := stuckWriter{release: make(chan struct{})}
+	defer close(stuck.release)
+	lw := &lockedWriter{w: stuck}
+	defer w.watchWriter(lw)()
+	if due := w.due.Load(); due != 0 {
+		t.Fatalf("an idle connection in the menus set its timer for %v from now", time.Until(time.Unix(0, due)))
+	}
+
+	go func() { _, _ = lw.Write([]byte("the lobby's next change")) }()
+	if err := client.SetReadDeadline(time.Now().Add(10 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.Read(make([]byte, 1)); !errors.Is(err, io.EOF) {
+		t.Fatalf("the client of a write blocked past the client timeout: read %v, want the connection closed", err)
+	}
+	select {
+	case <-probed:
+		t.Fatal("a connection in the menus was probed")
+	default:
 	}
 }

@@ -308,10 +308,13 @@ func blackholedSessions() int {
 	return 30
 }
 
-// Sessions whose network dies all end on the server — lobby sessions,
-// a finished plain command's connection, a connection that never opened a
-// session — and every goroutine they had ends with them, while their
-// clients still hold the connections open.
+// Connections whose network dies end on the server — a finished plain
+// command's connection, a connection that never opened a session — and
+// every goroutine they had ends with them, while their clients still hold
+// the connections open. (A lobby session behind a blackholed proxy is not
+// dropped: the proxy's kernel answers the keepalives that find a dead link
+// in the menus; TestCutLinkEndsIdleLobbiesE2E cuts a real link under
+// lobbies.)
 func TestBlackholedSessionsEnd(t *testing.T) {
 	cfg := faultConfig()
 	// The connection that opens no session is the session-open timeout's
@@ -332,13 +335,8 @@ func TestBlackholedSessionsEnd(t *testing.T) {
 		for i := range n {
 			c := sshtest.Dial(t, link.Addr(), sshtest.Config(fmt.Sprintf("p%d", i), sshtest.NewKey(t)))
 			clients = append(clients, c)
-			switch i % 3 {
-			case 0, 1:
-				sshtest.Open(t, c, 80, 24, "").WaitFor(2*wait, "Welcome, p")
-			case 2:
-				if r := sshtest.RunOn(t, c, "whoami"); r.Code != 0 {
-					t.Fatalf("whoami: %+v", r)
-				}
+			if r := sshtest.RunOn(t, c, "whoami"); r.Code != 0 {
+				t.Fatalf("whoami: %+v", r)
 			}
 		}
 		// One more that logs in and opens nothing.

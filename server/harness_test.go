@@ -104,18 +104,26 @@ func startOnStore(t testing.TB, dir, url string, admins map[string]bool, roomsCf
 // loopback port until the test ends.
 func serveApp(t testing.TB, dir string, ac app.Config, hooks ...func(*server.Server)) *harness {
 	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return serveAppOn(t, ln, dir, ac, hooks...)
+}
+
+// serveAppOn is serveApp on a listener of the test's (another network
+// namespace's address).
+func serveAppOn(t testing.TB, ln net.Listener, dir string, ac app.Config, hooks ...func(*server.Server)) *harness {
+	t.Helper()
 	a, err := app.Assemble(ac)
 	if err != nil {
+		ln.Close()
 		t.Fatal(err)
 	}
 	srv, st, svc, metrics, key := a.Server, a.Bolt, a.Lobby, a.Metrics, a.HostKey
 	hub, rooms := svc.Hub, svc.Rooms
 	for _, hook := range hooks {
 		hook(srv)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
 	}
 	a.Advertise(ln.Addr().String()) // as main does with what it listens on
 	h := &harness{t: t, Addr: ln.Addr().String(), Dir: dir, App: a, Srv: srv, Store: st, Hub: hub, Rooms: rooms, Svc: svc, Metrics: metrics, HostKey: key, served: make(chan error, 1)}

@@ -168,6 +168,11 @@ type lockedWriter struct {
 	// blocked is when the write in progress started (unix nanoseconds;
 	// 0 = none): a write blocked for the client timeout drops the client.
 	blocked atomic.Int64
+	// watch, when set (connWatch.watchWriter, before the writer is
+	// shared), is told when a write starts and when the game screen takes
+	// or gives back the terminal: the connection's checks run only while
+	// there is something to watch.
+	watch outputWatch
 	// given, while a game screen runs, has it paint the whole screen when
 	// the terminal is handed to it, not at its next change.
 	given atomic.Pointer[func()]
@@ -177,6 +182,9 @@ type lockedWriter struct {
 // hands the terminal to the game screen (frames) or to the menus.
 func (l *lockedWriter) handTo(frames bool, seq string) {
 	l.mu.Lock()
+	if l.watch != nil && l.frames != frames {
+		l.watch.gameScreen(frames)
+	}
 	l.frames = frames
 	l.writing()
 	_, _ = io.WriteString(l.w, seq)
@@ -199,7 +207,20 @@ func (l *lockedWriter) OnGiven(f func()) (remove func()) {
 // writing marks a write in progress for connWatch, written until
 // l.blocked.Store(0). (Not a returned func to defer: that closure was an
 // allocation in every game frame.)
-func (l *lockedWriter) writing() { l.blocked.Store(time.Now().UnixNano()) }
+func (l *lockedWriter) writing() {
+	now := time.Now().UnixNano()
+	l.blocked.Store(now)
+	if l.watch != nil {
+		l.watch.writeStarted(now)
+	}
+}
+
+// outputWatch is what a session's writer tells the connection's watch
+// (connWatch), always under the writer's lock.
+type outputWatch interface {
+	writeStarted(now int64) // unix nanoseconds
+	gameScreen(on bool)
+}
 
 // errNotShown tells the game view its frame was not written (so it is not
 // counted as one): the menus have the terminal.
