@@ -90,6 +90,7 @@ func TestSilenceCountsOnlyOnceTheProbeAsks(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.ClientTimeout, cfg.SessionOpenTimeout = time.Second, 3*time.Second
 	w := newConnWatch(ctx, c1, cfg, slog.New(slog.DiscardHandler))
+	w.login() // the session-open timeout counts from login
 	start := time.Now()
 	if why := w.verdict(start.Add(2 * time.Second)); why != "" {
 		t.Fatalf("2 s of silence with no session and nothing asked: verdict %q", why)
