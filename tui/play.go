@@ -108,7 +108,7 @@ func viewStopped(done <-chan struct{}) tea.Cmd {
 // let go, and built again when the player comes back (backToMenus): a
 // player in a match holds nothing of a screen that is not shown.
 type menuState struct {
-	pick   string // the id of the room under the cursor, "" none
+	pick   string // the id of the room under the cursor, or the one sat in; "" none
 	pickAt int    // its place, for when that room is gone
 }
 
@@ -122,6 +122,12 @@ func (m *Lobby) startPlay(s playScreen) {
 		// One game screen at a time: one still up (a watch when a room
 		// is joined) stops, its view's goroutines with it.
 		m.play.close()
+	}
+	if seat, ok := s.(*seatScreen); ok {
+		// The room the player sits in is the one to come back to, however
+		// he got there (created, a code, a match): not the one that
+		// happened to be under the cursor.
+		m.kept.pick = seat.id
 	}
 	m.play, m.scr, m.state, m.notice, m.help = s, nil, stLobby, "", false
 }

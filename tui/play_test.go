@@ -72,3 +72,42 @@ func TestBackFromAGameTheCursorIsOnTheRoomLeft(t *testing.T) {
 		t.Fatalf("back in the lobby the cursor is on %q, want %s (the room left)", got, rs[1].ID())
 	}
 }
+
+// Back from a room the player created (c, enter) the cursor is on that
+// room, not on the one it was on before she created it: in the tour the
+// creator of r3 came back from the match on r1.
+func TestBackFromARoomYouCreatedTheCursorIsOnIt(t *testing.T) {
+	rooms := testRooms(t)
+	for range 2 { // r1 and r2 above hers
+		if _, err := rooms.Create("pong", "1v1", false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := NewLobby(LobbyDeps{Ctx: t.Context(), Player: game.Player{ID: "alice", Name: "alice"}, Online: lobby.NewHub(),
+		Rooms: rooms, Out: newVT(80, 24)})
+	defer m.Detach(context.Background())
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	press(m, "c", "enter")
+	s := m.seat()
+	if s == nil {
+		t.Fatalf("c, enter did not seat alice in a new room: %q", m.notice)
+	}
+	mine := s.room
+	// bob sits down too, so her room stays open after she leaves.
+	if _, err := mine.Join(t.Context(), game.Player{ID: "bob", Name: "bob"}, -1); err != nil {
+		t.Fatal(err)
+	}
+	press(m, "q")
+	if m.play != nil {
+		t.Fatal("q did not leave the room")
+	}
+	for _, l := range strings.Split(ansi.Strip(m.render()), "\n") {
+		if _, after, ok := strings.Cut(l, "▸ "); ok {
+			if got := strings.Fields(after)[0]; got != mine.ID() {
+				t.Fatalf("back in the lobby the cursor is on %q, want %s (the room she created and left)", got, mine.ID())
+			}
+			return
+		}
+	}
+	t.Fatalf("no cursor in the lobby:\n%s", ansi.Strip(m.render()))
+}
