@@ -247,7 +247,7 @@ func (hd *roomHUD) paintPlainFigures(figs []string, status string) bool {
 		if hd.figSeatsW+headerGap+len([]rune(right))+2 > w {
 			continue
 		}
-		if in := status != "" && 1+hd.figSeatsW+len([]rune(status)) < w-len([]rune(right))-2; in != hd.figStatusIn {
+		if in := statusFits(hd.figX, status, right, w); in != hd.figStatusIn {
 			return false
 		}
 		scr.Fill(hd.figEnd, 0, w-hd.figEnd, 1, ' ', stDefault)
@@ -255,6 +255,14 @@ func (hd *roomHUD) paintPlainFigures(figs []string, status string) bool {
 		return true
 	}
 	return false
+}
+
+// statusFits says whether the match line, drawn from x (where the seats
+// end, their trailing gap included), leaves headerGap before the figures
+// (right, drawn against the right edge). Measured from the seats less
+// their trailing spaces it left none: "2 ridingrtt <1ms".
+func statusFits(x int, status, right string, w int) bool {
+	return status != "" && x+len([]rune(status))+headerGap <= w-len([]rune(right))-1
 }
 
 // title is the room as the header and the waiting screen name it: a
@@ -615,18 +623,17 @@ func (hd *roomHUD) paintPlain(fr *game.Frame, fps int) {
 		roomy = labels && nameMax == 16 // the fit is the last built
 		return k.parts(labels, nameMax)
 	})
+	scr.Fill(0, 0, w, 1, ' ', stDefault)
+	x := 1
+	for _, p := range parts {
+		x += scr.Text(x, 0, p.text, p.st)
+	}
 	// The match line goes in the header after the names when it fits
 	// there, else in the footer.
-	x := 1 + partsWidth(parts)
-	inHeader := k.status != "" && x+len([]rune(k.status)) < w-len([]rune(right))-2
+	inHeader := statusFits(x, k.status, right, w)
 	footStatus := ""
 	if !inHeader {
 		footStatus = k.status
-	}
-	scr.Fill(0, 0, w, 1, ' ', stDefault)
-	x = 1
-	for _, p := range parts {
-		x += scr.Text(x, 0, p.text, p.st)
 	}
 	end := x
 	if inHeader {

@@ -130,3 +130,26 @@ func TestPlainHeaderFiguresRedrawOnlyThemselves(t *testing.T) {
 		}
 	}
 }
+
+// The light-cycle header's match line keeps a gap before the figures, or
+// goes to the footer: at 80 columns the tour saw "2 ridingrtt <1ms", the
+// line's fit measured from the seats less the spaces they end with.
+func TestPlainHeaderMatchLineKeepsItsGap(t *testing.T) {
+	_, fr := tronFrame(t, 30)
+	for slot, name := range []string{"player-b6d2", "player-f171", "player-08ca"} {
+		fr.Seats[slot].Player.Name = name
+	}
+	for w := 70; w <= 140; w++ {
+		for _, rtt := range []time.Duration{12 * time.Millisecond, 500 * time.Microsecond, 140 * time.Millisecond} {
+			clock := time.Unix(1000, 0)
+			v, _, _ := tronRoomView(fr, 0, w, 24, colorprofile.ANSI256, &clock)
+			v.cfg.RTT = func() time.Duration { return rtt }
+			v.draw()
+			row := strings.TrimRight(screenRow(v, 0), " ")
+			_, after, ok := strings.Cut(row, "riding")
+			if ok && after != "" && !strings.HasPrefix(after, "  ") {
+				t.Fatalf("%d columns, rtt %v: the match line runs into the figures:\n%q", w, rtt, row)
+			}
+		}
+	}
+}
