@@ -306,6 +306,7 @@ func (b *bot) run(ctx context.Context, r *runner, local net.IP) error {
 func (b *bot) read(out io.Reader, cfg *config, start time.Time, baseline bool, seed uint64) {
 	buf := make([]byte, 16<<10)
 	tr := newTracker(cfg.cols, cfg.rows)
+	tr.menusFramed = !baseline
 	tr.anyFrameIsPlay = baseline
 	tr.watcher = b.watcher
 	if cfg.game == gameTron && !baseline {

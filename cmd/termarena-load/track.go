@@ -41,15 +41,19 @@ const esc = 0x1b
 // small state machine can count frames exactly and keep a rune grid of what
 // the game frames drew, which tells the bot which screen it is on (the
 // footer help differs between board, results and waiting room) at a cost of
-// a few nanoseconds per byte. Bubble Tea's menu output never uses ESC 7/8
-// (it saves the cursor with mode 1049), so it passes through uncounted.
+// a few nanoseconds per byte. termarena's menus paint in ESC 7 … ESC 8 too
+// (screen.Render): with menusFramed those paints are not counted.
 // All state survives chunk boundaries: a sequence or rune split across two
 // reads is handled like a whole one.
 type tracker struct {
 	cols, rows int
-	grid       []rune
-	st         int
-	x, y       int // cursor inside a frame; off-grid values draw nothing
+	// menusFramed: the server's menus paint in ESC 7 … ESC 8 as its game
+	// screens do (termarena since 54289a5, not the baseline), so frames
+	// count only on a game screen.
+	menusFramed bool
+	grid        []rune
+	st          int
+	x, y        int // cursor inside a frame; off-grid values draw nothing
 
 	params [16]int
 	np     int // parameters seen so far, capped
@@ -121,6 +125,15 @@ func (t *tracker) clear() {
 	t.boardOK, t.textCells = false, 0
 }
 
+// countFrame counts the frame just ended, unless it is a menu's paint:
+// termarena's menus draw through screen.Render too (54289a5), in the
+// same ESC 7 … ESC 8, and leave no game screen's footer.
+func (t *tracker) countFrame() {
+	if !t.menusFramed || t.phase != phaseNone {
+		t.frames++
+	}
+}
+
 // inFrame reports whether the stream stopped in the middle of a frame.
 func (t *tracker) inFrame() bool { return t.st >= sFrame }
 
@@ -146,7 +159,7 @@ func (t *tracker) Write(p []byte) (changed bool) {
 			case '8':
 				// A restore-cursor outside a frame still ends one: the
 				// count must not depend on having seen the frame's start.
-				t.frames++
+				t.countFrame()
 				t.frameBytes += 2
 				t.st = sGround
 			case esc:
@@ -180,11 +193,11 @@ func (t *tracker) Write(p []byte) (changed bool) {
 			case '[':
 				t.st, t.np, t.params = sFrameCSI, 0, [16]int{}
 			case '8':
-				t.frames++
 				t.st = sGround
 				if t.endFrame() {
 					changed = true
 				}
+				t.countFrame()
 			case '7':
 				t.st = sFrame
 			case esc:
