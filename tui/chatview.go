@@ -73,10 +73,12 @@ func (c *chatPane) take() (ended bool) {
 // line when the player types with no pane on screen (typing).
 func (c *chatPane) footer() (marker, prompt string, typing bool) {
 	cl := c.snap
-	if cl == nil {
+	if cl == nil || c.pane.h > 0 {
+		// The pane on screen says it all (its header counts what is new
+		// and names the key); the footer repeating it was noise.
 		return "", "", false
 	}
-	if cl.typing && c.pane.h == 0 {
+	if cl.typing {
 		return cl.marker, cl.prompt, true
 	}
 	return cl.marker, "", false
