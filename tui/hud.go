@@ -30,11 +30,8 @@ type hudKey struct {
 	warmUp    bool   // a lone player's warm-up is playing (Frame.WarmUp)
 	anyLeft   bool   // a player of the match left it (no ranked rematch)
 	followed  string // the followed player's match so far (FollowText)
-	rttMS     int64
-	noReplyS  int64 // seconds without an answer, from staleAfter; 0 = answering
-	fps       int
+	figs      hudFigures
 	w, h      int
-	watchers  int
 	follow    int
 	labels    [scoreSeats]string
 	footer    [2]string // the Footer's status and keys
@@ -93,7 +90,7 @@ func (hd *roomHUD) invalidate() { hd.drawn = false }
 // the right) and the footer; fps is the frame rate the header shows.
 func (hd *roomHUD) paintScores(fr *game.Frame, sb gameview.Scoreboard, fps int) {
 	cfg, w, h := hd.cfg, hd.cv.w, hd.cv.h
-	k := hudKey{finished: fr.Phase == game.Finished, fps: fps, w: w, h: h, follow: hd.follow,
+	k := hudKey{finished: fr.Phase == game.Finished, figs: hd.figures(fps), w: w, h: h, follow: hd.follow,
 		keys: cfg.Game.KeyHelp(cfg.Slot)}
 	teams := sb.Teams(fr.State)
 	k.teams = len(teams)
@@ -104,9 +101,6 @@ func (hd *roomHUD) paintScores(fr *game.Frame, sb gameview.Scoreboard, fps int) 
 				k.team[slot] = int8(t)
 			}
 		}
-	}
-	if cfg.Watchers != nil {
-		k.watchers = cfg.Watchers()
 	}
 	if cfg.Footer != nil {
 		k.footer[0], k.footer[1] = cfg.Footer()
@@ -140,7 +134,6 @@ func (hd *roomHUD) paintScores(fr *game.Frame, sb gameview.Scoreboard, fps int) 
 	if f := k.follow; f >= 0 && f < scoreSeats {
 		k.followed = sb.FollowText(fr.State, f, !scoredBy(fr, f))
 	}
-	k.rttMS, k.noReplyS = cfg.link()
 	if k == hd.key && hd.drawn {
 		return
 	}
@@ -148,10 +141,10 @@ func (hd *roomHUD) paintScores(fr *game.Frame, sb gameview.Scoreboard, fps int) 
 	figsOnly := false
 	if hd.drawn {
 		was := hd.key
-		was.watchers, was.rttMS, was.noReplyS, was.fps = k.watchers, k.rttMS, k.noReplyS, k.fps
+		was.figs = k.figs
 		figsOnly = was == k
 	}
-	figs := headerFigures(k.watchers, cfg.Slot >= 0, k.rttMS, k.noReplyS, k.fps)
+	figs := k.figs.text(cfg.Slot >= 0)
 	hd.key = k
 	hd.drawn = true
 	if figsOnly && hd.figRoomy && hd.paintFigures(figs) {
@@ -344,28 +337,50 @@ func (c *RoomViewConfig) link() (rttMS, noReplyS int64) {
 	return rttMS, noReplyS
 }
 
-// headerFigures are the figures on the header's right, fullest first:
-// what the header can drop before a name loses characters or a rating.
-// rttMS -1 is unknown; noReplyS > 0 says the client has not answered for
-// that long, which makes the last round trip stale.
-func headerFigures(watchers int, player bool, rttMS, noReplyS int64, fps int) []string {
+// hudFigures are the header's figures on the right. They change on
+// their own (the round trip at each probe, the frame rate, who watches),
+// and then only they are drawn again; both headers keep them as one
+// field so that "only the figures changed" is one comparison.
+type hudFigures struct {
+	watchers int
+	rttMS    int64 // -1: unknown
+	noReplyS int64 // seconds without an answer, from staleAfter; 0 = answering
+	fps      int
+}
+
+// figures reads the header's figures as they are now; fps is the frame
+// rate the header shows.
+func (hd *roomHUD) figures(fps int) hudFigures {
+	f := hudFigures{fps: fps}
+	if hd.cfg.Watchers != nil {
+		f.watchers = hd.cfg.Watchers()
+	}
+	f.rttMS, f.noReplyS = hd.cfg.link()
+	return f
+}
+
+// text is the figures as the header shows them, fullest first: what the
+// header can drop before a name loses characters or a rating. A player
+// (not a watcher) sees the round trip, stale (no reply) when the client
+// has not answered for a while.
+func (f hudFigures) text(player bool) []string {
 	var figs []string
-	if watchers > 0 {
-		figs = append(figs, fmt.Sprintf("%d watching", watchers))
+	if f.watchers > 0 {
+		figs = append(figs, fmt.Sprintf("%d watching", f.watchers))
 	}
 	if player {
 		rtt := "rtt –"
 		switch {
-		case noReplyS > 0:
-			rtt = fmt.Sprintf("no reply %ds", noReplyS)
-		case rttMS == 0:
+		case f.noReplyS > 0:
+			rtt = fmt.Sprintf("no reply %ds", f.noReplyS)
+		case f.rttMS == 0:
 			rtt = "rtt <1ms"
-		case rttMS > 0:
-			rtt = fmt.Sprintf("rtt %dms", rttMS)
+		case f.rttMS > 0:
+			rtt = fmt.Sprintf("rtt %dms", f.rttMS)
 		}
 		figs = append(figs, rtt)
 	}
-	return append(figs, fmt.Sprintf("%dfps", fps))
+	return append(figs, fmt.Sprintf("%dfps", f.fps))
 }
 
 // fitHeader fits the header's seats (build makes them, with or without
@@ -549,18 +564,16 @@ type plainSeat struct {
 // plainKey is everything that header and its footer show. Comparing it is
 // cheap, so the strings are only built (and allocated) when it changes.
 type plainKey struct {
-	seats     [maxSeats]plainSeat
-	status    string
-	colour    bool
-	watchers  int
-	rttMS     int64 // -1: unknown
-	noReplyS  int64 // seconds without an answer, from staleAfter; 0 = answering
-	fps, w, h int
-	finished  bool
-	anyLeft   bool
-	footer    [2]string // the Footer's status and keys
-	marker    string    // the chat marker
-	typing    string    // the input line while typing without a pane
+	seats    [maxSeats]plainSeat
+	status   string
+	colour   bool
+	figs     hudFigures
+	w, h     int
+	finished bool
+	anyLeft  bool
+	footer   [2]string // the Footer's status and keys
+	marker   string    // the chat marker
+	typing   string    // the input line while typing without a pane
 }
 
 // paintPlain draws the header of a game without a scoreboard (each seat's
@@ -569,7 +582,7 @@ type plainKey struct {
 func (hd *roomHUD) paintPlain(fr *game.Frame, fps int) {
 	cfg, w, h := hd.cfg, hd.cv.w, hd.cv.h
 	gv := cfg.Game
-	k := plainKey{colour: hd.colour, fps: fps, w: w, h: h, finished: fr.Phase == game.Finished}
+	k := plainKey{colour: hd.colour, figs: hd.figures(fps), w: w, h: h, finished: fr.Phase == game.Finished}
 	if fr.Phase != game.Countdown {
 		// Over the opening countdown the overlay says who plays whom;
 		// the match has no round to speak of yet.
@@ -590,10 +603,6 @@ func (hd *roomHUD) paintPlain(fr *game.Frame, fps int) {
 		k.seats[slot] = plainSeat{shown: true, name: seatName(fr, slot), label: cfg.label(fr, slot), mark: mark, st: st, score: score,
 			me: slot == cfg.Slot || slot == hd.follow, away: s.Taken && !s.Connected, left: leftMatch(fr, slot), out: out}
 	}
-	if cfg.Watchers != nil {
-		k.watchers = cfg.Watchers()
-	}
-	k.rttMS, k.noReplyS = cfg.link()
 	if cfg.Footer != nil {
 		k.footer[0], k.footer[1] = cfg.Footer()
 	}
@@ -606,14 +615,14 @@ func (hd *roomHUD) paintPlain(fr *game.Frame, fps int) {
 	figsOnly := false
 	if hd.drawn {
 		was := hd.plain
-		was.watchers, was.rttMS, was.noReplyS, was.fps = k.watchers, k.rttMS, k.noReplyS, k.fps
+		was.figs = k.figs
 		figsOnly = was == k
 	}
 	hd.plain = k
 	hd.drawn = true
 
 	scr := hd.cv.scr
-	figs := headerFigures(k.watchers, cfg.Slot >= 0, k.rttMS, k.noReplyS, k.fps)
+	figs := k.figs.text(cfg.Slot >= 0)
 	if figsOnly && hd.figRoomy && hd.paintPlainFigures(figs, k.status) {
 		return
 	}
