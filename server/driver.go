@@ -35,7 +35,7 @@ type driver struct {
 	events chan []termkey.Event // decoded keys, from the reader goroutine
 	run    cmdRunner
 	gm     guardedModel
-	notes  *noticeQueue
+	notes  *msgQueue
 	win    Window // the latest size (owned by the driver running)
 	// wake is poked by everything rare the driver waits for (next): the
 	// session's end, window sizes, notices, commands' messages, a screen
@@ -315,7 +315,7 @@ func (d *driver) woken() (msgs []tea.Msg, end bool) {
 		msgs = append(msgs, tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
 	default:
 	}
-	for _, msg := range d.run.take() {
+	for _, msg := range d.run.out.take() {
 		if w, isWait := msg.(tui.WaitMsg); isWait {
 			d.addWait(w)
 			continue
@@ -715,22 +715,25 @@ func (d *driver) restore() {
 	_ = d.scr.close()
 }
 
-// noticeQueue holds notices for the session (whispers, announcements, a
-// kick) until the driver running takes them; it never blocks the sender.
-type noticeQueue struct {
+// msgQueue holds messages for the session's model until the driver
+// running takes them, and pokes its wake: notices (whispers,
+// announcements, a kick) and commands' results. It never blocks the
+// sender.
+type msgQueue struct {
 	mu   sync.Mutex
 	msgs []tea.Msg
 	wake wake // the driver's
 }
 
-func (q *noticeQueue) put(msg tea.Msg) {
+func (q *msgQueue) put(msg tea.Msg) {
 	q.mu.Lock()
 	q.msgs = append(q.msgs, msg)
 	q.mu.Unlock()
 	q.wake.poke()
 }
 
-func (q *noticeQueue) take() []tea.Msg {
+// take is the messages queued since the last call, in order.
+func (q *msgQueue) take() []tea.Msg {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	ms := q.msgs
@@ -746,18 +749,7 @@ func (q *noticeQueue) take() []tea.Msg {
 type cmdRunner struct {
 	ctx   context.Context
 	guard func(tea.Cmd) tea.Cmd // a panicking command ends the session, not the server
-	wake  wake                  // the driver's
-	mu    sync.Mutex
-	msgs  []tea.Msg
-}
-
-// take is the messages queued since the last call, in order.
-func (r *cmdRunner) take() []tea.Msg {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	ms := r.msgs
-	r.msgs = nil
-	return ms
+	out   msgQueue              // its wake is the driver's
 }
 
 func (r *cmdRunner) start(cmd tea.Cmd) {
@@ -809,8 +801,5 @@ func (r *cmdRunner) deliver(msg tea.Msg, inSeq bool) {
 	if r.ctx.Err() != nil {
 		return
 	}
-	r.mu.Lock()
-	r.msgs = append(r.msgs, msg)
-	r.mu.Unlock()
-	r.wake.poke()
+	r.out.put(msg)
 }

@@ -45,8 +45,8 @@ func TestStoppedWaitIsDroppedWhenItsUntilFires(t *testing.T) {
 	w := make(wake, 1)
 	defer context.AfterFunc(ctx, w.poke)() // as runProgram does
 	d := &driver{ctx: ctx, sess: &Session{winch: make(chan Window, 1)}, events: make(chan []termkey.Event),
-		wake: w, notes: &noticeQueue{wake: w}, term: &terminal{wake: w}}
-	d.run = cmdRunner{ctx: ctx, wake: w, guard: func(c tea.Cmd) tea.Cmd { return c }}
+		wake: w, notes: &msgQueue{wake: w}, term: &terminal{wake: w}}
+	d.run = cmdRunner{ctx: ctx, out: msgQueue{wake: w}, guard: func(c tea.Cmd) tea.Cmd { return c }}
 	until, stop := make(chan struct{}), make(chan struct{})
 	ran := make(chan bool, 1)
 	d.addWait(tui.WaitMsg{Until: until, Stop: stop, Then: func(bool) tea.Msg { ran <- true; return nil }})

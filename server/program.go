@@ -50,7 +50,7 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 	}
 	defer context.AfterFunc(ctx, wake.poke)()
 	sio.term = &terminal{wake: wake}
-	sio.notes = &noticeQueue{wake: wake}
+	sio.notes = &msgQueue{wake: wake}
 	if w := watchOf(s.sctx); w != nil {
 		// The connection's probe: its sessions share one round trip.
 		sio.rtt = &w.rtt
@@ -66,7 +66,7 @@ func (srv *Server) runProgram(s *Session, build func(io *sessionIO) programModel
 	d := &driver{ctx: ctx, sess: s, term: sio.term, out: out, input: sio.input,
 		events: make(chan []termkey.Event), win: pty.Window, notes: sio.notes, wake: wake,
 		scr: newMenuScreen(out, env, sio.profile, pty.Window.Width, pty.Window.Height), restAfter: srv.cfg.MenuRestAfter}
-	d.run = cmdRunner{ctx: ctx, wake: wake}
+	d.run = cmdRunner{ctx: ctx, out: msgQueue{wake: wake}}
 	if _, says := m.(interface{ Where() string }); says && srv.cfg.IdleTimeout > 0 {
 		d.idle = newLobbyIdle(srv.cfg.IdleTimeout, where, time.Now())
 	}
@@ -277,7 +277,7 @@ type sessionIO struct {
 	input   *inputguard.SessionReader
 	term    *terminal     // where decoded keys go: the room screen first
 	guard   *sessionGuard // ends the session on a panic in its goroutines
-	notes   *noticeQueue  // messages for the model from outside, for whichever driver runs
+	notes   *msgQueue     // messages for the model from outside, for whichever driver runs
 }
 
 // notify hands msg to the session's model without blocking, as notices go
